@@ -1,0 +1,60 @@
+// swift-tools-version: 6.0
+//
+// VisionTasks — MediaPipe Tasks Vision and ML Kit pose detection in Swift.
+// Data flows one way: ModelFile → Inference → (Imaging) → VisionTasks → PoseDetection / CLI.
+import PackageDescription
+
+let linuxOnly = TargetDependencyCondition.when(platforms: [.linux, .android])
+
+let package = Package(
+    name: "VisionTasks",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    products: [
+        .library(name: "VisionTasks", targets: ["VisionTasks"]),
+        .library(name: "PoseDetection", targets: ["PoseDetection"]),
+        .executable(name: "vision-tasks", targets: ["vision-tasks"]),
+    ],
+    targets: [
+        // System C libraries (Linux). On Apple platforms Imaging uses ImageIO instead.
+        .systemLibrary(
+            name: "CJPEG", pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg62-turbo-dev"]), .brew(["jpeg-turbo"])]),
+        .systemLibrary(
+            name: "CPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+        .systemLibrary(
+            name: "CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]),
+
+        // file → model
+        .target(
+            name: "ModelFile",
+            dependencies: ["CZlib"]),
+        // model → engine
+        .target(name: "Inference", dependencies: ["ModelFile"]),
+        // pixels → tensors, drawing, encoding
+        .target(
+            name: "Imaging",
+            dependencies: [
+                .target(name: "CJPEG", condition: linuxOnly),
+                .target(name: "CPNG", condition: linuxOnly),
+            ]),
+        // task pipelines and the public MediaPipe-style API
+        .target(name: "VisionTasks", dependencies: ["ModelFile", "Inference", "Imaging"]),
+        // ML Kit-style pose API
+        .target(name: "PoseDetection", dependencies: ["VisionTasks"]),
+        // command-line tool: logic in a library so tests can drive it in-process
+        .target(
+            name: "VisionTasksCLI",
+            dependencies: ["ModelFile", "Inference", "Imaging", "VisionTasks", "PoseDetection"]),
+        .executableTarget(name: "vision-tasks", dependencies: ["VisionTasksCLI"]),
+
+        .testTarget(name: "ModelFileTests", dependencies: ["ModelFile"]),
+        .testTarget(name: "InferenceTests", dependencies: ["Inference", "ModelFile"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
+        .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks"]),
+        .testTarget(name: "PoseDetectionTests", dependencies: ["PoseDetection"]),
+        .testTarget(name: "VisionTasksCLITests", dependencies: ["VisionTasksCLI", "ModelFile"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

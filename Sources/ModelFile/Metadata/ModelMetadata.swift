@@ -1,0 +1,295 @@
+/// TFLite Model Metadata (`ModelMetadata` in MediaPipe's `metadata_schema.fbs`), the subset
+/// the vision tasks use.
+///
+/// Stored in the model buffer named `TFLITE_METADATA`, as its own flatbuffer with file
+/// identifier `M001`.
+public struct ModelMetadata: Sendable, Equatable {
+    /// The name of the metadata entry that points at the metadata buffer.
+    public static let bufferName = "TFLITE_METADATA"
+    /// The metadata flatbuffer's file identifier.
+    public static let fileIdentifier = "M001"
+
+    public var name: String?
+    public var description: String?
+    public var version: String?
+    public var author: String?
+    public var license: String?
+    /// The oldest metadata parser version that can read this metadata.
+    public var minParserVersion: String?
+    /// Files attached to the whole model.
+    public var associatedFiles: [AssociatedFile]
+    /// Per-subgraph metadata (one entry for every model here).
+    public var subgraphs: [SubgraphMetadata]
+
+    /// Parses metadata from the bytes of the `TFLITE_METADATA` buffer.
+    public init(bytes: ByteRange) throws {
+        let root = try FlatBuffer(bytes).rootTable(identifier: ModelMetadata.fileIdentifier)
+        name = try root.string(0, "metadata.name")
+        description = try root.string(1, "metadata.description")
+        version = try root.string(2, "metadata.version")
+        subgraphs = try root.tables(3, "metadata.subgraph_metadata").enumerated().map { index, table in
+            try SubgraphMetadata(table, tag: "metadata.subgraph_metadata[\(index)]")
+        }
+        author = try root.string(4, "metadata.author")
+        license = try root.string(5, "metadata.license")
+        associatedFiles = try AssociatedFile.list(root, field: 6, tag: "metadata.associated_files")
+        minParserVersion = try root.string(7, "metadata.min_parser_version")
+    }
+
+    /// Metadata of the model's main subgraph's input tensors (empty when there is none).
+    public var inputTensors: [TensorMetadata] { subgraphs.first?.inputTensors ?? [] }
+    /// Metadata of the model's main subgraph's output tensors (empty when there is none).
+    public var outputTensors: [TensorMetadata] { subgraphs.first?.outputTensors ?? [] }
+
+    /// Every associated file named anywhere in the metadata, model level first.
+    public var allAssociatedFiles: [AssociatedFile] {
+        var files = associatedFiles
+        for subgraph in subgraphs {
+            files += subgraph.associatedFiles
+            for tensor in subgraph.inputTensors + subgraph.outputTensors {
+                files += tensor.associatedFiles
+            }
+        }
+        return files
+    }
+}
+
+/// Metadata of one subgraph (`SubGraphMetadata`).
+public struct SubgraphMetadata: Sendable, Equatable {
+    public var name: String?
+    public var description: String?
+    public var inputTensors: [TensorMetadata]
+    public var outputTensors: [TensorMetadata]
+    public var associatedFiles: [AssociatedFile]
+    public var inputProcessUnits: [ProcessUnit]
+    public var outputProcessUnits: [ProcessUnit]
+
+    init(_ t: FlatTable, tag: String) throws {
+        name = try t.string(0, "\(tag).name")
+        description = try t.string(1, "\(tag).description")
+        inputTensors = try t.tables(2, "\(tag).input_tensor_metadata").enumerated().map { i, table in
+            try TensorMetadata(table, tag: "\(tag).input_tensor_metadata[\(i)]")
+        }
+        outputTensors = try t.tables(3, "\(tag).output_tensor_metadata").enumerated().map { i, table in
+            try TensorMetadata(table, tag: "\(tag).output_tensor_metadata[\(i)]")
+        }
+        associatedFiles = try AssociatedFile.list(t, field: 4, tag: "\(tag).associated_files")
+        inputProcessUnits = try ProcessUnit.list(t, field: 5, tag: "\(tag).input_process_units")
+        outputProcessUnits = try ProcessUnit.list(t, field: 6, tag: "\(tag).output_process_units")
+    }
+}
+
+/// Metadata of one tensor (`TensorMetadata`).
+public struct TensorMetadata: Sendable, Equatable {
+    public var name: String?
+    public var description: String?
+    public var dimensionNames: [String]
+    public var content: Content?
+    public var processUnits: [ProcessUnit]
+    /// Per-channel value statistics (`Stats`), when present.
+    public var statsMax: [Float]
+    public var statsMin: [Float]
+    public var associatedFiles: [AssociatedFile]
+
+    init(_ t: FlatTable, tag: String) throws {
+        name = try t.string(0, "\(tag).name")
+        description = try t.string(1, "\(tag).description")
+        dimensionNames = try t.strings(2, "\(tag).dimension_names")
+        content = try t.table(3, "\(tag).content").map { try Content($0, tag: "\(tag).content") }
+        processUnits = try ProcessUnit.list(t, field: 4, tag: "\(tag).process_units")
+        let stats = try t.table(5, "\(tag).stats")
+        statsMax = try stats?.floats(0, "\(tag).stats.max") ?? []
+        statsMin = try stats?.floats(1, "\(tag).stats.min") ?? []
+        associatedFiles = try AssociatedFile.list(t, field: 6, tag: "\(tag).associated_files")
+    }
+
+    /// The first normalization process unit, which sets an input tensor's value range.
+    public var normalization: NormalizationOptions? {
+        for unit in processUnits { if case let .normalization(options) = unit { return options } }
+        return nil
+    }
+
+    /// The first score calibration process unit.
+    public var scoreCalibration: ScoreCalibrationOptions? {
+        for unit in processUnits { if case let .scoreCalibration(options) = unit { return options } }
+        return nil
+    }
+
+    /// The image properties of an image tensor.
+    public var imageProperties: ImageProperties? {
+        if case let .image(properties) = content?.properties { return properties }
+        return nil
+    }
+
+    /// The bounding-box properties of a box tensor.
+    public var boundingBoxProperties: BoundingBoxProperties? {
+        if case let .boundingBox(properties) = content?.properties { return properties }
+        return nil
+    }
+}
+
+/// `Content`: what a tensor holds and its value range.
+public struct Content: Sendable, Equatable {
+    /// The `ContentProperties` union.
+    public enum Properties: Sendable, Equatable {
+        case feature
+        case image(ImageProperties)
+        case boundingBox(BoundingBoxProperties)
+        case audio
+        case unknown(type: UInt8)
+    }
+    public var properties: Properties?
+    /// `ValueRange` (min, max), when present.
+    public var range: ClosedRange<Int>?
+
+    init(_ t: FlatTable, tag: String) throws {
+        let type = try t.integer(0, default: UInt8(0), "\(tag).content_properties_type")
+        let table = try t.table(1, "\(tag).content_properties")
+        switch type {
+        case 0: properties = nil
+        case 1: properties = .feature
+        case 2: properties = .image(try ImageProperties(table, tag: "\(tag).image_properties"))
+        case 3: properties = .boundingBox(try BoundingBoxProperties(table, tag: "\(tag).bounding_box_properties"))
+        case 4: properties = .audio
+        default: properties = .unknown(type: type)
+        }
+        if let r = try t.table(2, "\(tag).range") {
+            let low = Int(try r.integer(0, default: Int32(0), "\(tag).range.min"))
+            let high = Int(try r.integer(1, default: Int32(0), "\(tag).range.max"))
+            range = low <= high ? low...high : nil
+        }
+    }
+}
+
+/// `ImageProperties`.
+public struct ImageProperties: Sendable, Equatable {
+    /// `ColorSpaceType`.
+    public enum ColorSpace: Sendable, Equatable {
+        case unknown, rgb, grayscale
+        case other(UInt8)
+    }
+    public var colorSpace: ColorSpace
+    public var defaultWidth: Int?
+    public var defaultHeight: Int?
+
+    init(_ t: FlatTable?, tag: String) throws {
+        let raw = try t?.integer(0, default: UInt8(0), "\(tag).color_space") ?? 0
+        colorSpace = [0: .unknown, 1: .rgb, 2: .grayscale][raw] ?? .other(raw)
+        if let size = try t?.table(1, "\(tag).default_size") {
+            defaultWidth = Int(try size.integer(0, default: UInt32(0), "\(tag).default_size.width"))
+            defaultHeight = Int(try size.integer(1, default: UInt32(0), "\(tag).default_size.height"))
+        }
+    }
+}
+
+/// `BoundingBoxProperties`: how a box tensor's four values are laid out.
+public struct BoundingBoxProperties: Sendable, Equatable {
+    /// `BoundingBoxType`.
+    public enum BoxType: UInt8, Sendable {
+        case unknown = 0, boundaries = 1, upperLeft = 2, center = 3
+    }
+    /// `CoordinateType`.
+    public enum CoordinateType: UInt8, Sendable {
+        case ratio = 0, pixel = 1
+    }
+    /// Positions of (left, top, right, bottom) — or the type's equivalents — in the tensor.
+    public var index: [UInt32]
+    public var type: BoxType
+    public var coordinateType: CoordinateType
+
+    init(_ t: FlatTable?, tag: String) throws {
+        index = try t?.integers(0, as: UInt32.self, "\(tag).index") ?? []
+        let rawType = try t?.integer(1, default: UInt8(0), "\(tag).type") ?? 0
+        let rawCoordinate = try t?.integer(2, default: UInt8(0), "\(tag).coordinate_type") ?? 0
+        guard let type = BoxType(rawValue: rawType), let coordinate = CoordinateType(rawValue: rawCoordinate) else {
+            throw ModelFileError.malformed("\(tag) has unknown type \(rawType) or coordinate type \(rawCoordinate)")
+        }
+        self.type = type
+        coordinateType = coordinate
+    }
+}
+
+/// `NormalizationOptions`: `(value - mean) / std`, per channel or for all channels.
+public struct NormalizationOptions: Sendable, Equatable {
+    public var mean: [Float]
+    public var std: [Float]
+}
+
+/// `ScoreCalibrationOptions`.
+public struct ScoreCalibrationOptions: Sendable, Equatable {
+    /// `ScoreTransformationType`.
+    public enum Transformation: UInt8, Sendable {
+        case identity = 0, log = 1, inverseLogistic = 2
+    }
+    public var transformation: Transformation
+    public var defaultScore: Float
+}
+
+/// A `ProcessUnit`: one pre- or post-processing step.
+public enum ProcessUnit: Sendable, Equatable {
+    case normalization(NormalizationOptions)
+    case scoreCalibration(ScoreCalibrationOptions)
+    case scoreThresholding(globalThreshold: Float)
+    /// A tokenizer or unknown unit, with its union type.
+    case other(type: UInt8)
+
+    static func list(_ t: FlatTable, field: Int, tag: String) throws -> [ProcessUnit] {
+        try t.tables(field, tag).enumerated().map { index, unit in
+            let what = "\(tag)[\(index)]"
+            let type = try unit.integer(0, default: UInt8(0), "\(what).options_type")
+            let options = try unit.table(1, "\(what).options")
+            switch type {
+            case 1:
+                return .normalization(NormalizationOptions(
+                    mean: try options?.floats(0, "\(what).mean") ?? [],
+                    std: try options?.floats(1, "\(what).std") ?? []))
+            case 2:
+                let raw = try options?.integer(0, default: UInt8(0), "\(what).score_transformation") ?? 0
+                guard let transformation = ScoreCalibrationOptions.Transformation(rawValue: raw) else {
+                    throw ModelFileError.malformed("\(what) has unknown score transformation \(raw)")
+                }
+                return .scoreCalibration(ScoreCalibrationOptions(
+                    transformation: transformation,
+                    defaultScore: try options?.float(1, default: 0, "\(what).default_score") ?? 0))
+            case 3:
+                return .scoreThresholding(
+                    globalThreshold: try options?.float(0, default: 0, "\(what).global_score_threshold") ?? 0)
+            default:
+                return .other(type: type)
+            }
+        }
+    }
+}
+
+/// `AssociatedFile`: a file packed with the model (labels, calibration, …).
+public struct AssociatedFile: Sendable, Equatable {
+    /// `AssociatedFileType`.
+    public enum FileType: UInt8, Sendable {
+        case unknown = 0
+        case descriptions = 1
+        case tensorAxisLabels = 2
+        case tensorValueLabels = 3
+        case tensorAxisScoreCalibration = 4
+        case vocabulary = 5
+        case scannIndexFile = 6
+    }
+    public var name: String
+    public var description: String?
+    public var type: FileType
+    /// Language of a label file, for display names (`"en"`).
+    public var locale: String?
+    public var version: String?
+
+    static func list(_ t: FlatTable, field: Int, tag: String) throws -> [AssociatedFile] {
+        try t.tables(field, tag).enumerated().map { index, file in
+            let what = "\(tag)[\(index)]"
+            let raw = try file.integer(2, default: UInt8(0), "\(what).type")
+            return AssociatedFile(
+                name: try file.string(0, "\(what).name") ?? "",
+                description: try file.string(1, "\(what).description"),
+                type: FileType(rawValue: raw) ?? .unknown,
+                locale: try file.string(3, "\(what).locale"),
+                version: try file.string(4, "\(what).version"))
+        }
+    }
+}

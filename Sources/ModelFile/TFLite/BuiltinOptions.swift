@@ -1,0 +1,105 @@
+/// Padding scheme of convolutions and pooling (`Padding` in `schema.fbs`).
+public enum Padding: Int8, Sendable {
+    case same = 0
+    case valid = 1
+}
+
+/// Activation fused into an operator's output (`ActivationFunctionType` in `schema.fbs`).
+public enum FusedActivation: Int8, Sendable {
+    case none = 0
+    case relu = 1
+    case reluN1To1 = 2
+    case relu6 = 3
+    case tanh = 4
+    case signBit = 5
+
+    /// TFLite's spelling, as in `RELU6`.
+    public var name: String {
+        switch self {
+        case .none: return "NONE"
+        case .relu: return "RELU"
+        case .reluN1To1: return "RELU_N1_TO_1"
+        case .relu6: return "RELU6"
+        case .tanh: return "TANH"
+        case .signBit: return "SIGN_BIT"
+        }
+    }
+}
+
+/// `Conv2DOptions`.
+public struct Conv2DOptions: Sendable, Equatable {
+    public var padding: Padding
+    public var strideWidth: Int
+    public var strideHeight: Int
+    public var activation: FusedActivation
+    public var dilationWidth: Int
+    public var dilationHeight: Int
+}
+
+/// `DepthwiseConv2DOptions`.
+public struct DepthwiseConv2DOptions: Sendable, Equatable {
+    public var padding: Padding
+    public var strideWidth: Int
+    public var strideHeight: Int
+    public var depthMultiplier: Int
+    public var activation: FusedActivation
+    public var dilationWidth: Int
+    public var dilationHeight: Int
+}
+
+/// `Pool2DOptions`, used by the pooling operators.
+public struct Pool2DOptions: Sendable, Equatable {
+    public var padding: Padding
+    public var strideWidth: Int
+    public var strideHeight: Int
+    public var filterWidth: Int
+    public var filterHeight: Int
+    public var activation: FusedActivation
+}
+
+/// `FullyConnectedOptions`.
+public struct FullyConnectedOptions: Sendable, Equatable {
+    public var activation: FusedActivation
+    /// 0 is the default layout; other values are shuffled int8 formats.
+    public var weightsFormat: Int8
+    public var keepNumDims: Bool
+    public var asymmetricQuantizeInputs: Bool
+}
+
+/// `ConcatenationOptions`.
+public struct ConcatenationOptions: Sendable, Equatable {
+    public var axis: Int
+    public var activation: FusedActivation
+}
+
+/// `ResizeBilinearOptions` and `ResizeNearestNeighborOptions`.
+public struct ResizeOptions: Sendable, Equatable {
+    public var alignCorners: Bool
+    public var halfPixelCenters: Bool
+}
+
+/// The operator-specific options of an ``Operator`` (the `BuiltinOptions` union of `schema.fbs`).
+///
+/// Only the tables used by the supported models are decoded; any other table is kept as
+/// ``other(type:)`` with its union type number.
+public enum BuiltinOptions: Sendable, Equatable {
+    case none
+    case conv2D(Conv2DOptions)
+    case depthwiseConv2D(DepthwiseConv2DOptions)
+    case pool2D(Pool2DOptions)
+    case fullyConnected(FullyConnectedOptions)
+    case concatenation(ConcatenationOptions)
+    /// `AddOptions`, `SubOptions`, `MulOptions`, `DivOptions`: only the fused activation.
+    case elementwise(activation: FusedActivation)
+    case reshape(newShape: [Int32]?)
+    /// `ReducerOptions` (MEAN, SUM, REDUCE_MAX, …).
+    case reducer(keepDims: Bool)
+    case resizeBilinear(ResizeOptions)
+    case resizeNearestNeighbor(ResizeOptions)
+    case depthToSpace(blockSize: Int)
+    case softmax(beta: Float)
+    case leakyRelu(alpha: Float)
+    case squeeze(dimensions: [Int32])
+    /// A table without fields the engine needs (PadOptions, DequantizeOptions, DensifyOptions, …).
+    case other(type: UInt8)
+}
