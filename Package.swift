@@ -49,12 +49,14 @@ let package = Package(
             dependencies: ["ModelFile", "Inference", "Imaging", "VisionTasks", "PoseDetection"]),
         .executableTarget(name: "vision-tasks", dependencies: ["VisionTasksCLI"]),
 
-        .testTarget(name: "ModelFileTests", dependencies: ["ModelFile"]),
-        .testTarget(name: "InferenceTests", dependencies: ["Inference", "ModelFile"]),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
-        .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks"]),
-        .testTarget(name: "PoseDetectionTests", dependencies: ["PoseDetection"]),
-        .testTarget(name: "VisionTasksCLITests", dependencies: ["VisionTasksCLI", "ModelFile"]),
+        // Test helpers shared by the test targets (locating ../shared, reading references).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "ModelFileTests", dependencies: ["ModelFile", "TestSupport"]),
+        .testTarget(name: "InferenceTests", dependencies: ["Inference", "ModelFile", "TestSupport"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
+        .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks", "TestSupport"]),
+        .testTarget(name: "PoseDetectionTests", dependencies: ["PoseDetection", "TestSupport"]),
+        .testTarget(name: "VisionTasksCLITests", dependencies: ["VisionTasksCLI", "ModelFile", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
