@@ -2,32 +2,32 @@ import Foundation
 
 /// The facts ../shared/models/MODELS.md records for each model, read from its per-model sections
 /// (`### bundle.task:member.tflite` or `### file.tflite`).
-struct ModelsDocument {
-    struct ModelFacts {
-        var label: String
-        var operatorCount: Int
-        var macs: Int
-        var parameters: Int
-        var operatorCounts: [String: Int]
-        var operatorVersions: [String: [Int]]
+public struct ModelsDocument: Sendable {
+    public struct ModelFacts: Sendable {
+        public var label: String
+        public var operatorCount: Int
+        public var macs: Int
+        public var parameters: Int
+        public var operatorCounts: [String: Int]
+        public var operatorVersions: [String: [Int]]
         /// (name, shape, dtype) of inputs then outputs, in table order.
-        var inputs: [(name: String, shape: [Int], dtype: String)]
-        var outputs: [(name: String, shape: [Int], dtype: String)]
-        var hasMetadata: Bool
+        public var inputs: [(name: String, shape: [Int], dtype: String)]
+        public var outputs: [(name: String, shape: [Int], dtype: String)]
+        public var hasMetadata: Bool
     }
 
-    struct MemberLayout {
-        var bundle: String
-        var member: String
-        var bytes: Int
-        var localHeader: Int
-        var dataOffset: Int
+    public struct MemberLayout: Sendable {
+        public var bundle: String
+        public var member: String
+        public var bytes: Int
+        public var localHeader: Int
+        public var dataOffset: Int
     }
 
-    var models: [String: ModelFacts] = [:]
-    var layouts: [MemberLayout] = []
+    public var models: [String: ModelFacts] = [:]
+    public var layouts: [MemberLayout] = []
 
-    init(path: String) throws {
+    public init(path: String) throws {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         var current: ModelFacts?
         func finish() { if let current { models[current.label] = current } }
