@@ -1,0 +1,1 @@
+// Keeps the PoseDetectionTests target buildable until its first tests land.
