@@ -57,7 +57,24 @@ package struct ModelReport {
             ("parameters", .int(s.parameters)),
             ("metadata", s.metadata.map(json) ?? .null),
             ("metadataEntries", .object(s.metadataEntries.map { ($0.name, .string($0.value)) })),
+            ("customOptions", .array(s.customOperators.map { op in
+                .object([("op", .string(op.name)), ("options", op.options.map(json) ?? .null)])
+            })),
         ])
+    }
+
+    fileprivate static func json(_ value: FlexValue) -> JSONValue {
+        switch value {
+        case .null: return .null
+        case let .int(number): return .int(Int(number))
+        case let .uint(number): return number <= UInt64(Int.max) ? .int(Int(number)) : .double(Double(number))
+        case let .double(number): return .double(number)
+        case let .bool(flag): return .bool(flag)
+        case let .string(text): return .string(text)
+        case let .blob(bytes): return .ints(bytes.map(Int.init))
+        case let .vector(values): return .array(values.map(json))
+        case let .map(entries): return .object(entries.map { ($0.0, json($0.1)) })
+        }
     }
 
     private static func json(_ tensor: ModelSummary.TensorInfo) -> JSONValue {
@@ -120,6 +137,9 @@ package struct ModelReport {
             lines.append("  MACs: \(grouped(s.macs))" + (s.macsByOperator.isEmpty ? "" : " (" +
                 s.macsByOperator.map { "\($0.name) \(grouped($0.macs))" }.joined(separator: ", ") + ")"))
             lines.append("  parameters: \(grouped(s.parameters))")
+            for (op, options) in s.customOperators {
+                lines.append("  \(op) options: " + (options.map { ModelReport.json($0).serialized() } ?? "none"))
+            }
             for (entry, value) in s.metadataEntries {
                 lines.append("  \(entry): \(value ?? "-")")
             }
