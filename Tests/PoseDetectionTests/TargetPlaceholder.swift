@@ -1,1 +1,0 @@
-// Keeps the PoseDetectionTests target buildable until its first tests land.
