@@ -197,7 +197,9 @@ int vt_png_decode_rgb(const uint8_t *data, size_t size, vt_decode_limits limits,
     if (bit_depth == 16) {
         png_set_scale_16(png);
     }
-    if ((color_type & PNG_COLOR_MASK_ALPHA) != 0) {
+    // Palette expansion also turns a tRNS chunk into an alpha channel; strip that one too.
+    if ((color_type & PNG_COLOR_MASK_ALPHA) != 0 ||
+        (color_type == PNG_COLOR_TYPE_PALETTE && png_get_valid(png, info, PNG_INFO_tRNS) != 0)) {
         png_set_strip_alpha(png);
     }
     if ((color_type & PNG_COLOR_MASK_COLOR) == 0) {

@@ -117,6 +117,16 @@ def cases(sizes):
         "replicate", (-1.0, 1.0), embedder=(None, 270))
     add("embedder_hand_thumb_up_rot180", "hand_thumb_up", embedder_rect(sizes["hand_thumb_up"], None, 180),
         (192, 192), False, "replicate", (0.0, 1.0), embedder=(None, 180))
+    # Seeded random crops on small tensors: any rotation, non-square tensors, widths below the
+    # 64-column block, regions far outside the image, both borders, letterbox on and off.
+    rng = np.random.default_rng(20240611)
+    for index in range(24):
+        image = ("astronaut", "hand_thumb_up", "od_test_image")[index % 3]
+        size = (int(rng.integers(8, 97)), int(rng.integers(8, 97)))
+        r = rect(rng.uniform(-0.2, 1.2), rng.uniform(-0.2, 1.2), rng.uniform(0.02, 1.6), rng.uniform(0.02, 1.6),
+                 rng.uniform(-7.0, 7.0))
+        add(f"random_{index:02d}_{image}", image, r, size, bool(rng.integers(0, 2)),
+            ("zero", "replicate")[int(rng.integers(0, 2))], (-1.0, 1.0) if index % 2 else (0.0, 1.0))
     return c
 
 
