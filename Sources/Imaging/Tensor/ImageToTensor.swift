@@ -150,9 +150,10 @@ package enum ImageToTensor {
 
         @inline(__always)
         func store(_ index: Int, _ red: Int, _ green: Int, _ blue: Int) {
-            output[3 * index] = table[red]
-            output[3 * index + 1] = table[green]
-            output[3 * index + 2] = table[blue]
+            let base = output + 3 &* index
+            base[0] = table[red]
+            base[1] = table[green]
+            base[2] = table[blue]
         }
     }
 
@@ -161,9 +162,10 @@ package enum ImageToTensor {
 
         @inline(__always)
         func store(_ index: Int, _ red: Int, _ green: Int, _ blue: Int) {
-            output[3 * index] = UInt8(truncatingIfNeeded: red)
-            output[3 * index + 1] = UInt8(truncatingIfNeeded: green)
-            output[3 * index + 2] = UInt8(truncatingIfNeeded: blue)
+            let base = output + 3 &* index
+            base[0] = UInt8(truncatingIfNeeded: red)
+            base[1] = UInt8(truncatingIfNeeded: green)
+            base[2] = UInt8(truncatingIfNeeded: blue)
         }
     }
 
@@ -173,6 +175,15 @@ package enum ImageToTensor {
     static func clampToInt32(_ value: Double) -> Double {
         let upper = value < 2147483647.0 ? value : 2147483647.0
         return -2147483648.0 < upper ? upper : -2147483648.0
+    }
+
+    /// `cvRound` (round half to even) of a value already clamped to the Int32 range. Adding
+    /// and subtracting 1.5 · 2^52 rounds in the current (nearest-even) mode without a call to
+    /// `rint`, which the baseline x86-64 target would need for `rounded(.toNearestOrEven)`.
+    @inline(__always)
+    static func roundToInt32(_ value: Double) -> Int32 {
+        let magic = 6755399441055744.0
+        return Int32(truncatingIfNeeded: Int64((value + magic) - magic))
     }
 
     /// `saturate_cast<short>`.
@@ -195,6 +206,8 @@ package enum ImageToTensor {
         let lastY = source.height - 1
         let pixels = source.pixels
         let (red, green, blue) = (source.red, source.green, source.blue)
+        let stepX = source.stepX
+        let stepY = source.stepY
         let zeroBorder = border == .zero
 
         for y in 0..<tensorHeight {
@@ -210,28 +223,32 @@ package enum ImageToTensor {
                     let step = Double(offset)
                     var w = w0 + m6 * step
                     w = w != 0 ? 32 / w : 0
-                    let fixedX = Int32(clampToInt32((x0 + m0 * step) * w).rounded(.toNearestOrEven))
-                    let fixedY = Int32(clampToInt32((y0 + m3 * step) * w).rounded(.toNearestOrEven))
+                    let fixedX = roundToInt32(clampToInt32((x0 + m0 * step) * w))
+                    let fixedY = roundToInt32(clampToInt32((y0 + m3 * step) * w))
                     let sx = clampToInt16(fixedX >> 5)
                     let sy = clampToInt16(fixedY >> 5)
                     let fx = Int(fixedX & 31)
                     let fy = Int(fixedY & 31)
-                    let w00 = (32 - fy) * (32 - fx)
-                    let w01 = (32 - fy) * fx
-                    let w10 = fy * (32 - fx)
-                    let w11 = fy * fx
-                    let index = y * tensorWidth + blockStart + offset
+                    // Overflow-free integer arithmetic (all values are small): wrapping
+                    // operators skip Swift's overflow checks in the hot loop.
+                    let w00 = (32 &- fy) &* (32 &- fx)
+                    let w01 = (32 &- fy) &* fx
+                    let w10 = fy &* (32 &- fx)
+                    let w11 = fy &* fx
+                    let index = y &* tensorWidth &+ blockStart &+ offset
 
                     if sx >= 0, sx < lastX, sy >= 0, sy < lastY {
-                        let p00 = source.origin + sx * source.stepX + sy * source.stepY
-                        let p01 = p00 + source.stepX
-                        let p10 = p00 + source.stepY
-                        let p11 = p10 + source.stepX
-                        @inline(__always) func blend(_ channel: Int) -> Int {
-                            (Int(pixels[p00 + channel]) * w00 + Int(pixels[p01 + channel]) * w01
-                                + Int(pixels[p10 + channel]) * w10 + Int(pixels[p11 + channel]) * w11 + 512) >> 10
-                        }
-                        sink.store(index, blend(red), blend(green), blend(blue))
+                        let p00 = pixels + (source.origin &+ sx &* stepX &+ sy &* stepY)
+                        let p01 = p00 + stepX
+                        let p10 = p00 + stepY
+                        let p11 = p10 + stepX
+                        let r = (Int(p00[red]) &* w00 &+ Int(p01[red]) &* w01 &+ Int(p10[red]) &* w10
+                            &+ Int(p11[red]) &* w11 &+ 512) >> 10
+                        let g = (Int(p00[green]) &* w00 &+ Int(p01[green]) &* w01 &+ Int(p10[green]) &* w10
+                            &+ Int(p11[green]) &* w11 &+ 512) >> 10
+                        let b = (Int(p00[blue]) &* w00 &+ Int(p01[blue]) &* w01 &+ Int(p10[blue]) &* w10
+                            &+ Int(p11[blue]) &* w11 &+ 512) >> 10
+                        sink.store(index, r, g, b)
                         continue
                     }
 
