@@ -52,7 +52,9 @@ let package = Package(
         // Test helpers shared by the test targets (locating ../shared, reading references).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ModelFileTests", dependencies: ["ModelFile", "TestSupport"]),
-        .testTarget(name: "InferenceTests", dependencies: ["Inference", "ModelFile", "TestSupport"]),
+        .testTarget(
+            name: "InferenceTests", dependencies: ["Inference", "ModelFile", "TestSupport"],
+            resources: [.copy("Golden")]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
         .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks", "TestSupport"]),
         .testTarget(name: "PoseDetectionTests", dependencies: ["PoseDetection", "TestSupport"]),
