@@ -1,3 +1,4 @@
+import Dispatch
 import ModelFile
 
 /// Runs a float TFLite model with the engine's own kernels.
@@ -34,6 +35,8 @@ public final class Interpreter {
     private let scratchStride: Int
     private let pool: ThreadPool
     private let kernels: [Kernel]
+    /// Operator name and index of each kernel, for profiles.
+    private let kernelLabels: [String]
     /// Constants whose memory kernels read directly.
     private let retainedConstants: [ConstantTensor]
     private let inputAddresses: [UnsafeMutableRawPointer]
@@ -152,14 +155,17 @@ public final class Interpreter {
 
         // Pass 4: build the kernels.
         var kernels: [Kernel] = []
+        var labels: [String] = []
         for index in runtimeOperators where !aliased.contains(index) {
             let op = graph.operators[index]
             let ctx = OperatorContext(index: index, code: model.operatorCodes[op.opcodeIndex], options: op.builtinOptions,
                                       inputIndices: op.inputs.map(Int.init), outputIndices: op.outputs.map(Int.init),
                                       descriptors: descriptors, constants: store, address: address)
             kernels.append(try KernelFactory.make(ctx))
+            labels.append("\(ctx.name)#\(index)")
         }
         self.kernels = kernels
+        kernelLabels = labels
         let perThread = ((kernels.map(\.scratchBytesPerThread).max() ?? 0) + AlignedBuffer.alignment - 1)
             / AlignedBuffer.alignment * AlignedBuffer.alignment
         scratchStride = perThread
@@ -269,6 +275,19 @@ public final class Interpreter {
     public func invoke() throws {
         let context = ExecutionContext(pool: pool, scratch: scratch.raw, scratchStride: scratchStride)
         for kernel in kernels { kernel.execute(context) }
+    }
+
+    /// Runs the model once and returns each kernel's wall time in milliseconds, labelled
+    /// `OPERATOR#index` (a development aid for speed work).
+    package func profile() -> [(label: String, milliseconds: Double)] {
+        let context = ExecutionContext(pool: pool, scratch: scratch.raw, scratchStride: scratchStride)
+        var result: [(label: String, milliseconds: Double)] = []
+        for (kernel, label) in zip(kernels, kernelLabels) {
+            let start = DispatchTime.now().uptimeNanoseconds
+            kernel.execute(context)
+            result.append((label, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6))
+        }
+        return result
     }
 
     /// Gives `body` the values of float32 output `index` (NHWC order), valid until the next invoke.

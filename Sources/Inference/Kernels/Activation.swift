@@ -46,7 +46,7 @@ struct ActivationClamp: Equatable {
             for i in 0..<8 { y[i] = Float.tanhValue(x[i]) }
             return y
         }
-        return pointwiseMin(pointwiseMax(x, SIMD8(repeating: lower)), SIMD8(repeating: upper))
+        return clamped(x, SIMD8(repeating: lower), SIMD8(repeating: upper))
     }
 
     /// Applies the activation in place to `count` floats.
@@ -63,4 +63,12 @@ struct ActivationClamp: Equatable {
             i += 1
         }
     }
+}
+
+/// `min(max(v, lower), upper)` lane by lane, as compare-and-select (inlined, unlike the
+/// standard library's generic `pointwiseMin`/`pointwiseMax`).
+@inline(__always)
+func clamped(_ v: SIMD8<Float>, _ lower: SIMD8<Float>, _ upper: SIMD8<Float>) -> SIMD8<Float> {
+    let low = v.replacing(with: lower, where: v .< lower)
+    return low.replacing(with: upper, where: low .> upper)
 }

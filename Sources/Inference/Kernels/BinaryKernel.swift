@@ -156,7 +156,7 @@ final class BinaryKernel: Kernel, ParallelJob {
             while i + 8 <= count {
                 let x = sa == 1 ? UnsafeRawPointer(a + i).loadUnaligned(as: SIMD8<Float>.self) : SIMD8(repeating: a[0])
                 let y = sb == 1 ? UnsafeRawPointer(b + i).loadUnaligned(as: SIMD8<Float>.self) : SIMD8(repeating: b[0])
-                let r = pointwiseMin(pointwiseMax(Op.apply(x, y), lower), upper)
+                let r = clamped(Op.apply(x, y), lower, upper)
                 UnsafeMutableRawPointer(out + i).storeBytes(of: r, as: SIMD8<Float>.self)
                 i += 8
             }

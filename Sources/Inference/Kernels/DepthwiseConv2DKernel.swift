@@ -122,7 +122,7 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
                         acc += x * wv
                     }
                 }
-                let result = clamp.isTanh ? clamp.apply(acc) : pointwiseMin(pointwiseMax(acc, lower), upper)
+                let result = clamp.isTanh ? clamp.apply(acc) : clamped(acc, lower, upper)
                 UnsafeMutableRawPointer(out + c).storeBytes(of: result, as: SIMD8<Float>.self)
             }
             for c in (fullBlocks * 8)..<channels {

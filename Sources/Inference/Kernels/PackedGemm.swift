@@ -70,10 +70,10 @@ enum Gemm {
             }
             let column = panel * 8
             let width = Swift.min(8, n - column)
-            store(clamp.isTanh ? clamp.apply(c0) : pointwiseMin(pointwiseMax(c0, lower), upper), out + column, width)
-            if rows > 1 { store(clamp.isTanh ? clamp.apply(c1) : pointwiseMin(pointwiseMax(c1, lower), upper), out + outStride + column, width) }
-            if rows > 2 { store(clamp.isTanh ? clamp.apply(c2) : pointwiseMin(pointwiseMax(c2, lower), upper), out + 2 * outStride + column, width) }
-            if rows > 3 { store(clamp.isTanh ? clamp.apply(c3) : pointwiseMin(pointwiseMax(c3, lower), upper), out + 3 * outStride + column, width) }
+            store(clamp.isTanh ? clamp.apply(c0) : clamped(c0, lower, upper), out + column, width)
+            if rows > 1 { store(clamp.isTanh ? clamp.apply(c1) : clamped(c1, lower, upper), out + outStride + column, width) }
+            if rows > 2 { store(clamp.isTanh ? clamp.apply(c2) : clamped(c2, lower, upper), out + 2 * outStride + column, width) }
+            if rows > 3 { store(clamp.isTanh ? clamp.apply(c3) : clamped(c3, lower, upper), out + 3 * outStride + column, width) }
         }
     }
 
