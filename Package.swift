@@ -58,7 +58,7 @@ let package = Package(
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
         .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks", "TestSupport"]),
         .testTarget(name: "PoseDetectionTests", dependencies: ["PoseDetection", "TestSupport"]),
-        .testTarget(name: "VisionTasksCLITests", dependencies: ["VisionTasksCLI", "ModelFile", "TestSupport"]),
+        .testTarget(name: "VisionTasksCLITests", dependencies: ["VisionTasksCLI", "ModelFile", "Inference", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -197,7 +197,7 @@ public final class Interpreter {
                   out.shape == descriptors[inputs[0]].shape else {
                 throw InferenceError.invalidModel("DENSIFY (operator \(index)): output \(out.shapeText) \(out.type) does not match the input")
             }
-            let dense = try Densifier.densify(values: sparse.bytes.bytes, sparsity: sparse.sparsity, shape: out.shape, elementSize: width)
+            let dense = try Densifier.densify(values: sparse.bytes.bytes, sparsity: Densifier.Layout(sparse.sparsity), shape: out.shape, elementSize: width)
             store.setValue(ConstantTensor(descriptor: out, buffer: dense), for: outputs[0])
             return
         }

@@ -12,8 +12,37 @@ import ModelFile
 /// `array_segments[p] ..< array_segments[p + 1]` of `array_indices`, and the entry number
 /// becomes the position. The innermost position indexes the stored values.
 enum Densifier {
+    /// The storage description of a sparse tensor, as the densifier reads it.
+    struct Layout {
+        struct Level {
+            let isCompressed: Bool
+            let denseSize: Int
+            let segments: [Int32]
+            let indices: [Int32]
+        }
+
+        let traversalOrder: [Int32]
+        let blockMap: [Int32]
+        let levels: [Level]
+
+        init(traversalOrder: [Int32], blockMap: [Int32], levels: [Level]) {
+            self.traversalOrder = traversalOrder
+            self.blockMap = blockMap
+            self.levels = levels
+        }
+
+        init(_ sparsity: SparsityParameters) {
+            traversalOrder = sparsity.traversalOrder
+            blockMap = sparsity.blockMap
+            levels = sparsity.dimensionMetadata.map {
+                Level(isCompressed: $0.format == .sparseCSR, denseSize: $0.denseSize,
+                      segments: $0.arraySegments, indices: $0.arrayIndices)
+            }
+        }
+    }
+
     /// The dense bytes of a sparse tensor with `shape` and `elementSize`-byte elements.
-    static func densify(values: UnsafeRawBufferPointer, sparsity: SparsityParameters, shape: [Int],
+    static func densify(values: UnsafeRawBufferPointer, sparsity: Layout, shape: [Int],
                         elementSize: Int) throws -> AlignedBuffer {
         func fail(_ message: String) -> InferenceError { .invalidModel("sparse tensor: \(message)") }
         let rank = shape.count
@@ -23,8 +52,8 @@ enum Densifier {
         guard order.count == levels, Set(order) == Set(0..<levels) else {
             throw fail("traversal order \(sparsity.traversalOrder) is not a permutation of \(levels) dimensions")
         }
-        guard sparsity.dimensionMetadata.count == levels else {
-            throw fail("\(sparsity.dimensionMetadata.count) dimension metadata entries for \(levels) dimensions")
+        guard sparsity.levels.count == levels else {
+            throw fail("\(sparsity.levels.count) dimension metadata entries for \(levels) dimensions")
         }
         // Block size of each original dimension (1 when not blocked) and its block dimension.
         var blockSize = Array(repeating: 1, count: rank)
@@ -33,7 +62,7 @@ enum Densifier {
             let d = Int(mapped)
             guard d >= 0, d < rank, blockDimension[d] == -1 else { throw fail("invalid block map \(sparsity.blockMap)") }
             guard let level = order.firstIndex(of: rank + j) else { throw fail("block dimension \(j) is not traversed") }
-            let size = sparsity.dimensionMetadata[level].denseSize
+            let size = sparsity.levels[level].denseSize
             guard size > 0, shape[d] % size == 0 else { throw fail("block size \(size) does not divide dimension \(d) of size \(shape[d])") }
             blockSize[d] = size
             blockDimension[d] = rank + j
@@ -63,16 +92,15 @@ enum Densifier {
                 return
             }
             let dimension = order[level]
-            let metadata = sparsity.dimensionMetadata[level]
+            let metadata = sparsity.levels[level]
             let size = expandedSize[dimension]
-            switch metadata.format {
-            case .dense:
+            if !metadata.isCompressed {
                 for i in 0..<size {
                     coordinate[dimension] = i
                     try visit(level: level + 1, position: position * size + i)
                 }
-            case .sparseCSR:
-                let segments = metadata.arraySegments, indices = metadata.arrayIndices
+            } else {
+                let segments = metadata.segments, indices = metadata.indices
                 guard position >= 0, position + 1 < segments.count else { throw fail("segment \(position) is missing") }
                 let start = Int(segments[position]), end = Int(segments[position + 1])
                 guard start >= 0, start <= end, end <= indices.count else { throw fail("segment \(start)..<\(end) exceeds \(indices.count) indices") }

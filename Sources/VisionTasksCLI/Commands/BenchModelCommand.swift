@@ -2,17 +2,18 @@ import Foundation
 import Inference
 
 /// `vision-tasks bench-model MODEL [--member NAME] [--threads N] [--iterations N] [--json]`:
-/// times one `invoke()` of the engine after warm-up.
+/// times one `invoke()` of the engine after warm-up. `--profile` also prints the median time of
+/// each operator type.
 package enum BenchModelCommand: Command {
     package static let name = "bench-model"
     package static let summary = "time the engine on one model: median, min and max ms per invoke, arena bytes"
-    package static let usage = "vision-tasks bench-model MODEL [--member NAME] [--threads N] [--iterations N] [--json]"
+    package static let usage = "vision-tasks bench-model MODEL [--member NAME] [--threads N] [--iterations N] [--json] [--profile]"
 
     /// Untimed invokes before measuring.
     static let warmUp = 5
 
     package static func run(_ arguments: [String], context: CommandContext) throws -> Int32 {
-        let parsed = try Arguments(arguments, flags: ["json"], options: ["member", "threads", "iterations"])
+        let parsed = try Arguments(arguments, flags: ["json", "profile"], options: ["member", "threads", "iterations"])
         guard parsed.positionals.count == 1, let file = parsed.positionals.first else {
             throw CLIError.usage("bench-model takes exactly one MODEL")
         }
@@ -38,6 +39,19 @@ package enum BenchModelCommand: Command {
         let median = times.count % 2 == 1
             ? times[times.count / 2] : (times[times.count / 2 - 1] + times[times.count / 2]) / 2
         let minimum = times.first ?? 0, maximum = times.last ?? 0
+        if parsed.flag("profile") {
+            // Per operator type: sum over its kernels of each kernel's median time.
+            let runs = (0..<Swift.min(iterations, 20)).map { _ in interpreter.profile() }
+            var totals: [(String, Double)] = []
+            for k in runs[0].indices {
+                let name = String(runs[0][k].label.split(separator: "#")[0])
+                let median = runs.map { $0[k].milliseconds }.sorted()[runs.count / 2]
+                if let at = totals.firstIndex(where: { $0.0 == name }) { totals[at].1 += median } else { totals.append((name, median)) }
+            }
+            for (name, ms) in totals.sorted(by: { $0.1 > $1.1 }) {
+                context.console.log(name.padding(toLength: 20, withPad: " ", startingAt: 0) + String(format: "%8.3f ms", ms))
+            }
+        }
         if parsed.flag("json") {
             context.console.print(json: .object([
                 ("medianMs", .double(median)), ("minMs", .double(minimum)), ("maxMs", .double(maximum)),
