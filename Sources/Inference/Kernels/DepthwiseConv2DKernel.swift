@@ -98,28 +98,35 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
     }
 
     private func row(b: Int, oy: Int) {
+        // Locals, so the compiler keeps them in registers across the stores below.
         let channels = outputShape.channels
         let fullBlocks = channels / 8
         let weights = UnsafeRawPointer(packed.raw)
-        let biasRow = rows.filter * columns.filter * paddedChannels
-        let ys = rows.validTaps(oy)
-        let imageBase = input + b * inputShape.height * inputShape.width * channels
-        var out = output + ((b * outputShape.height + oy) * outputShape.width) * channels
-        let lower = SIMD8<Float>(repeating: clamp.lower), upper = SIMD8<Float>(repeating: clamp.upper)
         let w = packed.floats
-        for ox in 0..<outputShape.width {
+        let padded = paddedChannels
+        let rows = self.rows, columns = self.columns, clamp = self.clamp
+        let inputWidth = inputShape.width, outputWidth = outputShape.width
+        let biasRow = rows.filter * columns.filter * padded
+        let ys = rows.validTaps(oy)
+        let iy0 = rows.origin(oy)
+        let imageBase = input + b * inputShape.height * inputWidth * channels
+        var out = output + ((b * outputShape.height + oy) * outputWidth) * channels
+        let lower = SIMD8<Float>(repeating: clamp.lower), upper = SIMD8<Float>(repeating: clamp.upper)
+        let rowStride = inputWidth * channels
+        let tapStride = columns.dilation * channels
+        for ox in 0..<outputWidth {
             let xs = columns.validTaps(ox)
-            let iy0 = rows.origin(oy), ix0 = columns.origin(ox)
+            let ix0 = columns.origin(ox)
             for block in 0..<fullBlocks {
                 let c = block * 8
                 var acc = weights.load(fromByteOffset: (biasRow + c) * 4, as: SIMD8<Float>.self)
                 for ky in ys {
-                    let rowBase = imageBase + (iy0 + ky * rows.dilation) * inputShape.width * channels + c
-                    let tapBase = ky * columns.filter
-                    for kx in xs {
-                        let x = UnsafeRawPointer(rowBase + (ix0 + kx * columns.dilation) * channels).loadUnaligned(as: SIMD8<Float>.self)
-                        let wv = weights.load(fromByteOffset: ((tapBase + kx) * paddedChannels + c) * 4, as: SIMD8<Float>.self)
-                        acc += x * wv
+                    var x = UnsafeRawPointer(imageBase + (iy0 + ky * rows.dilation) * rowStride + (ix0 + xs.lowerBound * columns.dilation) * channels + c)
+                    var wp = weights + ((ky * columns.filter + xs.lowerBound) * padded + c) * 4
+                    for _ in xs {
+                        acc += x.loadUnaligned(as: SIMD8<Float>.self) * wp.load(as: SIMD8<Float>.self)
+                        x += tapStride * 4
+                        wp += padded * 4
                     }
                 }
                 let result = clamp.isTanh ? clamp.apply(acc) : clamped(acc, lower, upper)
@@ -128,10 +135,10 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
             for c in (fullBlocks * 8)..<channels {
                 var acc = w[biasRow + c]
                 for ky in ys {
-                    let rowBase = imageBase + (iy0 + ky * rows.dilation) * inputShape.width * channels + c
+                    let rowBase = imageBase + (iy0 + ky * rows.dilation) * rowStride + c
                     let tapBase = ky * columns.filter
                     for kx in xs {
-                        acc += rowBase[(ix0 + kx * columns.dilation) * channels] * w[(tapBase + kx) * paddedChannels + c]
+                        acc += rowBase[(ix0 + kx * columns.dilation) * channels] * w[(tapBase + kx) * padded + c]
                     }
                 }
                 out[c] = clamp.apply(acc)
