@@ -6,9 +6,9 @@ struct RotationVector: Sendable, Hashable {
     var end: Int
     var targetAngle: Float
 
-    /// A target given in degrees, converted as `π·deg/180` in float
-    /// (`rotation_vector_target_angle_degrees`).
+    /// A target given in degrees, converted as `π·deg/180` in double and rounded to float
+    /// (`rotation_vector_target_angle_degrees`; detections_to_rects_calculator.cc).
     static func degrees(start: Int, end: Int, targetDegrees: Float) -> RotationVector {
-        RotationVector(start: start, end: end, targetAngle: Float.pi * targetDegrees / 180)
+        RotationVector(start: start, end: end, targetAngle: Float(Double.pi * Double(targetDegrees) / 180))
     }
 }
