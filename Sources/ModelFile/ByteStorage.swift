@@ -66,6 +66,13 @@ public final class ByteStorage: @unchecked Sendable {
         }
     }
 
+    /// Wraps bytes owned by the caller, who must keep them alive and unchanged while any
+    /// reader uses this storage. For tests that mutate one buffer many times without copying.
+    package init(unownedBytes: UnsafeRawBufferPointer) {
+        bytes = unownedBytes
+        release = { _ in }
+    }
+
     deinit { release(bytes) }
 
     /// Number of bytes.

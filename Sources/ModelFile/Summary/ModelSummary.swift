@@ -42,6 +42,8 @@ public struct ModelSummary: Sendable {
     public var metadata: MetadataInfo?
     /// Other metadata entries (e.g. `reduced_precision_support`) with their text values.
     public var metadataEntries: [(name: String, value: String?)]
+    /// Custom operators with their decoded flexbuffer options (`nil` when they have none).
+    public var customOperators: [(name: String, options: FlexValue?)]
 
     /// Summarises the main subgraph of `model`.
     public init(model: TFLiteModel) throws {
@@ -56,6 +58,7 @@ public struct ModelSummary: Sendable {
         inputs = graph.inputs.map(info)
         outputs = graph.outputs.map(info)
 
+        var custom: [(name: String, options: FlexValue?)] = []
         var counts: [(name: String, count: Int)] = []
         var macsByName: [(name: String, macs: Int)] = []
         func add(_ name: String, to list: inout [(name: String, count: Int)]) {
@@ -64,6 +67,9 @@ public struct ModelSummary: Sendable {
         for op in graph.operators {
             let name = model.operatorCodes[op.opcodeIndex].name
             add(name, to: &counts)
+            if model.operatorCodes[op.opcodeIndex].builtinCode == .custom {
+                custom.append((name, try op.customOptions.flatMap { $0.count > 0 ? try FlexValue(bytes: $0) : nil }))
+            }
             let macs = ModelSummary.macs(of: op, name: name, in: graph)
             if macs > 0 {
                 if let i = macsByName.firstIndex(where: { $0.name == name }) {
@@ -74,6 +80,7 @@ public struct ModelSummary: Sendable {
             }
         }
         operatorCounts = counts
+        customOperators = custom
         operatorCount = graph.operators.count
         macsByOperator = macsByName
         macs = macsByName.reduce(0) { $0 + $1.macs }

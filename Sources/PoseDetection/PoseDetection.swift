@@ -1,1 +1,0 @@
-// PoseDetection module.

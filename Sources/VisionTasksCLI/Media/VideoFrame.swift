@@ -1,0 +1,42 @@
+/// One decoded RGB24 frame from a video, camera or pipe, with its presentation time.
+package struct VideoFrame: Sendable {
+    package var index: Int
+    package var timestampInMilliseconds: Int
+    package var width: Int
+    package var height: Int
+    /// Tightly packed RGB24 pixels, `width * height * 3` bytes.
+    package var pixels: [UInt8]
+}
+
+/// A source of frames that are read one after the other.
+package protocol FrameSource: AnyObject {
+    /// Frame size in pixels.
+    var width: Int { get }
+    var height: Int { get }
+    /// Reads the next frame; `nil` at the end of the stream.
+    func nextFrame() throws -> VideoFrame?
+    /// Stops reading and releases the source (ends any child process).
+    func close()
+}
+
+/// Errors of the media layer.
+package enum MediaError: Error, CustomStringConvertible {
+    case ffmpegMissing(tool: String)
+    case probeFailed(path: String, message: String)
+    case invalidRawFormat(String)
+    case truncatedFrame(index: Int, bytes: Int, expected: Int)
+
+    package var description: String {
+        switch self {
+        case let .ffmpegMissing(tool):
+            return "\(tool) is not installed; video files and cameras need FFmpeg "
+                + "(Debian/Ubuntu: apt-get install ffmpeg; macOS: brew install ffmpeg)"
+        case let .probeFailed(path, message):
+            return "cannot read video '\(path)': \(message)"
+        case let .invalidRawFormat(text):
+            return "invalid --raw-stdin format '\(text)': expected WIDTHxHEIGHT or WIDTHxHEIGHT@FPS, e.g. 640x480@30"
+        case let .truncatedFrame(index, bytes, expected):
+            return "frame \(index) is truncated: \(bytes) of \(expected) bytes"
+        }
+    }
+}

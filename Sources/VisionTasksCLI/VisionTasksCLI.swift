@@ -1,1 +1,0 @@
-// VisionTasksCLI module.

@@ -1,0 +1,1 @@
+// Keeps the ImagingTests target buildable until its first tests land.

@@ -1,0 +1,1 @@
+// Keeps the InferenceTests target buildable until its first tests land.

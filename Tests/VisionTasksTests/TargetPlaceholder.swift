@@ -1,0 +1,1 @@
+// Keeps the VisionTasksTests target buildable until its first tests land.

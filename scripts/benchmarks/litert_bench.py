@@ -1,0 +1,73 @@
+"""Times LiteRT (the reference TFLite runtime, XNNPACK delegate by default) on every model of the
+project, with 1 and 2 threads, for docs/BENCHMARKS.md.
+
+usage: litert_bench.py MODELS_DIR [--iterations N] [--threads 1,2]
+prints one JSON object per (model, threads): {"model", "member", "threads", "medianMs", "minMs", "maxMs"}
+"""
+import argparse
+import json
+import os
+import statistics
+import time
+import zipfile
+
+import numpy as np
+from ai_edge_litert.interpreter import Interpreter
+
+BUNDLES = {
+    "pose_landmarker_full.task": ["pose_detector.tflite", "pose_landmarks_detector.tflite"],
+    "pose_landmarker_lite.task": ["pose_detector.tflite", "pose_landmarks_detector.tflite"],
+    "hand_landmarker.task": ["hand_detector.tflite", "hand_landmarks_detector.tflite"],
+}
+SINGLE = ["ssd_mobilenet_v1.tflite"]
+
+
+def models(directory):
+    for bundle, members in BUNDLES.items():
+        path = os.path.join(directory, bundle)
+        if os.path.exists(path):
+            archive = zipfile.ZipFile(path)
+            for member in members:
+                yield bundle, member, archive.read(member)
+    for name in SINGLE:
+        path = os.path.join(directory, name)
+        if os.path.exists(path):
+            yield name, None, open(path, "rb").read()
+
+
+def time_model(content, threads, iterations, warmup=10):
+    interpreter = Interpreter(model_content=content, num_threads=threads)
+    interpreter.allocate_tensors()
+    rng = np.random.default_rng(0)
+    for detail in interpreter.get_input_details():
+        if detail["dtype"] == np.float32:
+            data = rng.uniform(0, 1, detail["shape"]).astype(np.float32)
+        else:
+            data = rng.integers(0, 255, detail["shape"]).astype(detail["dtype"])
+        interpreter.set_tensor(detail["index"], data)
+    for _ in range(warmup):
+        interpreter.invoke()
+    samples = []
+    for _ in range(iterations):
+        start = time.perf_counter()
+        interpreter.invoke()
+        samples.append((time.perf_counter() - start) * 1000)
+    return statistics.median(samples), min(samples), max(samples)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("models_dir")
+    parser.add_argument("--iterations", type=int, default=50)
+    parser.add_argument("--threads", default="1,2")
+    args = parser.parse_args()
+    for bundle, member, content in models(args.models_dir):
+        for threads in [int(t) for t in args.threads.split(",")]:
+            median, low, high = time_model(content, threads, args.iterations)
+            print(json.dumps({"model": bundle, "member": member, "threads": threads,
+                              "medianMs": round(median, 3), "minMs": round(low, 3), "maxMs": round(high, 3)}),
+                  flush=True)
+
+
+if __name__ == "__main__":
+    main()

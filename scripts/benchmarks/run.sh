@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Reproduces docs/BENCHMARKS.md in one run: our engine (vision-tasks bench-model, release build)
+# and LiteRT (ai-edge-litert, XNNPACK) on the same models, same machine, same session.
+#
+#   scripts/benchmarks/run.sh [MODELS_DIR]      (default: ./Models, else ../shared/models)
+#
+# Environment: VENV (a Python venv with ai-edge-litert==2.3.0 and numpy; created in .venv/bench
+# when missing), ITERATIONS (default 50), OUT (default docs/BENCHMARKS.md).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+MODELS="${1:-}"
+if [ -z "$MODELS" ]; then
+  if [ -f Models/pose_landmarker_lite.task ]; then MODELS=Models; else MODELS=../shared/models; fi
+fi
+ITERATIONS="${ITERATIONS:-50}"
+OUT="${OUT:-docs/BENCHMARKS.md}"
+VENV="${VENV:-.venv/bench}"
+if [ ! -x "$VENV/bin/python" ]; then
+  python3 -m venv "$VENV"
+  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check ai-edge-litert==2.3.0 numpy
+fi
+
+swift build -c release --product vision-tasks >&2
+BIN="$(swift build -c release --show-bin-path)/vision-tasks"
+RAW="$(mktemp)"
+trap 'rm -f "$RAW"' EXIT
+
+for entry in pose_landmarker_full.task:pose_detector.tflite pose_landmarker_full.task:pose_landmarks_detector.tflite \
+             pose_landmarker_lite.task:pose_detector.tflite pose_landmarker_lite.task:pose_landmarks_detector.tflite \
+             hand_landmarker.task:hand_detector.tflite hand_landmarker.task:hand_landmarks_detector.tflite; do
+  file="${entry%%:*}"; member="${entry##*:}"
+  [ -f "$MODELS/$file" ] || continue
+  for threads in 1 2; do
+    echo "ours $file:$member threads=$threads" >&2
+    json="$("$BIN" bench-model "$MODELS/$file" --member "$member" --threads "$threads" --iterations "$ITERATIONS" --json)"
+    echo "{\"side\":\"ours\",\"model\":\"$file\",\"member\":\"$member\",\"threads\":$threads,\"result\":$json}" >> "$RAW"
+  done
+done
+echo "LiteRT" >&2
+"$VENV/bin/python" scripts/benchmarks/litert_bench.py "$MODELS" --iterations "$ITERATIONS" 2>/dev/null \
+  | sed 's/^/{"side":"litert","result":/; s/$/}/' >> "$RAW"
+
+"$VENV/bin/python" scripts/benchmarks/make_table.py "$RAW" > "$OUT"
+echo "wrote $OUT" >&2
