@@ -45,17 +45,11 @@ struct TasksErrorTests {
     }
 
     @Test func messagesCarryTheFactsOfTheReferenceErrors() throws {
-        guard let path = SharedData.path("reference/errors.json") else {
-            print("skipping: shared reference data not found")
+        guard let cases = try References.errors() else {
+            skipWithoutSharedData("errors.json")
             return
         }
-        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))
-        let cases = try #require((json as? [String: Any])?["cases"] as? [String: [String: Any]])
-        func message(_ name: String, _ sub: String? = nil) throws -> String {
-            let entry = try #require(cases[name])
-            let leaf = try sub.map { try #require(entry[$0] as? [String: Any]) } ?? entry
-            return try #require(leaf["message"] as? String)
-        }
+        func message(_ name: String) throws -> String { try #require(cases[name]?.message) }
         do {
             try OptionValidation.checkMaxResults(0)
             Issue.record("maxResults 0 accepted")
@@ -69,16 +63,21 @@ struct TasksErrorTests {
             #expect(error.message == (try message("object_detector_allowlist_and_denylist")))
         }
         for task in ["od", "pose", "hand"] {
-            let upstream = try message("\(task)_detect_for_video_non_increasing_timestamp", "equal_timestamp")
-            #expect(TasksError.nonIncreasingTimestamp(previous: 100, received: 100).message.hasPrefix(upstream))
+            let entry = try #require(cases["\(task)_detect_for_video_non_increasing_timestamp"])
+            for attempt in [entry.equalTimestamp, entry.smallerTimestamp] {
+                let upstream = try #require(attempt?.message)
+                #expect(TasksError.nonIncreasingTimestamp(previous: 100, received: 50).message.hasPrefix(upstream))
+                #expect(attempt?.abslStatus == "INVALID_ARGUMENT")
+            }
         }
-        // The C++ wording differs from iOS's, the facts (expected and actual mode) are the same.
+        // The C++ wording differs from iOS's; the facts (expected and actual mode) are the same.
         let wrongMode = try message("pose_detect_on_video_mode_task")
         #expect(wrongMode.contains("image mode") && wrongMode.contains("video mode"))
         let ours = TasksError.runningModeMismatch(expected: .image, actual: .video).message
         #expect(ours.contains("image mode") && ours.contains("Video"))
         let noMetadata = try message("object_detector_model_without_metadata")
         #expect(TasksError.missingMetadata(noMetadata).message == noMetadata)
+        #expect(TasksError.missingMetadata(noMetadata).code == .invalidArgumentError)
     }
 
     @Test func optionChecksRejectBadValues() {

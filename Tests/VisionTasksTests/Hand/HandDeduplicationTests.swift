@@ -1,20 +1,19 @@
 import Imaging
 import Testing
+import TestSupport
 @testable import VisionTasks
 
 @Suite("Hand deduplication")
 struct HandDeduplicationTests {
     /// A real hand: MediaPipe's result for business-person.png (1 hand).
     private func referenceHand() throws -> (hand: [NormalizedLandmark], image: ImageSize)? {
-        guard let json = try ReferenceData.json("reference/hand_landmarker/business-person.json") else { return nil }
-        let image = try #require(json["image"] as? [String: Any])
-        let runs = try #require(json["runs"] as? [String: Any])
-        let run = try #require(runs["default"] as? [String: Any])
-        let result = try #require(run["result"] as? [String: Any])
-        let hands = ReferenceData.hands(result["hand_landmarks"])
+        guard let reference = try References.image(task: "hand_landmarker", name: "business-person") else {
+            skipWithoutSharedData("hand_landmarker/business-person")
+            return nil
+        }
+        let hands = try #require(reference.runs["default"]?.result.handLandmarks)
         #expect(hands.count == 1 && hands[0].count == 21)
-        let size = ImageSize(width: try #require(image["width"] as? Int), height: try #require(image["height"] as? Int))
-        return (hands[0], size)
+        return (hands[0].map(\.normalized), ImageSize(width: reference.image.width, height: reference.image.height))
     }
 
     private func shifted(_ hand: [NormalizedLandmark], dx: Float, dy: Float) -> [NormalizedLandmark] {
@@ -50,13 +49,14 @@ struct HandDeduplicationTests {
     @Test func referenceResultsContainNoDuplicates() throws {
         // MediaPipe's outputs are already deduplicated, so nothing of them may be removed again.
         for name in ["business-person", "hand_test_image", "hand_thumb_up"] {
-            guard let json = try ReferenceData.json("reference/hand_landmarker/\(name).json") else { return }
-            let image = try #require(json["image"] as? [String: Any])
-            let size = ImageSize(width: try #require(image["width"] as? Int), height: try #require(image["height"] as? Int))
-            let runs = try #require(json["runs"] as? [String: [String: Any]])
-            for (_, run) in runs {
-                let result = try #require(run["result"] as? [String: Any])
-                let hands = ReferenceData.hands(result["hand_landmarks"])
+            guard let reference = try References.image(task: "hand_landmarker", name: name) else {
+                skipWithoutSharedData("hand_landmarker/\(name)")
+                return
+            }
+            let size = ImageSize(width: reference.image.width, height: reference.image.height)
+            for run in reference.runs.values {
+                let hands = (run.result.handLandmarks ?? []).map { $0.map(\.normalized) }
+                #expect(!hands.isEmpty)
                 #expect(HandDeduplication.keptIndices(hands, imageSize: size) == Array(hands.indices))
             }
         }

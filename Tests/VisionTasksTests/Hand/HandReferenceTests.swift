@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import Testing
+import TestSupport
 @testable import VisionTasks
 
 /// Checks against MediaPipe's reference results that need no model.
@@ -12,22 +13,21 @@ struct HandReferenceTests {
         // model value from the reported side must give back the same category.
         var checked = 0
         for name in ["business-person", "hand_test_image", "hand_thumb_up"] {
-            guard let json = try ReferenceData.json("reference/hand_landmarker/\(name).json") else { return }
-            let runs = try #require(json["runs"] as? [String: [String: Any]])
-            for (_, run) in runs {
-                let result = try #require(run["result"] as? [String: Any])
-                let handedness = try #require(result["handedness"] as? [[[String: Any]]])
-                for categories in handedness {
+            guard let reference = try References.image(task: "hand_landmarker", name: name) else {
+                skipWithoutSharedData("hand_landmarker/\(name)")
+                return
+            }
+            for run in reference.runs.values {
+                for categories in run.result.handedness ?? [] {
                     let category = try #require(categories.first)
-                    let index = try #require(category["index"] as? Int)
-                    let score = Float(try #require(category["score"] as? Double))
-                    let raw = index == 0 ? score : 1 - score
+                    let index = try #require(category.index)
+                    let raw = index == 0 ? category.score : 1 - category.score
                     let ours = Handedness.category(score: raw)
                     #expect(ours.index == index)
-                    #expect(ours.categoryName == category["category_name"] as? String)
-                    #expect(ours.displayName == category["display_name"] as? String)
-                    #expect(close(ours.score, score, 1e-6))
-                    #expect(score >= 0.5)
+                    #expect(ours.categoryName == category.categoryName)
+                    #expect(ours.displayName == category.displayName)
+                    #expect(close(ours.score, category.score, 1e-6))
+                    #expect(category.score >= 0.5)
                     checked += 1
                 }
             }
@@ -49,24 +49,25 @@ struct HandReferenceTests {
         // hands). So in that ROI's frame the next hand must sit inside, upright (wrist below the
         // middle-finger MCP, within a small angle) — which checks the subset, the rotation sign
         // and the expansion.
-        guard let json = try ReferenceData.json("reference/video/hand_landmarker/hand_test_video.json") else { return }
-        let video = try #require(json["video"] as? [String: Any])
-        let image = ImageSize(width: try #require(video["width"] as? Int), height: try #require(video["height"] as? Int))
-        let runs = try #require(json["runs"] as? [String: [String: Any]])
-        let frames = try #require(runs["default"]?["frames"] as? [[String: Any]])
+        guard let reference = try References.video(task: "hand_landmarker", sequence: "hand_test_video") else {
+            skipWithoutSharedData("video/hand_landmarker/hand_test_video")
+            return
+        }
+        let image = ImageSize(width: reference.video.width, height: reference.video.height)
+        let frames = try #require(reference.runs["default"]?.frames)
         var pairs = 0
         for (previous, current) in zip(frames, frames.dropFirst()) {
-            let before = ReferenceData.hands(previous["hand_landmarks"])
-            let after = ReferenceData.hands(current["hand_landmarks"])
+            let before = (previous.handLandmarks ?? []).map { $0.map(\.normalized) }
+            let after = (current.handLandmarks ?? []).map { $0.map(\.normalized) }
             guard before.count == 1, after.count == 1 else { continue }
             let roi = try HandRegions.nextFrameRegion(landmarks: before[0], imageSize: image)
             let points = after[0].map { intoROI($0, roi) }
             #expect(points.allSatisfy { $0.x > 0 && $0.x < 1 && $0.y > 0 && $0.y < 1 },
-                    "frame \(current["frame_index"] ?? "?") leaves its ROI")
+                    "frame \(current.frameIndex) leaves its ROI")
             // Wrist (0) to middle MCP (9) should point up in the ROI: angle from −y within 20°.
             let axis = points[9] - points[0]
             let angle = atan2f(axis.x, -axis.y)
-            #expect(abs(angle) < 20 * .pi / 180, "frame \(current["frame_index"] ?? "?") hand tilted by \(angle) rad")
+            #expect(abs(angle) < 20 * .pi / 180, "frame \(current.frameIndex) hand tilted by \(angle) rad")
             pairs += 1
         }
         #expect(pairs == 29)
