@@ -10,14 +10,24 @@ enum DetectionProjection {
             let mapped = matrix.apply(x: point.x, y: point.y)
             return SIMD2(mapped.x, mapped.y)
         }
-        let box = detection.box
+        projected.box = project(detection.box, with: matrix)
+        return projected
+    }
+
+    /// The axis-aligned hull of the box's four corners mapped through `matrix`.
+    static func project(_ box: RelativeBox, with matrix: TransformMatrix) -> RelativeBox {
         let corners = [
             matrix.apply(x: box.xMin, y: box.yMin), matrix.apply(x: box.xMax, y: box.yMin),
             matrix.apply(x: box.xMax, y: box.yMax), matrix.apply(x: box.xMin, y: box.yMax),
         ]
-        let xs = corners.map(\.x), ys = corners.map(\.y)
-        let xMin = xs.min() ?? 0, xMax = xs.max() ?? 0, yMin = ys.min() ?? 0, yMax = ys.max() ?? 0
-        projected.box = RelativeBox(xMin: xMin, yMin: yMin, width: xMax - xMin, height: yMax - yMin)
-        return projected
+        var xMin = Float.greatestFiniteMagnitude, yMin = Float.greatestFiniteMagnitude
+        var xMax = -Float.greatestFiniteMagnitude, yMax = -Float.greatestFiniteMagnitude
+        for corner in corners {
+            xMin = min(xMin, corner.x)
+            yMin = min(yMin, corner.y)
+            xMax = max(xMax, corner.x)
+            yMax = max(yMax, corner.y)
+        }
+        return RelativeBox(xMin: xMin, yMin: yMin, width: xMax - xMin, height: yMax - yMin)
     }
 }
