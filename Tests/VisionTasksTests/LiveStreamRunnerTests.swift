@@ -144,3 +144,25 @@ struct LiveStreamRunnerTests {
         #expect(deliveries.results.isEmpty)  // nothing is delivered after the runner is gone
     }
 }
+
+@Suite("WeakReference")
+struct WeakReferenceTests {
+    final class Listener {
+        var received: [Int] = []
+    }
+
+    @Test func deliversToALiveDelegateAndDoesNotKeepItAlive() throws {
+        var listener: Listener? = Listener()
+        let reference = WeakReference(listener)
+        let runner = try TaskRunner(
+            runningMode: .liveStream, taskName: "test", processor: FakeProcessor(),
+            resultHandler: { _, timestamp in reference.object?.received.append(timestamp) })
+        try runner.processLiveStreamFrame(1, timestampInMilliseconds: 5)
+        runner.waitUntilIdle()
+        #expect(listener?.received == [5])
+        listener = nil
+        #expect(reference.object == nil)
+        try runner.processLiveStreamFrame(1, timestampInMilliseconds: 6)  // delivered to nobody
+        runner.waitUntilIdle()
+    }
+}

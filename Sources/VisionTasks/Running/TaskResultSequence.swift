@@ -37,3 +37,5 @@ public struct TaskResultSequence<Frames: AsyncSequence, Result: Sendable>: Async
         }
     }
 }
+
+extension TaskResultSequence: Sendable where Frames: Sendable {}

@@ -36,7 +36,7 @@ struct LandmarkDecodingTests {
 
     // mediapipe/calculators/util/refine_landmarks_from_heatmap_calculator_test.cc, with a 3×3
     // kernel; `z` is a logit whose sigmoid is 0.
-    private let z: Float = -10_000_000_000_000_000
+    private let z: Float = -1e16
 
     /// HWC from per-channel 3×3 planes.
     private func hwc(_ planes: [[Float]]) -> [Float] {
