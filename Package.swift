@@ -66,13 +66,15 @@ let package = Package(
         // Test helpers shared by the test targets (locating ../shared, reading references).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ModelFileTests", dependencies: ["ModelFile", "TestSupport"]),
-        .testTarget(name: "InferenceTests", dependencies: ["Inference", "ModelFile", "TestSupport"]),
+        .testTarget(
+            name: "InferenceTests", dependencies: ["Inference", "ModelFile", "TestSupport"],
+            resources: [.copy("Golden")]),
         .testTarget(
             name: "ImagingTests", dependencies: ["Imaging", "TestSupport"],
             resources: [.copy("Golden")]),
         .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks", "TestSupport"]),
         .testTarget(name: "PoseDetectionTests", dependencies: ["PoseDetection", "TestSupport"]),
-        .testTarget(name: "VisionTasksCLITests", dependencies: ["VisionTasksCLI", "ModelFile", "TestSupport"]),
+        .testTarget(name: "VisionTasksCLITests", dependencies: ["VisionTasksCLI", "ModelFile", "Inference", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

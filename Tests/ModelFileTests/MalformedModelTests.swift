@@ -16,7 +16,7 @@ import TestSupport
         let structure = try StructureMap(original: original, fileName: file)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: original.count, alignment: 16)
         defer { buffer.deallocate() }
-        buffer.copyMemory(from: UnsafeRawBufferPointer(start: original, count: original.count))
+        original.withUnsafeBytes { buffer.copyMemory(from: $0) }
 
         var random = SplitMix64(seed: 0x5EED_0000 &+ UInt64(file.utf8.count) &* 7919)
         var outcomes = (parsed: 0, rejected: 0)

@@ -12,6 +12,8 @@ package enum CLI {
         [
             InspectCommand.self,
             ModelsCommand.self,
+            RunModelCommand.self,
+            BenchModelCommand.self,
         ]
     }
 

@@ -1,0 +1,76 @@
+import ModelFile
+
+/// Chooses and builds the kernel of one operator. This is the only place that maps operator
+/// codes to kernels: a quantized kernel slots in here by looking at the input descriptors'
+/// types and quantization.
+enum KernelFactory {
+    /// Whether an operator only reinterprets its input's shape (its output can share memory).
+    static func isReshape(_ code: BuiltinOperator) -> Bool {
+        code == .reshape || code == .squeeze || code == .expandDims
+    }
+
+    /// Checks that the engine implements `code` at `version`.
+    static func validate(_ code: OperatorCode, index: Int) throws {
+        guard code.builtinCode != .custom,
+              let maximum = SupportedOperators.maximumVersion[code.builtinCode], code.version <= maximum
+        else { throw InferenceError.unsupportedOperator(name: code.name, version: code.version, index: index) }
+    }
+
+    static func make(_ ctx: OperatorContext) throws -> Kernel {
+        switch ctx.code.builtinCode {
+        case .conv2D: return try Conv2DKernel.make(ctx)
+        case .depthwiseConv2D: return try DepthwiseConv2DKernel.make(ctx)
+        case .fullyConnected: return try FullyConnectedKernel.make(ctx)
+        case .add: return try BinaryKernel.make(ctx, operation: .add)
+        case .sub: return try BinaryKernel.make(ctx, operation: .sub)
+        case .mul: return try BinaryKernel.make(ctx, operation: .mul)
+        case .div: return try BinaryKernel.make(ctx, operation: .div)
+        case .maximum: return try BinaryKernel.make(ctx, operation: .maximum)
+        case .minimum: return try BinaryKernel.make(ctx, operation: .minimum)
+        case .prelu: return try BinaryKernel.make(ctx, operation: .prelu)
+        case .concatenation: return try ConcatenationKernel.make(ctx)
+        case .pad, .padV2: return try PadKernel.make(ctx)
+        case .maxPool2D: return try Pool2DKernel.make(ctx, kind: .max)
+        case .averagePool2D: return try Pool2DKernel.make(ctx, kind: .average)
+        case .mean: return try ReduceKernel.make(ctx, kind: .mean)
+        case .sum: return try ReduceKernel.make(ctx, kind: .sum)
+        case .logistic: return try UnaryKernel.make(ctx, operation: .logistic)
+        case .tanh: return try UnaryKernel.make(ctx, operation: .tanh)
+        case .relu: return try UnaryKernel.make(ctx, operation: .clamp(ActivationClamp(lower: 0, upper: .infinity, isTanh: false)))
+        case .relu6: return try UnaryKernel.make(ctx, operation: .clamp(ActivationClamp(lower: 0, upper: 6, isTanh: false)))
+        case .reluN1To1: return try UnaryKernel.make(ctx, operation: .clamp(ActivationClamp(lower: -1, upper: 1, isTanh: false)))
+        case .hardSwish: return try UnaryKernel.make(ctx, operation: .hardSwish)
+        case .leakyRelu:
+            guard case let .leakyRelu(alpha) = ctx.options else { throw ctx.invalid("missing LeakyReluOptions") }
+            return try UnaryKernel.make(ctx, operation: .leakyRelu(alpha: alpha))
+        case .softmax: return try SoftmaxKernel.make(ctx)
+        case .resizeBilinear: return try ResizeKernel.make(ctx, bilinear: true)
+        case .resizeNearestNeighbor: return try ResizeKernel.make(ctx, bilinear: false)
+        case .depthToSpace: return try DepthToSpaceKernel.make(ctx)
+        case .dequantize: return try DequantizeKernel.make(ctx)
+        case .reshape, .squeeze, .expandDims: return try makeReshape(ctx)
+        case .densify: throw ctx.unsupported("DENSIFY of a tensor that is not a sparse constant")
+        default: throw InferenceError.unsupportedOperator(name: ctx.name, version: ctx.version, index: ctx.index)
+        }
+    }
+
+    /// RESHAPE, SQUEEZE, EXPAND_DIMS: a copy (used when folding constants; at run time the
+    /// output shares its input's memory instead).
+    static func makeReshape(_ ctx: OperatorContext) throws -> Kernel {
+        try validateReshape(ctx)
+        let x = try ctx.input(0)
+        return CopyKernel(source: ctx.address(ctx.inputIndices[0]), destination: ctx.address(ctx.outputIndices[0]),
+                          byteCount: x.byteCount ?? 0)
+    }
+
+    /// Checks that a reshape keeps the element count and type. Static shapes make the output
+    /// tensor's recorded shape authoritative; the shape operand and options need not be read.
+    static func validateReshape(_ ctx: OperatorContext) throws {
+        guard ctx.inputCount >= 1, ctx.outputCount == 1 else { throw ctx.invalid("needs one input and one output") }
+        let x = try ctx.input(0), y = ctx.output(0)
+        guard x.type == y.type, x.byteCount != nil else { throw ctx.unsupported("type \(x.type) to \(y.type)") }
+        guard x.elementCount == y.elementCount else {
+            throw ctx.invalid("cannot reshape \(x.shapeText) (\(x.elementCount) elements) to \(y.shapeText) (\(y.elementCount))")
+        }
+    }
+}

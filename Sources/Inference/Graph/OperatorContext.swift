@@ -1,0 +1,112 @@
+import ModelFile
+
+/// Everything a kernel builder needs about one operator: its options, the descriptors of its
+/// tensors, constant values, and where each tensor lives at run time.
+struct OperatorContext {
+    /// Index of the operator in the main subgraph.
+    let index: Int
+    let code: OperatorCode
+    let options: BuiltinOptions
+    /// Input tensor indices (`-1` for an omitted optional input).
+    let inputIndices: [Int]
+    let outputIndices: [Int]
+    let descriptors: [TensorDescriptor]
+    let constants: ConstantStore
+    /// The address of a tensor's data at run time (arena slot or constant buffer).
+    let address: (Int) -> UnsafeMutableRawPointer
+
+    var name: String { code.name }
+    var version: Int { code.version }
+
+    // MARK: Errors
+
+    func unsupported(_ detail: String) -> InferenceError {
+        .unsupportedOption(name: name, version: version, index: index, detail: detail)
+    }
+
+    func invalid(_ detail: String) -> InferenceError {
+        .invalidModel("\(name) (operator \(index)): \(detail)")
+    }
+
+    // MARK: Tensors
+
+    var inputCount: Int { inputIndices.count }
+    var outputCount: Int { outputIndices.count }
+
+    /// Checks the number of inputs (within `range`) and of outputs.
+    func expect(inputs range: ClosedRange<Int>, outputs: Int) throws {
+        guard range.contains(inputIndices.count) else {
+            throw invalid("has \(inputIndices.count) inputs, expected \(range.lowerBound)...\(range.upperBound)")
+        }
+        guard outputIndices.count == outputs else {
+            throw invalid("has \(outputIndices.count) outputs, expected \(outputs)")
+        }
+    }
+
+    /// Whether optional input `i` is present.
+    func hasInput(_ i: Int) -> Bool { i < inputIndices.count && inputIndices[i] >= 0 }
+
+    func input(_ i: Int) throws -> TensorDescriptor {
+        guard hasInput(i) else { throw invalid("input \(i) is missing") }
+        return descriptors[inputIndices[i]]
+    }
+
+    func output(_ i: Int) -> TensorDescriptor { descriptors[outputIndices[i]] }
+
+    /// The constant value of input `i`, or `nil` when it is computed at run time.
+    func constantInput(_ i: Int) throws -> ConstantTensor? {
+        guard hasInput(i) else { return nil }
+        return try constants.value(of: inputIndices[i])
+    }
+
+    /// The constant value of input `i`; an error naming `what` when it is not constant.
+    func requireConstant(_ i: Int, _ what: String) throws -> ConstantTensor {
+        guard let value = try constantInput(i) else { throw unsupported("\(what) must be a constant tensor") }
+        return value
+    }
+
+    /// The integer values of constant input `i` (INT32/INT64).
+    func constantIntegers(_ i: Int, _ what: String) throws -> [Int] {
+        let value = try requireConstant(i, what)
+        guard let integers = value.integers() else {
+            throw unsupported("\(what) has type \(value.descriptor.type), expected INT32 or INT64")
+        }
+        return integers
+    }
+
+    /// Run-time address of input `i` as floats.
+    func inputFloats(_ i: Int) -> UnsafeMutablePointer<Float> {
+        address(inputIndices[i]).assumingMemoryBound(to: Float.self)
+    }
+
+    /// Run-time address of output `i` as floats.
+    func outputFloats(_ i: Int) -> UnsafeMutablePointer<Float> {
+        address(outputIndices[i]).assumingMemoryBound(to: Float.self)
+    }
+
+    /// Checks that every listed input and every output is FLOAT32.
+    func requireFloat(inputs: [Int]) throws {
+        for i in inputs {
+            let d = try input(i)
+            guard d.type == .float32 else { throw unsupported("input \(i) has type \(d.type); only FLOAT32 is supported") }
+        }
+        for o in 0..<outputIndices.count where output(o).type != .float32 {
+            throw unsupported("output \(o) has type \(output(o).type); only FLOAT32 is supported")
+        }
+    }
+
+    /// Checks that output `i` has `shape`.
+    func requireOutputShape(_ shape: [Int], _ i: Int = 0) throws {
+        guard output(i).shape == shape else {
+            throw invalid("output \(i) has shape \(output(i).shapeText), expected [\(shape.map(String.init).joined(separator: ", "))]")
+        }
+    }
+
+    /// The fused activation as a clamp.
+    func clamp(_ activation: FusedActivation) throws -> ActivationClamp {
+        guard let clamp = ActivationClamp(activation) else {
+            throw unsupported("fused activation \(activation.name) is not supported")
+        }
+        return clamp
+    }
+}

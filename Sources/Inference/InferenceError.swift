@@ -1,0 +1,34 @@
+import ModelFile
+
+/// An error raised while preparing or running a model.
+///
+/// Every problem with a model that the engine cannot run (an operator it does not implement,
+/// an option or a tensor type it does not support, inconsistent shapes) ends in one of these
+/// cases when the ``Interpreter`` is created; nothing fails later, during `invoke()`.
+public enum InferenceError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The operator at `index` (in the main subgraph) is not implemented, or not in this version.
+    case unsupportedOperator(name: String, version: Int, index: Int)
+    /// The operator is implemented but one of its options or tensor types is not.
+    case unsupportedOption(name: String, version: Int, index: Int, detail: String)
+    /// The model is inconsistent: shapes that do not match, a missing constant, and so on.
+    case invalidModel(String)
+    /// A tensor index passed to the interpreter is out of range.
+    case tensorIndexOutOfRange(kind: String, index: Int, count: Int)
+    /// Input data of the wrong size or type.
+    case inputMismatch(String)
+
+    public var description: String {
+        switch self {
+        case let .unsupportedOperator(name, version, index):
+            return "unsupported operator \(name) version \(version) (operator \(index))"
+        case let .unsupportedOption(name, version, index, detail):
+            return "unsupported \(name) version \(version) (operator \(index)): \(detail)"
+        case let .invalidModel(message):
+            return "invalid model: \(message)"
+        case let .tensorIndexOutOfRange(kind, index, count):
+            return "\(kind) index \(index) is out of range (the model has \(count))"
+        case let .inputMismatch(message):
+            return "input mismatch: \(message)"
+        }
+    }
+}

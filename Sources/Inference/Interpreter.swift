@@ -1,0 +1,304 @@
+import Dispatch
+import ModelFile
+
+/// Runs a float TFLite model with the engine's own kernels.
+///
+/// Creating an interpreter does all the work that does not depend on input values: it checks
+/// every operator, folds constant subgraphs (FLOAT16 `DEQUANTIZE`, sparse `DENSIFY`, and any
+/// other operator whose inputs are all constant), packs weights for the kernels, and places
+/// every intermediate tensor in one arena by lifetime. ``invoke()`` then only runs kernels and
+/// allocates nothing.
+///
+/// ```swift
+/// let interpreter = try Interpreter(model: model, options: InterpreterOptions(threadCount: 2))
+/// try interpreter.copyInput(0, from: pixels)
+/// try interpreter.invoke()
+/// let scores = try interpreter.output(1)
+/// ```
+///
+/// An interpreter is not safe to use from several threads at once.
+public final class Interpreter {
+    /// Descriptors of the model's inputs, in model order.
+    package let inputDescriptors: [TensorDescriptor]
+    /// Descriptors of the model's outputs, in model order.
+    package let outputDescriptors: [TensorDescriptor]
+    /// Bytes of the arena (intermediate tensors, inputs and outputs) plus kernel scratch memory.
+    public let arenaByteCount: Int
+    /// Number of threads that run the kernels.
+    public let threadCount: Int
+    /// Number of kernels that run per invoke (after folding and aliasing).
+    package var kernelCount: Int { kernels.count }
+
+    private let model: TFLiteModel
+    private let arena: AlignedBuffer
+    private let scratch: AlignedBuffer
+    private let scratchStride: Int
+    private let pool: ThreadPool
+    private let kernels: [Kernel]
+    /// Operator name and index of each kernel, for profiles.
+    private let kernelLabels: [String]
+    /// Constants whose memory kernels read directly.
+    private let retainedConstants: [ConstantTensor]
+    private let inputAddresses: [UnsafeMutableRawPointer]
+    private let outputAddresses: [UnsafeMutableRawPointer]
+
+    /// Prepares `model` (its main subgraph) for running.
+    ///
+    /// - Throws: ``InferenceError/unsupportedOperator(name:version:index:)`` for an operator or
+    ///   version the engine does not implement, ``InferenceError/unsupportedOption(name:version:index:detail:)``
+    ///   for an unsupported option or type, ``InferenceError/invalidModel(_:)`` for
+    ///   inconsistent shapes or data.
+    public init(model: TFLiteModel, options: InterpreterOptions = InterpreterOptions()) throws {
+        self.model = model
+        let graph = model.mainSubgraph
+        let descriptors = graph.tensors.enumerated().map { TensorDescriptor(index: $0.offset, tensor: $0.element) }
+        let store = ConstantStore(model: model, descriptors: descriptors)
+        let pool = ThreadPool(threadCount: options.threadCount)
+        self.pool = pool
+        threadCount = pool.threadCount
+
+        let graphInputs = graph.inputs.map(Int.init)
+        let graphOutputs = graph.outputs.map(Int.init)
+        let outputSet = Set(graphOutputs)
+        for t in graphInputs + graphOutputs where descriptors[t].byteCount == nil {
+            throw InferenceError.invalidModel("tensor \(t) ('\(descriptors[t].name)') has unsupported type \(descriptors[t].type)")
+        }
+        inputDescriptors = graphInputs.map { descriptors[$0] }
+        outputDescriptors = graphOutputs.map { descriptors[$0] }
+
+        // Pass 1: check every operator, fold the constant ones.
+        var runtimeOperators: [Int] = []
+        for (index, op) in graph.operators.enumerated() {
+            let code = model.operatorCodes[op.opcodeIndex]
+            try KernelFactory.validate(code, index: index)
+            let inputs = op.inputs.map(Int.init), outputs = op.outputs.map(Int.init)
+            let foldable = !inputs.filter { $0 >= 0 }.isEmpty
+                && inputs.allSatisfy { $0 < 0 || store.isConstant($0) }
+                && !outputs.contains(where: { outputSet.contains($0) || graph.tensors[$0].isVariable })
+            if foldable {
+                try Interpreter.fold(index: index, op: op, code: code, descriptors: descriptors, store: store, pool: pool)
+            } else {
+                if code.builtinCode == .densify {
+                    throw InferenceError.unsupportedOption(name: code.name, version: code.version, index: index,
+                                                           detail: "DENSIFY of a tensor that is not a sparse constant")
+                }
+                runtimeOperators.append(index)
+            }
+        }
+
+        // Pass 2: decide which tensors share memory (reshapes) and their lifetimes.
+        var root = Array(0..<descriptors.count)
+        func find(_ t: Int) -> Int {
+            var t = t
+            while root[t] != t { t = root[t] }
+            return t
+        }
+        var aliased = Set<Int>()
+        let placeholder = AlignedBuffer(byteCount: 0)
+        for index in runtimeOperators {
+            let op = graph.operators[index]
+            let code = model.operatorCodes[op.opcodeIndex]
+            guard KernelFactory.isReshape(code.builtinCode), let input = op.inputs.first, input >= 0,
+                  op.outputs.count == 1, !store.isConstant(Int(input)) else { continue }
+            let ctx = OperatorContext(index: index, code: code, options: op.builtinOptions, inputIndices: op.inputs.map(Int.init),
+                                      outputIndices: op.outputs.map(Int.init), descriptors: descriptors, constants: store,
+                                      address: { _ in placeholder.raw })
+            try KernelFactory.validateReshape(ctx)
+            let output = Int(op.outputs[0])
+            // An output that is a graph input cannot be an alias (it is written by the caller).
+            guard !graphInputs.contains(output) else { continue }
+            root[output] = find(Int(input))
+            aliased.insert(index)
+        }
+        let end = graph.operators.count + 1
+        var first: [Int: Int] = [:], last: [Int: Int] = [:]
+        func live(_ t: Int, _ position: Int) {
+            let r = find(t)
+            first[r] = Swift.min(first[r] ?? position, position)
+            last[r] = Swift.max(last[r] ?? position, position)
+        }
+        for t in graphInputs { live(t, -1); live(t, end) }
+        for t in graphOutputs { live(t, -1 * (store.isConstant(t) ? 1 : 0)); live(t, end) }
+        for (position, index) in runtimeOperators.enumerated() {
+            let op = graph.operators[index]
+            for t in op.inputs where t >= 0 && !store.isConstant(Int(t)) { live(Int(t), position) }
+            for t in op.outputs { live(Int(t), position) }
+        }
+        for t in first.keys where store.isConstant(t) && !outputSet.contains(t) {
+            throw InferenceError.invalidModel("constant tensor \(t) ('\(descriptors[t].name)') is written by an operator")
+        }
+
+        // Pass 3: place every live tensor in the arena.
+        var requests: [MemoryPlanner.Request] = []
+        for (r, start) in first {
+            guard let byteCount = descriptors[r].byteCount else {
+                throw InferenceError.invalidModel("tensor \(r) ('\(descriptors[r].name)') has unsupported type \(descriptors[r].type)")
+            }
+            requests.append(.init(id: r, byteCount: byteCount, first: start, last: last[r] ?? start))
+        }
+        let plan = MemoryPlanner.plan(requests, alignment: AlignedBuffer.alignment)
+        let arena = AlignedBuffer(byteCount: plan.byteCount)
+        _ = arena.floats
+        self.arena = arena
+
+        var retained: [ConstantTensor] = []
+        func address(_ t: Int) -> UnsafeMutableRawPointer {
+            let r = find(t)
+            if let offset = plan.offsets[r] { return arena.raw + offset }
+            if let value = try? store.value(of: t) {
+                retained.append(value)
+                return value.buffer.raw
+            }
+            // Not reachable for a validated graph; a readable dummy keeps kernels memory-safe.
+            return arena.raw
+        }
+
+        // Pass 4: build the kernels.
+        var kernels: [Kernel] = []
+        var labels: [String] = []
+        for index in runtimeOperators where !aliased.contains(index) {
+            let op = graph.operators[index]
+            let ctx = OperatorContext(index: index, code: model.operatorCodes[op.opcodeIndex], options: op.builtinOptions,
+                                      inputIndices: op.inputs.map(Int.init), outputIndices: op.outputs.map(Int.init),
+                                      descriptors: descriptors, constants: store, address: address)
+            kernels.append(try KernelFactory.make(ctx))
+            labels.append("\(ctx.name)#\(index)")
+        }
+        self.kernels = kernels
+        kernelLabels = labels
+        let perThread = ((kernels.map(\.scratchBytesPerThread).max() ?? 0) + AlignedBuffer.alignment - 1)
+            / AlignedBuffer.alignment * AlignedBuffer.alignment
+        scratchStride = perThread
+        scratch = AlignedBuffer(byteCount: perThread * pool.threadCount)
+
+        // Graph outputs that are constants are copied once; nothing overwrites them.
+        for t in graphOutputs where store.isConstant(t) {
+            if let value = try store.value(of: t), let offset = plan.offsets[find(t)], let count = descriptors[t].byteCount {
+                (arena.raw + offset).copyMemory(from: value.buffer.raw, byteCount: count)
+            }
+        }
+        inputAddresses = graphInputs.map { address($0) }
+        outputAddresses = graphOutputs.map { address($0) }
+        retainedConstants = retained
+        arenaByteCount = plan.byteCount + scratch.byteCount
+    }
+
+    /// Runs one operator whose inputs are all constant and records its outputs as constants.
+    private static func fold(index: Int, op: Operator, code: OperatorCode, descriptors: [TensorDescriptor],
+                             store: ConstantStore, pool: ThreadPool) throws {
+        let inputs = op.inputs.map(Int.init), outputs = op.outputs.map(Int.init)
+        if code.builtinCode == .densify {
+            guard inputs.count == 1, outputs.count == 1, let sparse = store.sparseData(of: inputs[0]) else {
+                throw InferenceError.unsupportedOption(name: code.name, version: code.version, index: index,
+                                                       detail: "the input must be one sparse constant")
+            }
+            let out = descriptors[outputs[0]]
+            guard let width = out.type.byteWidth, out.type == descriptors[inputs[0]].type,
+                  out.shape == descriptors[inputs[0]].shape else {
+                throw InferenceError.invalidModel("DENSIFY (operator \(index)): output \(out.shapeText) \(out.type) does not match the input")
+            }
+            let dense = try Densifier.densify(values: sparse.bytes.bytes, sparsity: Densifier.Layout(sparse.sparsity), shape: out.shape, elementSize: width)
+            store.setValue(ConstantTensor(descriptor: out, buffer: dense), for: outputs[0])
+            return
+        }
+        var buffers: [Int: AlignedBuffer] = [:]
+        for t in outputs {
+            guard let byteCount = descriptors[t].byteCount else {
+                throw InferenceError.invalidModel("tensor \(t) ('\(descriptors[t].name)') has unsupported type \(descriptors[t].type)")
+            }
+            buffers[t] = AlignedBuffer(byteCount: byteCount)
+        }
+        let placeholder = AlignedBuffer(byteCount: 0)
+        var values: [Int: ConstantTensor] = [:]
+        for t in inputs where t >= 0 { values[t] = try store.value(of: t) }
+        let ctx = OperatorContext(
+            index: index, code: code, options: op.builtinOptions, inputIndices: inputs, outputIndices: outputs,
+            descriptors: descriptors, constants: store,
+            address: { t in buffers[t]?.raw ?? values[t]?.buffer.raw ?? placeholder.raw })
+        let kernel = try KernelFactory.make(ctx)
+        let scratch = AlignedBuffer(byteCount: kernel.scratchBytesPerThread * pool.threadCount)
+        kernel.execute(ExecutionContext(pool: pool, scratch: scratch.raw, scratchStride: kernel.scratchBytesPerThread))
+        for t in outputs {
+            if let buffer = buffers[t] { store.setValue(ConstantTensor(descriptor: descriptors[t], buffer: buffer), for: t) }
+        }
+    }
+
+    // MARK: Inputs and outputs
+
+    /// Number of model inputs.
+    public var inputCount: Int { inputDescriptors.count }
+    /// Number of model outputs.
+    public var outputCount: Int { outputDescriptors.count }
+
+    /// The shape of input `index`.
+    public func inputShape(_ index: Int) throws -> [Int] { try inputDescriptor(index).shape }
+    /// The shape of output `index`.
+    public func outputShape(_ index: Int) throws -> [Int] { try outputDescriptor(index).shape }
+    /// The tensor name of input `index`.
+    public func inputName(_ index: Int) throws -> String { try inputDescriptor(index).name }
+    /// The tensor name of output `index`.
+    public func outputName(_ index: Int) throws -> String { try outputDescriptor(index).name }
+
+    package func inputDescriptor(_ index: Int) throws -> TensorDescriptor {
+        guard index >= 0, index < inputDescriptors.count else {
+            throw InferenceError.tensorIndexOutOfRange(kind: "input", index: index, count: inputDescriptors.count)
+        }
+        return inputDescriptors[index]
+    }
+
+    package func outputDescriptor(_ index: Int) throws -> TensorDescriptor {
+        guard index >= 0, index < outputDescriptors.count else {
+            throw InferenceError.tensorIndexOutOfRange(kind: "output", index: index, count: outputDescriptors.count)
+        }
+        return outputDescriptors[index]
+    }
+
+    /// Gives `body` the memory of float32 input `index` (NHWC order) to fill before ``invoke()``.
+    /// The memory keeps its contents across invokes.
+    public func withInputBuffer<R>(_ index: Int, _ body: (UnsafeMutableBufferPointer<Float>) throws -> R) throws -> R {
+        let d = try inputDescriptor(index)
+        guard d.type == .float32 else { throw InferenceError.inputMismatch("input \(index) has type \(d.type), not FLOAT32") }
+        return try body(UnsafeMutableBufferPointer(start: inputAddresses[index].assumingMemoryBound(to: Float.self), count: d.elementCount))
+    }
+
+    /// Copies `values` into float32 input `index`; their count must equal the input's element count.
+    public func copyInput(_ index: Int, from values: [Float]) throws {
+        try withInputBuffer(index) { buffer in
+            guard values.count == buffer.count else {
+                throw InferenceError.inputMismatch("input \(index) takes \(buffer.count) values, got \(values.count)")
+            }
+            _ = buffer.update(fromContentsOf: values)
+        }
+    }
+
+    /// Runs the model on the current inputs.
+    public func invoke() throws {
+        let context = ExecutionContext(pool: pool, scratch: scratch.raw, scratchStride: scratchStride)
+        for kernel in kernels { kernel.execute(context) }
+    }
+
+    /// Runs the model once and returns each kernel's wall time in milliseconds, labelled
+    /// `OPERATOR#index` (a development aid for speed work).
+    package func profile() -> [(label: String, milliseconds: Double)] {
+        let context = ExecutionContext(pool: pool, scratch: scratch.raw, scratchStride: scratchStride)
+        var result: [(label: String, milliseconds: Double)] = []
+        for (kernel, label) in zip(kernels, kernelLabels) {
+            let start = DispatchTime.now().uptimeNanoseconds
+            kernel.execute(context)
+            result.append((label, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6))
+        }
+        return result
+    }
+
+    /// Gives `body` the values of float32 output `index` (NHWC order), valid until the next invoke.
+    public func withOutputBuffer<R>(_ index: Int, _ body: (UnsafeBufferPointer<Float>) throws -> R) throws -> R {
+        let d = try outputDescriptor(index)
+        guard d.type == .float32 else { throw InferenceError.inputMismatch("output \(index) has type \(d.type), not FLOAT32") }
+        return try body(UnsafeBufferPointer(start: outputAddresses[index].assumingMemoryBound(to: Float.self), count: d.elementCount))
+    }
+
+    /// A copy of float32 output `index`.
+    public func output(_ index: Int) throws -> [Float] {
+        try withOutputBuffer(index) { Array($0) }
+    }
+}

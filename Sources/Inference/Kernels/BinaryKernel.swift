@@ -1,0 +1,169 @@
+import ModelFile
+
+/// An element-wise operation of two float operands.
+protocol BinaryOperation {
+    static func apply(_ a: Float, _ b: Float) -> Float
+    static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float>
+}
+
+enum AddOperation: BinaryOperation {
+    @inline(__always) static func apply(_ a: Float, _ b: Float) -> Float { a + b }
+    @inline(__always) static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { a + b }
+}
+
+enum SubOperation: BinaryOperation {
+    @inline(__always) static func apply(_ a: Float, _ b: Float) -> Float { a - b }
+    @inline(__always) static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { a - b }
+}
+
+enum MulOperation: BinaryOperation {
+    @inline(__always) static func apply(_ a: Float, _ b: Float) -> Float { a * b }
+    @inline(__always) static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { a * b }
+}
+
+enum DivOperation: BinaryOperation {
+    @inline(__always) static func apply(_ a: Float, _ b: Float) -> Float { a / b }
+    @inline(__always) static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { a / b }
+}
+
+enum MaximumOperation: BinaryOperation {
+    @inline(__always) static func apply(_ a: Float, _ b: Float) -> Float { a > b ? a : b }
+    @inline(__always) static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { b.replacing(with: a, where: a .> b) }
+}
+
+enum MinimumOperation: BinaryOperation {
+    @inline(__always) static func apply(_ a: Float, _ b: Float) -> Float { a < b ? a : b }
+    @inline(__always) static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { b.replacing(with: a, where: a .< b) }
+}
+
+/// PRELU: `x ≥ 0 ? x : x · alpha` (tensorflow/lite/kernels/activations.cc, `PreluEval`).
+enum PreluOperation: BinaryOperation {
+    @inline(__always) static func apply(_ a: Float, _ b: Float) -> Float { a >= 0 ? a : a * b }
+    @inline(__always) static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { (a * b).replacing(with: a, where: a .>= 0) }
+}
+
+/// ADD, SUB, MUL, DIV, MAXIMUM, MINIMUM and PRELU on float32 with NumPy-style broadcasting
+/// (``BroadcastShape``) and the fused activation where the operator has one.
+final class BinaryKernel: Kernel, ParallelJob {
+    enum Operation { case add, sub, mul, div, maximum, minimum, prelu }
+
+    /// Elements of the innermost dimension per task.
+    static let chunk = 8192
+
+    let operation: Operation
+    let a: UnsafeMutablePointer<Float>
+    let b: UnsafeMutablePointer<Float>
+    let output: UnsafeMutablePointer<Float>
+    let shape: BroadcastShape
+    let clamp: ActivationClamp
+    let chunksPerRow: Int
+    let rowCount: Int
+
+    static func make(_ ctx: OperatorContext, operation: Operation) throws -> Kernel {
+        try ctx.expect(inputs: 2...2, outputs: 1)
+        try ctx.requireFloat(inputs: [0, 1])
+        var clamp = ActivationClamp.identity
+        switch ctx.options {
+        case let .elementwise(activation): clamp = try ctx.clamp(activation)
+        case .none, .other: break
+        default: throw ctx.invalid("unexpected options \(ctx.options)")
+        }
+        let x = try ctx.input(0), y = try ctx.input(1)
+        guard let shape = BroadcastShape(x.shape, y.shape) else {
+            throw ctx.invalid("shapes \(x.shapeText) and \(y.shapeText) do not broadcast")
+        }
+        if operation == .prelu {
+            // The slope broadcasts to the input; the output has the input's shape.
+            guard shape.outputShape.reduce(1, *) == x.elementCount else {
+                throw ctx.invalid("alpha \(y.shapeText) does not broadcast to the input \(x.shapeText)")
+            }
+            try ctx.requireOutputShape(x.shape)
+        } else {
+            try ctx.requireOutputShape(shape.outputShape)
+        }
+        return BinaryKernel(operation: operation, a: ctx.inputFloats(0), b: ctx.inputFloats(1),
+                            output: ctx.outputFloats(0), shape: shape, clamp: clamp)
+    }
+
+    init(operation: Operation, a: UnsafeMutablePointer<Float>, b: UnsafeMutablePointer<Float>,
+         output: UnsafeMutablePointer<Float>, shape: BroadcastShape, clamp: ActivationClamp) {
+        self.operation = operation
+        self.a = a
+        self.b = b
+        self.output = output
+        self.shape = shape
+        self.clamp = clamp
+        let inner = shape.dims[shape.dims.count - 1]
+        chunksPerRow = (inner + BinaryKernel.chunk - 1) / BinaryKernel.chunk
+        rowCount = shape.dims.dropLast().reduce(1, *)
+    }
+
+    func execute(_ context: ExecutionContext) {
+        context.pool.run(self, taskCount: rowCount * chunksPerRow)
+    }
+
+    func run(tasks range: Range<Int>, thread: Int) {
+        switch operation {
+        case .add: run(AddOperation.self, range)
+        case .sub: run(SubOperation.self, range)
+        case .mul: run(MulOperation.self, range)
+        case .div: run(DivOperation.self, range)
+        case .maximum: run(MaximumOperation.self, range)
+        case .minimum: run(MinimumOperation.self, range)
+        case .prelu: run(PreluOperation.self, range)
+        }
+    }
+
+    @inline(__always)
+    private func run<Op: BinaryOperation>(_ op: Op.Type, _ range: Range<Int>) {
+        let dims = shape.dims
+        let last = dims.count - 1
+        let inner = dims[last]
+        let innerA = shape.stridesA[last], innerB = shape.stridesB[last]
+        for task in range {
+            let row = task / chunksPerRow, chunk = task % chunksPerRow
+            // Offsets of this row in a and b.
+            var offsetA = 0, offsetB = 0, rest = row
+            var d = last - 1
+            while d >= 0 {
+                let index = rest % dims[d]
+                rest /= dims[d]
+                offsetA += index * shape.stridesA[d]
+                offsetB += index * shape.stridesB[d]
+                d -= 1
+            }
+            let start = chunk * BinaryKernel.chunk
+            let count = Swift.min(BinaryKernel.chunk, inner - start)
+            let out = output + row * inner + start
+            let pa = a + offsetA + start * innerA, pb = b + offsetB + start * innerB
+            switch (innerA, innerB) {
+            case (1, 1): loop(Op.self, pa, 1, pb, 1, out, count)
+            case (1, 0): loop(Op.self, pa, 1, pb, 0, out, count)
+            case (0, 1): loop(Op.self, pa, 0, pb, 1, out, count)
+            default: loop(Op.self, pa, 0, pb, 0, out, count)
+            }
+        }
+    }
+
+    @inline(__always)
+    private func loop<Op: BinaryOperation>(
+        _ op: Op.Type, _ a: UnsafeMutablePointer<Float>, _ sa: Int, _ b: UnsafeMutablePointer<Float>, _ sb: Int,
+        _ out: UnsafeMutablePointer<Float>, _ count: Int
+    ) {
+        var i = 0
+        if !clamp.isTanh {
+            let lower = SIMD8<Float>(repeating: clamp.lower), upper = SIMD8<Float>(repeating: clamp.upper)
+            while i + 8 <= count {
+                let x = sa == 1 ? UnsafeRawPointer(a + i).loadUnaligned(as: SIMD8<Float>.self) : SIMD8(repeating: a[0])
+                let y = sb == 1 ? UnsafeRawPointer(b + i).loadUnaligned(as: SIMD8<Float>.self) : SIMD8(repeating: b[0])
+                let r = clamped(Op.apply(x, y), lower, upper)
+                UnsafeMutableRawPointer(out + i).storeBytes(of: r, as: SIMD8<Float>.self)
+                i += 8
+            }
+        }
+        while i < count {
+            out[i] = clamp.apply(Op.apply(a[i * sa], b[i * sb]))
+            i += 1
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import ModelFile
+
+/// FULLY_CONNECTED on float32: `out[m] = W · in[m] + b` for every row `m` of the input
+/// flattened to `[M, K]`, with the weights packed like a 1×1 convolution.
+///
+/// Output shape (tensorflow/lite/kernels/fully_connected.cc, `Prepare`): with `keep_num_dims`
+/// the input's shape with its last dimension replaced by the output depth, else `[M, N]`.
+final class FullyConnectedKernel: Kernel, ParallelJob {
+    let input: UnsafeMutablePointer<Float>
+    let output: UnsafeMutablePointer<Float>
+    let rowCount: Int
+    let weights: PackedWeights
+    let clamp: ActivationClamp
+
+    static func make(_ ctx: OperatorContext) throws -> Kernel {
+        guard case let .fullyConnected(options) = ctx.options else { throw ctx.invalid("missing FullyConnectedOptions") }
+        try ctx.expect(inputs: 2...3, outputs: 1)
+        try ctx.requireFloat(inputs: [0])
+        guard options.weightsFormat == 0 else { throw ctx.unsupported("shuffled weights format \(options.weightsFormat)") }
+        let inputDescriptor = try ctx.input(0)
+        let filter = try ctx.requireConstant(1, "the weights")
+        guard filter.descriptor.type == .float32, filter.descriptor.shape.count == 2 else {
+            throw ctx.unsupported("weights must be a 2-D FLOAT32 tensor, found \(filter.descriptor.type) \(filter.descriptor.shapeText)")
+        }
+        let n = filter.descriptor.shape[0], k = filter.descriptor.shape[1]
+        guard k > 0, n > 0, inputDescriptor.elementCount % k == 0 else {
+            throw ctx.invalid("input \(inputDescriptor.shapeText) does not divide into rows of \(k)")
+        }
+        let m = inputDescriptor.elementCount / k
+        let bias = try ctx.constantInput(2)
+        if let bias {
+            guard bias.descriptor.type == .float32, bias.descriptor.elementCount == n else {
+                throw ctx.invalid("bias must be \(n) FLOAT32 values")
+            }
+        } else if ctx.hasInput(2) {
+            throw ctx.unsupported("the bias must be a constant tensor")
+        }
+        let expected = options.keepNumDims ? Array(inputDescriptor.shape.dropLast()) + [n] : [m, n]
+        try ctx.requireOutputShape(expected)
+        return FullyConnectedKernel(
+            input: ctx.inputFloats(0), output: ctx.outputFloats(0), rowCount: m,
+            weights: PackedWeights(weights: filter.floats, bias: bias?.floats, n: n, k: k),
+            clamp: try ctx.clamp(options.activation))
+    }
+
+    init(input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, rowCount: Int,
+         weights: PackedWeights, clamp: ActivationClamp) {
+        self.input = input
+        self.output = output
+        self.rowCount = rowCount
+        self.weights = weights
+        self.clamp = clamp
+    }
+
+    func execute(_ context: ExecutionContext) {
+        context.pool.run(self, taskCount: (rowCount + Gemm.tileRows - 1) / Gemm.tileRows)
+    }
+
+    func run(tasks range: Range<Int>, thread: Int) {
+        let k = weights.k, n = weights.n
+        for tile in range {
+            let first = tile * Gemm.tileRows
+            let count = Swift.min(Gemm.tileRows, rowCount - first)
+            let a0 = UnsafePointer(input + first * k)
+            Gemm.tile(a0, count > 1 ? a0 + k : a0, count > 2 ? a0 + 2 * k : a0, count > 3 ? a0 + 3 * k : a0,
+                      rows: count, weights: weights, out: output + first * n, outStride: n, clamp: clamp)
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import ModelFile
+
+/// MAX_POOL_2D and AVERAGE_POOL_2D on float32 NHWC tensors.
+///
+/// Semantics of TFLite's reference kernels (tensorflow/lite/kernels/internal/reference/pooling.h):
+/// the window is clipped to the input; the maximum starts from the lowest finite float; the
+/// average divides the sum by the number of taps inside the input. Work is split over output
+/// rows.
+final class Pool2DKernel: Kernel, ParallelJob {
+    enum Kind { case max, average }
+
+    let kind: Kind
+    let input: UnsafeMutablePointer<Float>
+    let output: UnsafeMutablePointer<Float>
+    let inputShape: NHWC
+    let outputShape: NHWC
+    let rows: WindowAxis
+    let columns: WindowAxis
+    let clamp: ActivationClamp
+
+    static func make(_ ctx: OperatorContext, kind: Kind) throws -> Kernel {
+        guard case let .pool2D(options) = ctx.options else { throw ctx.invalid("missing Pool2DOptions") }
+        try ctx.expect(inputs: 1...1, outputs: 1)
+        try ctx.requireFloat(inputs: [0])
+        let x = try ctx.input(0)
+        guard let shape = NHWC(x.shape) else { throw ctx.unsupported("input must have rank 4, has \(x.shapeText)") }
+        guard let rows = WindowAxis(input: shape.height, filter: options.filterHeight, stride: options.strideHeight,
+                                    dilation: 1, padding: options.padding),
+              let columns = WindowAxis(input: shape.width, filter: options.filterWidth, stride: options.strideWidth,
+                                       dilation: 1, padding: options.padding)
+        else { throw ctx.invalid("invalid window \(options.filterHeight)x\(options.filterWidth) stride \(options.strideHeight)x\(options.strideWidth) on \(x.shapeText)") }
+        let outputShape = NHWC(batch: shape.batch, height: rows.output, width: columns.output, channels: shape.channels)
+        try ctx.requireOutputShape(outputShape.shape)
+        return Pool2DKernel(kind: kind, input: ctx.inputFloats(0), output: ctx.outputFloats(0), inputShape: shape,
+                            outputShape: outputShape, rows: rows, columns: columns, clamp: try ctx.clamp(options.activation))
+    }
+
+    init(kind: Kind, input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: NHWC,
+         outputShape: NHWC, rows: WindowAxis, columns: WindowAxis, clamp: ActivationClamp) {
+        self.kind = kind
+        self.input = input
+        self.output = output
+        self.inputShape = inputShape
+        self.outputShape = outputShape
+        self.rows = rows
+        self.columns = columns
+        self.clamp = clamp
+    }
+
+    func execute(_ context: ExecutionContext) {
+        context.pool.run(self, taskCount: outputShape.batch * outputShape.height)
+    }
+
+    func run(tasks range: Range<Int>, thread: Int) {
+        let channels = inputShape.channels
+        for task in range {
+            let b = task / outputShape.height, oy = task % outputShape.height
+            let ys = rows.validTaps(oy)
+            var out = output + task * outputShape.width * channels
+            for ox in 0..<outputShape.width {
+                let xs = columns.validTaps(ox)
+                let taps = Float(ys.count * xs.count)
+                var c = 0
+                while c < channels {
+                    let lanes = Swift.min(8, channels - c)
+                    var acc = SIMD8<Float>(repeating: kind == .max ? -Float.greatestFiniteMagnitude : 0)
+                    for ky in ys {
+                        let iy = rows.origin(oy) + ky
+                        for kx in xs {
+                            let ix = columns.origin(ox) + kx
+                            let p = input + ((b * inputShape.height + iy) * inputShape.width + ix) * channels + c
+                            var v = SIMD8<Float>(repeating: 0)
+                            if lanes == 8 {
+                                v = UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self)
+                            } else {
+                                for l in 0..<lanes { v[l] = p[l] }
+                            }
+                            if kind == .max { acc = acc.replacing(with: v, where: v .> acc) } else { acc += v }
+                        }
+                    }
+                    if kind == .average { acc /= SIMD8(repeating: taps) }
+                    for l in 0..<lanes { out[c + l] = clamp.apply(acc[l]) }
+                    c += 8
+                }
+                out += channels
+            }
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import ModelFile
+
+/// MEAN and SUM over constant axes of a float32 tensor.
+///
+/// The input is viewed as `[outer, reduced, inner]` when the reduced axes are adjacent (the
+/// common NHWC spatial mean), otherwise every output element walks its reduced elements. Sums
+/// run in input order; MEAN divides the sum by the element count
+/// (tensorflow/lite/kernels/reduce.cc, reference `Mean`).
+final class ReduceKernel: Kernel, ParallelJob {
+    enum Kind { case mean, sum }
+
+    let kind: Kind
+    let input: UnsafeMutablePointer<Float>
+    let output: UnsafeMutablePointer<Float>
+    let inputShape: [Int]
+    let reduced: [Bool]
+    let outputCount: Int
+    /// `[outer, reduced, inner]` when the reduced axes are adjacent.
+    let block: (outer: Int, reduced: Int, inner: Int)?
+    let reducedCount: Int
+    /// Element strides of the input.
+    let strides: [Int]
+
+    static func make(_ ctx: OperatorContext, kind: Kind) throws -> Kernel {
+        try ctx.expect(inputs: 2...2, outputs: 1)
+        try ctx.requireFloat(inputs: [0])
+        var keepDims = false
+        if case let .reducer(keep) = ctx.options { keepDims = keep }
+        let x = try ctx.input(0)
+        let rank = x.shape.count
+        var reduced = Array(repeating: false, count: rank)
+        for axis in try ctx.constantIntegers(1, "axes") {
+            let a = axis < 0 ? axis + rank : axis
+            guard a >= 0, a < rank else { throw ctx.invalid("axis \(axis) is out of range for rank \(rank)") }
+            reduced[a] = true
+        }
+        var shape: [Int] = []
+        for d in 0..<rank {
+            if !reduced[d] { shape.append(x.shape[d]) } else if keepDims { shape.append(1) }
+        }
+        try ctx.requireOutputShape(shape)
+        return ReduceKernel(kind: kind, input: ctx.inputFloats(0), output: ctx.outputFloats(0), inputShape: x.shape, reduced: reduced)
+    }
+
+    init(kind: Kind, input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: [Int], reduced: [Bool]) {
+        self.kind = kind
+        self.input = input
+        self.output = output
+        self.inputShape = inputShape
+        self.reduced = reduced
+        outputCount = zip(inputShape, reduced).reduce(1) { $0 * ($1.1 ? 1 : $1.0) }
+        reducedCount = zip(inputShape, reduced).reduce(1) { $0 * ($1.1 ? $1.0 : 1) }
+        var strides = Array(repeating: 1, count: inputShape.count)
+        for d in stride(from: inputShape.count - 2, through: 0, by: -1) { strides[d] = strides[d + 1] * inputShape[d + 1] }
+        self.strides = strides
+        // Adjacent reduced axes (ignoring size-1 dimensions) give the blocked form.
+        let significant = (0..<inputShape.count).filter { inputShape[$0] != 1 }
+        let flags = significant.map { reduced[$0] }
+        if let first = flags.firstIndex(of: true), let last = flags.lastIndex(of: true),
+           flags[first...last].allSatisfy({ $0 }) {
+            let outer = significant[..<first].reduce(1) { $0 * inputShape[$1] }
+            let inner = significant[(last + 1)...].reduce(1) { $0 * inputShape[$1] }
+            block = (outer, reducedCount, inner)
+        } else if !flags.contains(true) {
+            block = (1, 1, outputCount)
+        } else {
+            block = nil
+        }
+    }
+
+    func execute(_ context: ExecutionContext) {
+        context.pool.run(self, taskCount: outputCount)
+    }
+
+    func run(tasks range: Range<Int>, thread: Int) {
+        let scale = kind == .mean ? Float(reducedCount) : 1
+        if let block {
+            for o in range {
+                let outer = o / block.inner, inner = o % block.inner
+                var p = input + outer * block.reduced * block.inner + inner
+                var sum: Float = 0
+                for _ in 0..<block.reduced {
+                    sum += p[0]
+                    p += block.inner
+                }
+                output[o] = kind == .mean ? sum / scale : sum
+            }
+            return
+        }
+        // General case: walk the reduced sub-space of each output element.
+        let rank = inputShape.count
+        for o in range {
+            var base = 0, rest = o
+            for d in stride(from: rank - 1, through: 0, by: -1) where !reduced[d] {
+                base += (rest % inputShape[d]) * strides[d]
+                rest /= inputShape[d]
+            }
+            var sum: Float = 0
+            for r in 0..<reducedCount {
+                var offset = base, remaining = r
+                for d in stride(from: rank - 1, through: 0, by: -1) where reduced[d] {
+                    offset += (remaining % inputShape[d]) * strides[d]
+                    remaining /= inputShape[d]
+                }
+                sum += input[offset]
+            }
+            output[o] = kind == .mean ? sum / scale : sum
+        }
+    }
+}

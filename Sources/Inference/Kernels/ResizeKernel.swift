@@ -1,0 +1,154 @@
+import ModelFile
+
+/// RESIZE_BILINEAR and RESIZE_NEAREST_NEIGHBOR on float32 NHWC tensors, with
+/// `align_corners` and `half_pixel_centers`.
+///
+/// Source coordinates follow TFLite's reference kernels
+/// (tensorflow/lite/kernels/internal/reference/resize_bilinear.h, `ComputeInterpolationValues`;
+/// resize_nearest_neighbor.h, `GetNearestNeighbor`): `scale = (in - 1) / (out - 1)` with
+/// aligned corners (and more than one output), else `in / out`; bilinear samples at
+/// `(o + 0.5) · scale - 0.5` with half-pixel centres, else `o · scale`, between
+/// `max(floor(v), 0)` and `min(ceil(v), in - 1)`. The per-axis indices and weights are
+/// computed once at load.
+final class ResizeKernel: Kernel, ParallelJob {
+    let input: UnsafeMutablePointer<Float>
+    let output: UnsafeMutablePointer<Float>
+    let inputShape: NHWC
+    let outputShape: NHWC
+    let isBilinear: Bool
+    /// Per output row / column: lower index, upper index, weight of the upper one.
+    let ys: [(Int, Int, Float)]
+    let xs: [(Int, Int, Float)]
+
+    static func make(_ ctx: OperatorContext, bilinear: Bool) throws -> Kernel {
+        var alignCorners = false, halfPixelCenters = false
+        switch ctx.options {
+        case let .resizeBilinear(o) where bilinear: (alignCorners, halfPixelCenters) = (o.alignCorners, o.halfPixelCenters)
+        case let .resizeNearestNeighbor(o) where !bilinear: (alignCorners, halfPixelCenters) = (o.alignCorners, o.halfPixelCenters)
+        case .none: break
+        default: throw ctx.invalid("missing resize options")
+        }
+        try ctx.expect(inputs: 2...2, outputs: 1)
+        try ctx.requireFloat(inputs: [0])
+        let x = try ctx.input(0)
+        guard let shape = NHWC(x.shape) else { throw ctx.unsupported("input must have rank 4, has \(x.shapeText)") }
+        let size = try ctx.constantIntegers(1, "the output size")
+        guard size.count == 2, size[0] > 0, size[1] > 0 else { throw ctx.invalid("output size \(size) must be two positive values") }
+        let outputShape = NHWC(batch: shape.batch, height: size[0], width: size[1], channels: shape.channels)
+        try ctx.requireOutputShape(outputShape.shape)
+        if alignCorners && halfPixelCenters {
+            throw ctx.unsupported("align_corners together with half_pixel_centers")
+        }
+        return ResizeKernel(input: ctx.inputFloats(0), output: ctx.outputFloats(0), inputShape: shape, outputShape: outputShape,
+                            isBilinear: bilinear, ys: axis(shape.height, size[0], alignCorners, halfPixelCenters, bilinear),
+                            xs: axis(shape.width, size[1], alignCorners, halfPixelCenters, bilinear))
+    }
+
+    /// Source indices and upper weight for every output position along one axis.
+    static func axis(_ input: Int, _ output: Int, _ alignCorners: Bool, _ halfPixelCenters: Bool, _ bilinear: Bool) -> [(Int, Int, Float)] {
+        let scale = alignCorners && output > 1
+            ? Float(input - 1) / Float(output - 1) : Float(input) / Float(output)
+        return (0..<output).map { o in
+            if bilinear {
+                let v = halfPixelCenters ? (Float(o) + 0.5) * scale - 0.5 : Float(o) * scale
+                let lower = Swift.max(Int(v.rounded(.down)), 0)
+                let upper = Swift.min(Int(v.rounded(.up)), input - 1)
+                return (lower, upper, v - Float(lower))
+            }
+            let offset: Float = halfPixelCenters ? 0.5 : 0
+            let v = (Float(o) + offset) * scale
+            var index = Swift.min(alignCorners ? Int(v.rounded(.toNearestOrAwayFromZero)) : Int(v.rounded(.down)), input - 1)
+            if halfPixelCenters { index = Swift.max(0, index) }
+            return (index, index, 0)
+        }
+    }
+
+    init(input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: NHWC, outputShape: NHWC,
+         isBilinear: Bool, ys: [(Int, Int, Float)], xs: [(Int, Int, Float)]) {
+        self.input = input
+        self.output = output
+        self.inputShape = inputShape
+        self.outputShape = outputShape
+        self.isBilinear = isBilinear
+        self.ys = ys
+        self.xs = xs
+    }
+
+    func execute(_ context: ExecutionContext) {
+        context.pool.run(self, taskCount: outputShape.batch * outputShape.height)
+    }
+
+    func run(tasks range: Range<Int>, thread: Int) {
+        let channels = inputShape.channels
+        let rowStride = inputShape.width * channels
+        for task in range {
+            let b = task / outputShape.height, oy = task % outputShape.height
+            let (y0, y1, dy) = ys[oy]
+            let image = input + b * inputShape.height * rowStride
+            let top = image + y0 * rowStride, bottom = image + y1 * rowStride
+            var out = output + task * outputShape.width * channels
+            for ox in 0..<outputShape.width {
+                let (x0, x1, dx) = xs[ox]
+                if !isBilinear {
+                    out.update(from: top + x0 * channels, count: channels)
+                } else {
+                    // The reference formula: the four corners weighted by products of (1 - d) and d.
+                    let w00 = (1 - dy) * (1 - dx), w01 = (1 - dy) * dx, w10 = dy * (1 - dx), w11 = dy * dx
+                    let p00 = top + x0 * channels, p01 = top + x1 * channels
+                    let p10 = bottom + x0 * channels, p11 = bottom + x1 * channels
+                    for c in 0..<channels {
+                        out[c] = p00[c] * w00 + p10[c] * w10 + p01[c] * w01 + p11[c] * w11
+                    }
+                }
+                out += channels
+            }
+        }
+    }
+}
+
+/// SOFTMAX over the last dimension of a float32 tensor: `exp((x - max) · beta) / Σ`
+/// (tensorflow/lite/kernels/internal/reference/softmax.h).
+final class SoftmaxKernel: Kernel, ParallelJob {
+    let input: UnsafeMutablePointer<Float>
+    let output: UnsafeMutablePointer<Float>
+    let rowCount: Int
+    let depth: Int
+    let beta: Float
+
+    static func make(_ ctx: OperatorContext) throws -> Kernel {
+        guard case let .softmax(beta) = ctx.options else { throw ctx.invalid("missing SoftmaxOptions") }
+        try ctx.expect(inputs: 1...1, outputs: 1)
+        try ctx.requireFloat(inputs: [0])
+        let x = try ctx.input(0)
+        guard let depth = x.shape.last, depth > 0 else { throw ctx.unsupported("input must have rank ≥ 1, has \(x.shapeText)") }
+        try ctx.requireOutputShape(x.shape)
+        return SoftmaxKernel(input: ctx.inputFloats(0), output: ctx.outputFloats(0), rowCount: x.elementCount / depth, depth: depth, beta: beta)
+    }
+
+    init(input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, rowCount: Int, depth: Int, beta: Float) {
+        self.input = input
+        self.output = output
+        self.rowCount = rowCount
+        self.depth = depth
+        self.beta = beta
+    }
+
+    func execute(_ context: ExecutionContext) {
+        context.pool.run(self, taskCount: rowCount)
+    }
+
+    func run(tasks range: Range<Int>, thread: Int) {
+        for row in range {
+            let x = input + row * depth, y = output + row * depth
+            var maximum = x[0]
+            for i in 1..<Swift.max(depth, 1) where x[i] > maximum { maximum = x[i] }
+            var sum: Float = 0
+            for i in 0..<depth {
+                let e = Float.expValue((x[i] - maximum) * beta)
+                y[i] = e
+                sum += e
+            }
+            for i in 0..<depth { y[i] /= sum }
+        }
+    }
+}

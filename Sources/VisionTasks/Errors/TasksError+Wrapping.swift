@@ -1,0 +1,28 @@
+import ModelFile
+
+extension TasksError {
+    /// Translates a model-reading error into the error MediaPipe would report for the same
+    /// fault.
+    package init(_ error: ModelFileError) {
+        switch error {
+        case let .cannotOpen(path, reason):
+            self = .modelFileNotFound(path: path, reason: reason)
+        case let .memberNotFound(name, available):
+            self = .bundleMemberNotFound(name: name, members: available)
+        case let .compressedMember(name):
+            self = .compressedBundleMember(name: name)
+        case .unsupported:
+            self = .unsupportedModel(error.description)
+        case .outOfBounds, .malformed, .wrongIdentifier, .zip:
+            self = .invalidModel(error.description)
+        }
+    }
+
+    /// `error` as a ``TasksError``: itself when it already is one, the translation of a
+    /// `ModelFileError`, and otherwise an ``internalError(_:)`` naming it.
+    package static func wrapping(_ error: any Error) -> TasksError {
+        if let error = error as? TasksError { return error }
+        if let error = error as? ModelFileError { return TasksError(error) }
+        return .internalError(String(describing: error))
+    }
+}

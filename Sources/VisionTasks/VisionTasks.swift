@@ -1,1 +1,0 @@
-// VisionTasks module.

@@ -1,0 +1,93 @@
+import Testing
+import ModelFile
+@testable import Inference
+
+@Suite struct LayoutKernelTests {
+    @Test func maxAndAveragePoolClipTheWindowToTheInput() {
+        let h = KernelHarness()
+        // 3×3 input 1..9, 2×2 window, stride 2, SAME: out 2×2, pad 0 before, 1 after.
+        let input = (1...9).map(Float.init)
+        let axis = WindowAxis(input: 3, filter: 2, stride: 2, dilation: 1, padding: .same)!
+        let shape = NHWC(batch: 1, height: 3, width: 3, channels: 1), outShape = NHWC(batch: 1, height: 2, width: 2, channels: 1)
+        let maxOut = h.output(4), avgOut = h.output(4)
+        h.run(Pool2DKernel(kind: .max, input: h.buffer(input), output: maxOut, inputShape: shape, outputShape: outShape, rows: axis, columns: axis, clamp: .identity))
+        h.run(Pool2DKernel(kind: .average, input: h.buffer(input), output: avgOut, inputShape: shape, outputShape: outShape, rows: axis, columns: axis, clamp: .identity))
+        #expect(values(maxOut, 4) == [5, 6, 8, 9])
+        // Averages over the in-bounds taps only: (1+2+4+5)/4, (3+6)/2, (7+8)/2, 9/1.
+        #expect(values(avgOut, 4) == [3, 4.5, 7.5, 9])
+    }
+
+    @Test func padAddsConstantBorders() {
+        let h = KernelHarness()
+        let out = h.output(4 * 5)
+        // [2, 3] padded by [[1, 1], [0, 2]] with 9.
+        h.run(PadKernel(input: h.buffer([1, 2, 3, 4, 5, 6]), output: out, inputShape: [2, 3], outputShape: [4, 5], before: [1, 0], value: 9))
+        #expect(values(out, 20) == [9, 9, 9, 9, 9, 1, 2, 3, 9, 9, 4, 5, 6, 9, 9, 9, 9, 9, 9, 9])
+    }
+
+    @Test func concatenationInterleavesAlongTheAxis() {
+        let h = KernelHarness()
+        let out = h.output(10)
+        // [2, 2] and [2, 3] along axis 1.
+        h.run(ConcatenationKernel(inputs: [h.buffer([1, 2, 3, 4]), h.buffer([5, 6, 7, 8, 9, 10])], chunks: [2, 3],
+                                  output: out, outerCount: 2, clamp: .identity))
+        #expect(values(out, 10) == [1, 2, 5, 6, 7, 3, 4, 8, 9, 10])
+    }
+
+    @Test func depthToSpaceUsesDepthColumnRowOrder() {
+        let h = KernelHarness()
+        // 1×1×1×4 → 1×2×2×1: channel (dy·2 + dx) goes to (dy, dx).
+        let out = h.output(4)
+        h.run(DepthToSpaceKernel(input: h.buffer([1, 2, 3, 4]), output: out, inputShape: NHWC(batch: 1, height: 1, width: 1, channels: 4), block: 2))
+        #expect(values(out, 4) == [1, 2, 3, 4])
+        // 1×1×2×8 with 2 output channels: pixel x=0 → out (0,0),(0,1),(1,0),(1,1).
+        let out2 = h.output(16)
+        h.run(DepthToSpaceKernel(input: h.buffer((0..<16).map(Float.init)), output: out2,
+                                 inputShape: NHWC(batch: 1, height: 1, width: 2, channels: 8), block: 2))
+        // Output [1, 2, 4, 2]: row 0: px0 ch0-1, px0 ch2-3, px1 ch0-1, px1 ch2-3; row 1: ch4-7.
+        #expect(values(out2, 16) == [0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15])
+    }
+
+    @Test func meanOverSpatialAxesAndGeneralAxes() {
+        let h = KernelHarness()
+        // [1, 2, 2, 3] mean over [1, 2] → per channel.
+        let x = (0..<12).map(Float.init)
+        let out = h.output(3)
+        h.run(ReduceKernel(kind: .mean, input: h.buffer(x), output: out, inputShape: [1, 2, 2, 3], reduced: [false, true, true, false]))
+        #expect(values(out, 3) == [4.5, 5.5, 6.5])
+        // [2, 3, 2] sum over axes 0 and 2 (not adjacent) → 3 values.
+        let sum = h.output(3)
+        h.run(ReduceKernel(kind: .sum, input: h.buffer(x), output: sum, inputShape: [2, 3, 2], reduced: [true, false, true]))
+        let expectedSums: [Float] = [14, 22, 30]  // 0+1+6+7, 2+3+8+9, 4+5+10+11
+        #expect(values(sum, 3) == expectedSums)
+    }
+
+    @Test func bilinearResizeSamplingModes() {
+        // 1-D view: input [0, 10] (width 2) to width 4.
+        let half = ResizeKernel.axis(2, 4, false, true, true)
+        // half-pixel: v = (o + 0.5)·0.5 - 0.5 → -0.25, 0.25, 0.75, 1.25
+        #expect(half.map(\.0) == [0, 0, 0, 1])
+        #expect(half.map(\.1) == [0, 1, 1, 1])
+        #expect(half.map(\.2) == [-0.25, 0.25, 0.75, 0.25])
+        let aligned = ResizeKernel.axis(2, 4, true, false, true)
+        // align corners: scale 1/3 → v = 0, 1/3, 2/3, 1
+        #expect(aligned.map(\.0) == [0, 0, 0, 1])
+        #expect(aligned.map(\.2) == [0, Float(1) / 3, Float(2) / 3, 0])
+        let plain = ResizeKernel.axis(2, 4, false, false, true)
+        #expect(plain.map(\.2) == [0, 0.5, 0, 0.5])
+
+        let h = KernelHarness()
+        let out = h.output(4)
+        h.run(ResizeKernel(input: h.buffer([0, 10]), output: out, inputShape: NHWC(batch: 1, height: 1, width: 2, channels: 1),
+                           outputShape: NHWC(batch: 1, height: 1, width: 4, channels: 1), isBilinear: true,
+                           ys: [(0, 0, 0)], xs: half))
+        #expect(values(out, 4) == [0, 2.5, 7.5, 10])
+    }
+
+    @Test func nearestNeighbourResize() {
+        #expect(ResizeKernel.axis(2, 4, false, false, false).map(\.0) == [0, 0, 1, 1])
+        #expect(ResizeKernel.axis(3, 2, true, false, false).map(\.0) == [0, 2])
+        // half-pixel: v = (o + 0.5) · 0.5 → 0.25, 0.75, 1.25, 1.75, floored
+        #expect(ResizeKernel.axis(2, 4, false, true, false).map(\.0) == [0, 0, 1, 1])
+    }
+}

@@ -1,0 +1,119 @@
+import Testing
+import ModelFile
+import TestSupport
+@testable import Inference
+
+@Suite struct LoadTimePassTests {
+    private func densify(_ sparsity: Densifier.Layout, values: [Float], shape: [Int]) throws -> [Float] {
+        let buffer = try values.withUnsafeBytes { raw in
+            try Densifier.densify(values: raw, sparsity: sparsity, shape: shape, elementSize: 4)
+        }
+        return Array(UnsafeBufferPointer(start: buffer.floats, count: shape.reduce(1, *)))
+    }
+
+    private func dense(_ size: Int) -> Densifier.Layout.Level {
+        .init(isCompressed: false, denseSize: size, segments: [], indices: [])
+    }
+
+    private func csr(_ segments: [Int32], _ indices: [Int32]) -> Densifier.Layout.Level {
+        .init(isCompressed: true, denseSize: 0, segments: segments, indices: indices)
+    }
+
+    @Test func densifiesCompressedRows() throws {
+        // 3×4 matrix, rows dense, columns CSR: row 0 has (1: 5), row 1 none, row 2 (0: 7), (3: 8).
+        let sparsity = Densifier.Layout(traversalOrder: [0, 1], blockMap: [], levels: [dense(3), csr([0, 1, 1, 3], [1, 0, 3])])
+        #expect(try densify(sparsity, values: [5, 7, 8], shape: [3, 4]) == [0, 5, 0, 0, 0, 0, 0, 0, 7, 0, 0, 8])
+    }
+
+    @Test func densifiesBlockSparseMatrices() throws {
+        // 4×4 in 2×2 blocks; block rows dense, block columns CSR: blocks (0, 1) and (1, 0).
+        let sparsity = Densifier.Layout(
+            traversalOrder: [0, 1, 2, 3], blockMap: [0, 1],
+            levels: [dense(2), csr([0, 1, 2], [1, 0]), dense(2), dense(2)])
+        let out = try densify(sparsity, values: [1, 2, 3, 4, 5, 6, 7, 8], shape: [4, 4])
+        #expect(out == [0, 0, 1, 2, 0, 0, 3, 4, 5, 6, 0, 0, 7, 8, 0, 0])
+    }
+
+    @Test func rejectsSparseIndicesOutsideTheShape() {
+        let sparsity = Densifier.Layout(traversalOrder: [0, 1], blockMap: [], levels: [dense(2), csr([0, 1, 2], [0, 9])])
+        #expect(throws: InferenceError.self) { try densify(sparsity, values: [1, 2], shape: [2, 4]) }
+        let truncated = Densifier.Layout(traversalOrder: [0, 1], blockMap: [], levels: [dense(2), csr([0, 1, 2], [0, 1])])
+        #expect(throws: InferenceError.self) { try densify(truncated, values: [1], shape: [2, 4]) }
+        let badOrder = Densifier.Layout(traversalOrder: [0, 0], blockMap: [], levels: [dense(2), dense(4)])
+        #expect(throws: InferenceError.self) { try densify(badOrder, values: [1], shape: [2, 4]) }
+    }
+
+    @Test func plannerSharesMemoryOnlyBetweenDisjointLifetimes() {
+        let plan = MemoryPlanner.plan([
+            .init(id: 0, byteCount: 100, first: 0, last: 1),
+            .init(id: 1, byteCount: 100, first: 1, last: 2),
+            .init(id: 2, byteCount: 100, first: 2, last: 3),
+            .init(id: 3, byteCount: 300, first: 4, last: 5),
+        ], alignment: 64)
+        #expect(plan.offsets[0] == 0 && plan.offsets[2] == 0)
+        #expect(plan.offsets[1] == 128)
+        #expect(plan.offsets[3] == 0)
+        #expect(plan.byteCount == 320)
+    }
+
+    @Test func reportsTheFirstUnsupportedOperatorWithVersionAndIndex() throws {
+        guard let path = SharedData.path("models/ssd_mobilenet_v1.tflite") else {
+            print("skipping: ../shared/models/ssd_mobilenet_v1.tflite is absent")
+            return
+        }
+        let model = try TFLiteModel(contentsOfFile: path)
+        #expect(throws: InferenceError.unsupportedOperator(name: "CUSTOM:TFLite_Detection_PostProcess", version: 1, index: 63)) {
+            try Interpreter(model: model)
+        }
+    }
+
+    @Test func foldsSparseAndHalfWeightsOfThePoseDetector() throws {
+        guard let path = SharedData.path("models/pose_landmarker_lite.task") else {
+            print("skipping: ../shared/models/pose_landmarker_lite.task is absent")
+            return
+        }
+        let model = try ModelContainer(contentsOfFile: path).model(named: "pose_detector.tflite")
+        let interpreter = try Interpreter(model: model, options: InterpreterOptions(threadCount: 1))
+        // 291 operators: 144 DEQUANTIZE and 38 DENSIFY fold away, 6 RESHAPEs become aliases.
+        #expect(interpreter.kernelCount == 291 - 144 - 38 - 6)
+        #expect(interpreter.arenaByteCount > 0)
+    }
+
+    @Test func resultsAreBitIdenticalForAnyThreadCount() throws {
+        guard let path = SharedData.path("models/pose_landmarker_full.task") else {
+            print("skipping: ../shared/models/pose_landmarker_full.task is absent")
+            return
+        }
+        let model = try ModelContainer(contentsOfFile: path).model(named: "pose_landmarks_detector.tflite")
+        let input = RandomInput.values(seed: 7, count: 256 * 256 * 3, low: 0, high: 1)
+        var reference: [[Float]]?
+        for threads in [1, 2, 3] {
+            let interpreter = try Interpreter(model: model, options: InterpreterOptions(threadCount: threads))
+            try interpreter.copyInput(0, from: input)
+            try interpreter.invoke()
+            let outputs = try (0..<interpreter.outputCount).map { try interpreter.output($0) }
+            if let reference {
+                for (a, b) in zip(outputs, reference) {
+                    #expect(a.map(\.bitPattern) == b.map(\.bitPattern), "\(threads) threads")
+                }
+            } else {
+                reference = outputs
+            }
+            // Invoking again gives the same result (inputs are kept, nothing accumulates).
+            try interpreter.invoke()
+            #expect(try interpreter.output(0).map(\.bitPattern) == outputs[0].map(\.bitPattern))
+        }
+    }
+
+    @Test func rejectsWrongInputSizeAndIndices() throws {
+        guard let path = SharedData.path("models/hand_landmarker.task") else {
+            print("skipping: ../shared/models/hand_landmarker.task is absent")
+            return
+        }
+        let model = try ModelContainer(contentsOfFile: path).model(named: "hand_landmarks_detector.tflite")
+        let interpreter = try Interpreter(model: model, options: InterpreterOptions(threadCount: 1))
+        #expect(throws: InferenceError.self) { try interpreter.copyInput(0, from: [1, 2, 3]) }
+        #expect(throws: InferenceError.tensorIndexOutOfRange(kind: "input", index: 1, count: 1)) { try interpreter.inputShape(1) }
+        #expect(throws: InferenceError.tensorIndexOutOfRange(kind: "output", index: -1, count: 4)) { try interpreter.output(-1) }
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+
+/// Reference outputs of one model, written by scripts/reference/make_inference_golden.py.
+struct GoldenModel: Decodable {
+    struct Recipe: Decodable {
+        let kind: String
+        // random
+        let seed: UInt64?
+        let low: Double?
+        let high: Double?
+        // image
+        let file: String?
+        let size: Int?
+        let top: Int?
+        let left: Int?
+        let mean: Double?
+        let std: Double?
+    }
+
+    struct Output: Decodable {
+        let shape: [Int]
+        let count: Int
+        /// Base64 little-endian int32 element indices (absent: all elements in order).
+        let indices: String?
+        /// Base64 little-endian float32 values.
+        let values: String
+        /// How far LiteRT's own result moves under rounding-level changes (builtin kernels vs
+        /// XNNPACK, last-bit input perturbations), scaled like the tolerance.
+        let referenceNoise: Double
+        /// max(1e-4, 2 × referenceNoise): the scaled tolerance of every element.
+        let tolerance: Double
+        let sum: Double
+        let absSum: Double
+        let sumTolerance: Double
+    }
+
+    struct Case: Decodable {
+        let name: String
+        let input: Recipe
+        let outputs: [Output]
+    }
+
+    let bundle: String
+    let member: String
+    let inputShape: [Int]
+    let reference: String
+    let builtinVsXnnpackMaxScaledError: Double
+    let tolerance: Double
+    let cases: [Case]
+
+    static var directory: URL? { Bundle.module.url(forResource: "Golden", withExtension: nil) }
+
+    static func load(bundle: String, member: String) throws -> GoldenModel {
+        guard let directory else { throw GoldenError.missing("Golden resource directory") }
+        let name = bundle.replacingOccurrences(of: ".task", with: "") + "__" + member.replacingOccurrences(of: ".tflite", with: "") + ".json"
+        let data = try Data(contentsOf: directory.appendingPathComponent(name))
+        return try JSONDecoder().decode(GoldenModel.self, from: data)
+    }
+
+    /// The input values a recipe describes, computed exactly as the generator does.
+    static func input(_ recipe: Recipe, shape: [Int]) throws -> [Float] {
+        let count = shape.reduce(1, *)
+        switch recipe.kind {
+        case "random":
+            guard let seed = recipe.seed, let low = recipe.low, let high = recipe.high else { throw GoldenError.missing("random recipe fields") }
+            return RandomInput.values(seed: seed, count: count, low: low, high: high)
+        case "image":
+            guard let file = recipe.file, let size = recipe.size, let top = recipe.top, let left = recipe.left,
+                  let mean = recipe.mean, let std = recipe.std, let directory else { throw GoldenError.missing("image recipe fields") }
+            let pixels = try [UInt8](Data(contentsOf: directory.appendingPathComponent(file)))
+            guard pixels.count == size * size * 3, shape.count == 4, shape[3] == 3 else { throw GoldenError.missing("image \(file) size") }
+            let height = shape[1], width = shape[2]
+            var values: [Float] = []
+            values.reserveCapacity(count)
+            // Same float32 formula as the generator: (u8 - mean) / std.
+            let m = Float(mean), s = Float(std)
+            for y in 0..<height {
+                for x in 0..<width {
+                    for c in 0..<3 {
+                        values.append((Float(pixels[((top + y) * size + left + x) * 3 + c]) - m) / s)
+                    }
+                }
+            }
+            return values
+        default:
+            throw GoldenError.missing("recipe kind \(recipe.kind)")
+        }
+    }
+
+    static func decodeFloats(_ base64: String) throws -> [Float] {
+        guard let data = Data(base64Encoded: base64) else { throw GoldenError.missing("base64 values") }
+        return data.withUnsafeBytes { raw in
+            (0..<(raw.count / 4)).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self))) }
+        }
+    }
+
+    static func decodeIndices(_ base64: String) throws -> [Int] {
+        guard let data = Data(base64Encoded: base64) else { throw GoldenError.missing("base64 indices") }
+        return data.withUnsafeBytes { raw in
+            (0..<(raw.count / 4)).map { Int(Int32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: Int32.self))) }
+        }
+    }
+}
+
+enum GoldenError: Error {
+    case missing(String)
+}
+
+/// SplitMix64 inputs, identical to `random_input` in make_inference_golden.py.
+enum RandomInput {
+    static func values(seed: UInt64, count: Int, low: Double, high: Double) -> [Float] {
+        var state = seed
+        var values: [Float] = []
+        values.reserveCapacity(count)
+        for _ in 0..<count {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            z ^= z >> 31
+            let k = Double(z >> 48)
+            values.append(Float(low + (high - low) * (k / 65536)))
+        }
+        return values
+    }
+}

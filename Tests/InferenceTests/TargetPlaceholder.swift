@@ -1,1 +1,0 @@
-// Keeps the InferenceTests target buildable until its first tests land.

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import Inference
+import ModelFile
+import TestSupport
+@testable import VisionTasksCLI
+
+@Suite struct ModelCommandsTests {
+    @Test func runModelWritesEveryOutputAsTheInterpreterComputesIt() throws {
+        guard let path = SharedData.path("models/hand_landmarker.task") else {
+            print("skipping: ../shared/models/hand_landmarker.task is absent")
+            return
+        }
+        let directory = try temporaryDirectory("run-model")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let input = (0..<(224 * 224 * 3)).map { Float($0 % 256) / 255 }
+        var bytes = Data()
+        for value in input { withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) } }
+        let inputPath = directory + "/input.f32"
+        try bytes.write(to: URL(fileURLWithPath: inputPath))
+
+        let run = runCLI(["run-model", path, "--member", "hand_landmarks_detector.tflite", "--input", inputPath,
+                          "--output-dir", directory + "/out", "--threads", "1"])
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.output.split(separator: "\n").first == "output_0 [1, 63] Identity")
+
+        let model = try ModelContainer(contentsOfFile: path).model(named: "hand_landmarks_detector.tflite")
+        let interpreter = try Interpreter(model: model, options: InterpreterOptions(threadCount: 2))
+        try interpreter.copyInput(0, from: input)
+        try interpreter.invoke()
+        for o in 0..<interpreter.outputCount {
+            let data = try Data(contentsOf: URL(fileURLWithPath: directory + "/out/output_\(o).f32"))
+            let written = data.withUnsafeBytes { raw in
+                (0..<(raw.count / 4)).map { raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self) }
+            }
+            #expect(written == (try interpreter.output(o)).map(\.bitPattern))
+        }
+    }
+
+    @Test func runModelRejectsWrongInputs() throws {
+        guard let path = SharedData.path("models/hand_landmarker.task") else { return }
+        let directory = try temporaryDirectory("run-model-bad")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let small = directory + "/small.f32"
+        try Data(count: 12).write(to: URL(fileURLWithPath: small))
+        let noMember = runCLI(["run-model", path, "--input", small, "--output-dir", directory])
+        #expect(noMember.status == 2)
+        #expect(noMember.errors.contains("--member"))
+        let wrongSize = runCLI(["run-model", path, "--member", "hand_detector.tflite", "--input", small, "--output-dir", directory])
+        #expect(wrongSize.status == 1)
+        #expect(wrongSize.errors.contains("needs \(192 * 192 * 3 * 4)"))
+        let twoInputs = runCLI(["run-model", path, "--member", "hand_detector.tflite", "--input", small, "--input", small, "--output-dir", directory])
+        #expect(twoInputs.status == 2)
+    }
+
+    @Test func benchModelReportsTimesAndArena() throws {
+        guard let path = SharedData.path("models/hand_landmarker.task") else { return }
+        let run = runCLI(["bench-model", path, "--member", "hand_landmarks_detector.tflite", "--iterations", "3", "--threads", "1", "--json"])
+        #expect(run.status == 0, "\(run.errors)")
+        let json = try run.json()
+        let median = try #require(json["medianMs"] as? Double)
+        let minimum = try #require(json["minMs"] as? Double)
+        let maximum = try #require(json["maxMs"] as? Double)
+        #expect(minimum > 0 && minimum <= median && median <= maximum)
+        #expect((json["arenaBytes"] as? Int ?? 0) > 1_000_000)
+    }
+
+    @Test func unsupportedModelsFailWithTheOperatorNamed() throws {
+        guard let path = SharedData.path("models/ssd_mobilenet_v1.tflite") else { return }
+        let run = runCLI(["bench-model", path, "--iterations", "1"])
+        #expect(run.status == 1)
+        #expect(run.errors.contains("CUSTOM:TFLite_Detection_PostProcess version 1 (operator 63)"))
+    }
+}

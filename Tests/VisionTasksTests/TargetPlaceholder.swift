@@ -1,1 +1,0 @@
-// Keeps the VisionTasksTests target buildable until its first tests land.
