@@ -16,7 +16,7 @@ package struct CropGeometry: Sendable, Equatable {
     /// Tensor height.
     package let tensorHeight: Int
     /// The crop in image pixels, after letterbox growth.
-    package let region: RotatedRect
+    package let region: RotatedPixelRect
     /// Letterbox padding as fractions of the tensor size: (left, top, right, bottom). All zero
     /// without `keepAspectRatio`.
     package let letterboxPadding: SIMD4<Float>
@@ -90,7 +90,7 @@ package struct CropGeometry: Sendable, Equatable {
         guard !rect.isZeroSizeSentinel else {
             throw ImageError.invalidRegion("the all-zero sentinel rectangle produces no tensor")
         }
-        var roi = RotatedRect(rect, imageWidth: imageWidth, imageHeight: imageHeight)
+        var roi = RotatedPixelRect(rect, imageWidth: imageWidth, imageHeight: imageHeight)
         var padding = SIMD4<Float>(repeating: 0)
         if options.keepAspectRatio {
             guard roi.width > 0, roi.height > 0 else {

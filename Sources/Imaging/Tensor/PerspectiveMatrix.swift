@@ -16,7 +16,7 @@ struct PerspectiveMatrix: Sendable, Equatable {
 
     /// The inverse map (tensor pixel → image pixel) for `region` and a tensor of
     /// `tensorWidth` × `tensorHeight`, or `nil` when the system is singular.
-    static func inverseWarp(region: RotatedRect, tensorWidth: Int, tensorHeight: Int) -> PerspectiveMatrix? {
+    static func inverseWarp(region: RotatedPixelRect, tensorWidth: Int, tensorHeight: Int) -> PerspectiveMatrix? {
         let corners = boxPoints(region)
         let width = Float(tensorWidth)
         let height = Float(tensorHeight)
@@ -51,7 +51,7 @@ struct PerspectiveMatrix: Sendable, Equatable {
     /// (center ± a·height ± b·width with a = sin·½, b = cos·½), which differs in the last bit
     /// from the older `2·center − opposite corner`; checked against `cv2.boxPoints` of the
     /// OpenCV 5.1 that MediaPipe 1.2.3 ships with.
-    static func boxPoints(_ region: RotatedRect) -> Quad {
+    static func boxPoints(_ region: RotatedPixelRect) -> Quad {
         // MediaPipe passes the angle in degrees: float rotation · 180.f / M_PI, stored as float.
         let degrees = Float(Double(region.rotation * 180) / Double.pi)
         let radians = Double(degrees) * Double.pi / 180

@@ -1,6 +1,6 @@
 /// A rotated rectangle in pixels of the (upright) image: MediaPipe's `RotatedRect`
 /// (MP:mediapipe/calculators/tensor/image_to_tensor_utils.h).
-package struct RotatedRect: Sendable, Equatable {
+package struct RotatedPixelRect: Sendable, Equatable {
     /// Center x in pixels.
     package var centerX: Float
     /// Center y in pixels.
