@@ -3,7 +3,7 @@
 /// Every bad input (unreadable file, unknown format, corrupt or truncated data, absurd
 /// dimensions, inconsistent raw-pixel arguments, invalid crop region) ends in one of these
 /// cases; the imaging code never traps on outside data.
-public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The file could not be read.
     case cannotRead(path: String, reason: String)
     /// The data is empty.
@@ -33,7 +33,7 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Memory ran out while decoding or encoding.
     case outOfMemory
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .cannotRead(path, reason):
             return "cannot read image file '\(path)': \(reason)"

@@ -16,14 +16,23 @@ package struct RGBColor: Sendable, Equatable, Hashable {
         self.blue = blue
     }
 
+    /// Black.
     package static let black = RGBColor(red: 0, green: 0, blue: 0)
+    /// White.
     package static let white = RGBColor(red: 255, green: 255, blue: 255)
+    /// Red.
     package static let red = RGBColor(red: 255, green: 0, blue: 0)
+    /// Green.
     package static let green = RGBColor(red: 0, green: 255, blue: 0)
+    /// Blue.
     package static let blue = RGBColor(red: 0, green: 0, blue: 255)
+    /// Yellow.
     package static let yellow = RGBColor(red: 255, green: 255, blue: 0)
+    /// Cyan.
     package static let cyan = RGBColor(red: 0, green: 255, blue: 255)
+    /// Magenta.
     package static let magenta = RGBColor(red: 255, green: 0, blue: 255)
+    /// Orange.
     package static let orange = RGBColor(red: 255, green: 140, blue: 0)
 }
 

@@ -35,14 +35,19 @@ package enum CoreGraphicsBitmap {
     ) throws -> Bitmap {
         var rgb = [UInt8](repeating: 0, count: width * height * 3)
         let (red, blue) = blueFirst ? (2, 0) : (0, 2)
-        for index in 0..<(width * height) {
-            let alpha = Int(rgba[4 * index + 3])
-            for (target, channel) in [(0, red), (1, 1), (2, blue)] {
-                var value = Int(rgba[4 * index + channel])
-                if alpha != 0, alpha != 255 {
-                    value = Swift.min(255, (value * 255 + alpha / 2) / alpha)
+        rgba.withUnsafeBufferPointer { source in
+            rgb.withUnsafeMutableBufferPointer { destination in
+                for index in 0..<(width * height) {
+                    let alpha = Int(source[4 * index + 3])
+                    @inline(__always) func straight(_ channel: Int) -> UInt8 {
+                        let value = Int(source[4 * index + channel])
+                        guard alpha != 0, alpha != 255 else { return UInt8(value) }
+                        return UInt8(Swift.min(255, (value * 255 + alpha / 2) / alpha))
+                    }
+                    destination[3 * index] = straight(red)
+                    destination[3 * index + 1] = straight(1)
+                    destination[3 * index + 2] = straight(blue)
                 }
-                rgb[3 * index + target] = UInt8(value)
             }
         }
         return try Bitmap(width: width, height: height, layout: .rgb8, bytes: rgb)

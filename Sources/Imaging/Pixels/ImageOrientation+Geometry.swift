@@ -5,7 +5,7 @@ extension ImageOrientation {
     /// The mapping is the one between `CGImagePropertyOrientation` and `UIImage.Orientation`:
     /// 1 up, 2 upMirrored, 3 down, 4 downMirrored, 5 leftMirrored, 6 right, 7 rightMirrored,
     /// 8 left.
-    public init?(exifValue: Int) {
+    package init?(exifValue: Int) {
         switch exifValue {
         case 1: self = .up
         case 2: self = .upMirrored
@@ -20,7 +20,7 @@ extension ImageOrientation {
     }
 
     /// The EXIF / TIFF `Orientation` tag value (1...8) of this orientation.
-    public var exifValue: Int {
+    package var exifValue: Int {
         switch self {
         case .up: return 1
         case .upMirrored: return 2
@@ -34,7 +34,7 @@ extension ImageOrientation {
     }
 
     /// Whether showing the image upright needs a mirror flip.
-    public var isMirrored: Bool {
+    package var isMirrored: Bool {
         switch self {
         case .upMirrored, .downMirrored, .leftMirrored, .rightMirrored: return true
         case .up, .down, .left, .right: return false
@@ -42,7 +42,7 @@ extension ImageOrientation {
     }
 
     /// Whether the upright image has the stored height as its width (a quarter turn).
-    public var swapsWidthAndHeight: Bool {
+    package var swapsWidthAndHeight: Bool {
         switch self {
         case .left, .right, .leftMirrored, .rightMirrored: return true
         case .up, .down, .upMirrored, .downMirrored: return false
@@ -54,7 +54,7 @@ extension ImageOrientation {
     ///
     /// Source: MP:mediapipe/tasks/ios/vision/core/sources/MPPVisionTaskRunner.mm
     /// (`normalizedRectWithRegionOfInterest`): up 0, right 3π/2, down π, left π/2.
-    public var mediaPipeRotation: Float? {
+    package var mediaPipeRotation: Float? {
         switch self {
         case .up: return 0
         case .right: return 3 * Float.pi / 2
@@ -94,7 +94,7 @@ extension ImageOrientation {
 
     /// Maps a point in normalized upright-image coordinates (0...1, origin top-left, edges at
     /// 0 and 1) to normalized stored-image coordinates.
-    public func storedPoint(fromUpright x: Float, _ y: Float) -> (x: Float, y: Float) {
+    package func storedPoint(fromUpright x: Float, _ y: Float) -> (x: Float, y: Float) {
         switch self {
         case .up: return (x, y)
         case .upMirrored: return (1 - x, y)
@@ -109,7 +109,7 @@ extension ImageOrientation {
 
     /// Maps a point in normalized stored-image coordinates to normalized upright-image
     /// coordinates; the inverse of ``storedPoint(fromUpright:_:)``.
-    public func uprightPoint(fromStored x: Float, _ y: Float) -> (x: Float, y: Float) {
+    package func uprightPoint(fromStored x: Float, _ y: Float) -> (x: Float, y: Float) {
         switch self {
         case .up: return (x, y)
         case .upMirrored: return (1 - x, y)

@@ -4,7 +4,7 @@ extension NormalizedRect {
     /// Whether this is the all-zero-size rectangle MediaPipe graphs use as a "no region"
     /// sentinel: image-to-tensor conversion makes no tensor for it
     /// (MP:mediapipe/calculators/tensor/image_to_tensor_calculator.cc).
-    public var isZeroSizeSentinel: Bool {
+    package var isZeroSizeSentinel: Bool {
         width == 0 && height == 0
     }
 
@@ -12,7 +12,7 @@ extension NormalizedRect {
     /// rotation of ``ImageOrientation/mediaPipeRotation`` and, for quarter turns, width and
     /// height swapped and rescaled by the aspect ratio (PIPELINES.md §1.2). Mirrored
     /// orientations give `nil` (upstream rejects them).
-    public static func mediaPipeFullImage(
+    package static func mediaPipeFullImage(
         orientation: ImageOrientation, imageWidth: Int, imageHeight: Int
     ) -> NormalizedRect? {
         guard let rotation = orientation.mediaPipeRotation else { return nil }
@@ -30,7 +30,7 @@ extension NormalizedRect {
     /// the rectangle, as landmark models output them) to image-normalized coordinates:
     /// x' = xc + (cos r·(x − ½) − sin r·(y − ½))·w, y' = yc + (sin r·(x − ½) + cos r·(y − ½))·h,
     /// z' = z·w (MP:mediapipe/calculators/util/landmark_projection_calculator.cc).
-    public func projecting(x: Float, y: Float, z: Float = 0) -> (x: Float, y: Float, z: Float) {
+    package func projecting(x: Float, y: Float, z: Float = 0) -> (x: Float, y: Float, z: Float) {
         let dx = x - 0.5
         let dy = y - 0.5
         let cosine = Foundation.cos(rotation)
