@@ -30,7 +30,7 @@ import Testing
 
     @Test func inconsistentRawPixelsAreTypedErrors() throws {
         let bytes = [UInt8](repeating: 0, count: 16)
-        try bytes.withUnsafeBytes { buffer in
+        bytes.withUnsafeBytes { buffer in
             #expect(throws: ImageError.self) {  // row shorter than the pixels
                 try Bitmap(copying: buffer, width: 4, height: 1, bytesPerRow: 8, format: .rgba8)
             }

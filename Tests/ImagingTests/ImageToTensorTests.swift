@@ -117,7 +117,7 @@ import Testing
         let source = try Self.bitmap()
         let options = TensorConversionOptions(width: 8, height: 8)
         var output = [Float](repeating: 0, count: options.elementCount)
-        try output.withUnsafeMutableBufferPointer { buffer in
+        output.withUnsafeMutableBufferPointer { buffer in
             for region in [
                 NormalizedRect(xCenter: .nan, yCenter: 0.5, width: 1, height: 1),
                 NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: 0, height: 0),

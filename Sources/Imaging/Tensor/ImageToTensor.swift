@@ -19,8 +19,8 @@
 /// stored image plus its orientation gives exactly the tensor of the upright image. The
 /// region and the returned geometry are in upright-image coordinates.
 ///
-/// The conversion allocates nothing on the heap; it runs in a few hundred microseconds for a
-/// 256×256 tensor.
+/// The conversion allocates nothing on the heap; a 256×256 crop of a 1280×720 frame takes
+/// about 1.3 ms in a release build (ImageToTensorPerformanceTests).
 package enum ImageToTensor {
     /// Fills `output` (height × width × 3 floats, RGB, row-major) from `region` of `bitmap`
     /// shown with `orientation`.
