@@ -2,7 +2,8 @@
 ///
 /// Mirrors MediaPipe's `MPPHandLandmark`
 /// (mediapipe/tasks/ios/vision/hand_landmarker/sources/MPPHandLandmarker.h); the raw value is the
-/// index into `HandLandmarkerResult.landmarks[hand]`.
+/// index into `HandLandmarkerResult.landmarks[hand]`. The tips are spelled `thumbTip` … `pinkyTip`
+/// (../shared/spec/CONTRACT.md); upstream's `…TIP` spellings are kept as aliases.
 public enum HandLandmark: Int, Sendable, CaseIterable {
     /// The wrist.
     case wrist = 0
@@ -13,7 +14,7 @@ public enum HandLandmark: Int, Sendable, CaseIterable {
     /// The thumb's interphalangeal joint.
     case thumbIP = 3
     /// The tip of the thumb.
-    case thumbTIP = 4
+    case thumbTip = 4
     /// The index finger's metacarpophalangeal joint.
     case indexFingerMCP = 5
     /// The index finger's proximal interphalangeal joint.
@@ -21,7 +22,7 @@ public enum HandLandmark: Int, Sendable, CaseIterable {
     /// The index finger's distal interphalangeal joint.
     case indexFingerDIP = 7
     /// The tip of the index finger.
-    case indexFingerTIP = 8
+    case indexFingerTip = 8
     /// The middle finger's metacarpophalangeal joint.
     case middleFingerMCP = 9
     /// The middle finger's proximal interphalangeal joint.
@@ -29,7 +30,7 @@ public enum HandLandmark: Int, Sendable, CaseIterable {
     /// The middle finger's distal interphalangeal joint.
     case middleFingerDIP = 11
     /// The tip of the middle finger.
-    case middleFingerTIP = 12
+    case middleFingerTip = 12
     /// The ring finger's metacarpophalangeal joint.
     case ringFingerMCP = 13
     /// The ring finger's proximal interphalangeal joint.
@@ -37,7 +38,7 @@ public enum HandLandmark: Int, Sendable, CaseIterable {
     /// The ring finger's distal interphalangeal joint.
     case ringFingerDIP = 15
     /// The tip of the ring finger.
-    case ringFingerTIP = 16
+    case ringFingerTip = 16
     /// The little finger's metacarpophalangeal joint.
     case pinkyMCP = 17
     /// The little finger's proximal interphalangeal joint.
@@ -45,5 +46,16 @@ public enum HandLandmark: Int, Sendable, CaseIterable {
     /// The little finger's distal interphalangeal joint.
     case pinkyDIP = 19
     /// The tip of the little finger.
-    case pinkyTIP = 20
+    case pinkyTip = 20
+
+    /// Upstream's spelling of ``thumbTip``.
+    public static var thumbTIP: HandLandmark { .thumbTip }
+    /// Upstream's spelling of ``indexFingerTip``.
+    public static var indexFingerTIP: HandLandmark { .indexFingerTip }
+    /// Upstream's spelling of ``middleFingerTip``.
+    public static var middleFingerTIP: HandLandmark { .middleFingerTip }
+    /// Upstream's spelling of ``ringFingerTip``.
+    public static var ringFingerTIP: HandLandmark { .ringFingerTip }
+    /// Upstream's spelling of ``pinkyTip``.
+    public static var pinkyTIP: HandLandmark { .pinkyTip }
 }

@@ -40,7 +40,9 @@ struct ContainerTests {
         #expect(HandLandmark.allCases.count == 21)
         #expect(HandLandmark.wrist.rawValue == 0)
         #expect(HandLandmark.middleFingerMCP.rawValue == 9)
-        #expect(HandLandmark.pinkyTIP.rawValue == 20)
+        #expect(HandLandmark.pinkyTip.rawValue == 20)
+        #expect(HandLandmark.pinkyTIP == .pinkyTip)
+        #expect(HandLandmark.thumbTip.rawValue == 4)
         #expect(ImageOrientation.right.rawValue == 3)
     }
 }
