@@ -72,7 +72,7 @@ let package = Package(
         .testTarget(
             name: "ImagingTests", dependencies: ["Imaging", "TestSupport"],
             resources: [.copy("Golden")]),
-        .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks", "TestSupport"]),
+        .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks", "Imaging", "TestSupport"]),
         .testTarget(name: "PoseDetectionTests", dependencies: ["PoseDetection", "TestSupport"]),
         .testTarget(name: "VisionTasksCLITests", dependencies: ["VisionTasksCLI", "ModelFile", "Inference", "TestSupport"]),
     ],
