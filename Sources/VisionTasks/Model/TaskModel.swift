@@ -11,8 +11,10 @@ package final class TaskModel {
     /// The input tensor's width and height in pixels.
     package let inputWidth: Int
     package let inputHeight: Int
-    /// What an 8-bit pixel value becomes in the input tensor.
+    /// What an 8-bit pixel value becomes in the input tensor (unchanged bytes for 8-bit inputs).
     package let valueRange: ValueRange
+    /// Whether the input tensor holds 8-bit values (quantized models) rather than float32.
+    package let takesBytes: Bool
     /// The model's TFLite metadata, when it has any.
     package let metadata: ModelMetadata?
 
@@ -20,7 +22,9 @@ package final class TaskModel {
     ///
     /// - Throws: ``TasksError`` when the input is not a 1×H×W×3 float tensor, the metadata has no
     ///   usable normalization (MediaPipe: NotFound / InvalidArgument), or the engine cannot run it.
-    package init(model: TFLiteModel, name: String, threadCount: Int?) throws(TasksError) {
+    package init(
+        model: TFLiteModel, name: String, threadCount: Int?, normalization: NormalizationOptions? = nil
+    ) throws(TasksError) {
         do {
             metadata = try model.metadata()
             let options = InterpreterOptions()
@@ -35,8 +39,18 @@ package final class TaskModel {
         } catch {
             throw TasksError.wrapping(error)
         }
-        // image_tensor_specs.cc: a float input needs NormalizationOptions in the metadata.
-        guard let normalization = metadata?.inputTensors.first?.normalization else {
+        // image_tensor_specs.cc: 8-bit inputs take the pixel values as they are; a float input
+        // needs NormalizationOptions in the metadata (or, beyond upstream, from the caller).
+        let inputType = model.mainSubgraph.tensors[Int(model.mainSubgraph.inputs[0])].type
+        takesBytes = inputType == .uint8
+        if takesBytes {
+            valueRange = .bytes
+            return
+        }
+        guard inputType == .float32 else {
+            throw TasksError.unsupportedModel("\(name): input tensor type \(inputType) is not supported (FLOAT32 or UINT8)")
+        }
+        guard let normalization = metadata?.inputTensors.first?.normalization ?? normalization else {
             throw TasksError.missingMetadata(
                 "\(name): the float input tensor has no NormalizationOptions in its TFLite metadata")
         }
@@ -77,6 +91,12 @@ package final class TaskModel {
             width: inputWidth, height: inputHeight, keepAspectRatio: keepAspectRatio,
             borderMode: border, valueRange: valueRange)
         do {
+            if takesBytes {
+                return try interpreter.withUInt8InputBuffer(0) { buffer in
+                    try ImageToTensor.convert(
+                        image.bitmap, orientation: image.orientation, region: region, options: options, into: buffer)
+                }
+            }
             return try interpreter.withInputBuffer(0) { buffer in
                 try ImageToTensor.convert(
                     image.bitmap, orientation: image.orientation, region: region, options: options, into: buffer)
