@@ -191,3 +191,10 @@ public final class MPImage: @unchecked Sendable {
         }
     }
 }
+
+extension MPImage {
+    /// The same pixels shown with another orientation (no copy of the pixels).
+    package func withOrientation(_ orientation: ImageOrientation) -> MPImage {
+        MPImage(bitmap: bitmap, orientation: orientation, sourceType: imageSourceType)
+    }
+}
