@@ -44,14 +44,7 @@ public final class HandLandmarker: @unchecked Sendable {
             options.minHandPresenceConfidence, option: "minHandPresenceConfidence",
             protoName: "min_detection_confidence")
         try OptionValidation.checkHandTrackingConfidence(options.minTrackingConfidence, runningMode: options.runningMode)
-        let bundle = try TaskModel.bundle(options.baseOptions)
-        let settings = HandLandmarkerProcessor.Settings(
-            numHands: options.numHands, minHandDetectionConfidence: options.minHandDetectionConfidence,
-            minHandPresenceConfidence: options.minHandPresenceConfidence,
-            minTrackingConfidence: options.minTrackingConfidence)
-        let processor = try HandLandmarkerProcessor(
-            bundle: bundle, settings: settings, tracks: options.runningMode != .image,
-            threadCount: options.baseOptions.threadCount)
+        let processor = try HandLandmarkerProcessor(options: options)
         var handler: TaskRunner<HandLandmarkerProcessor>.ResultHandler?
         if options.runningMode == .liveStream {
             let delegate = WeakReference<AnyObject>(options.handLandmarkerLiveStreamDelegate)

@@ -29,6 +29,18 @@ struct HandLandmarkerProcessor: FrameProcessor {
     /// The regions carried from frame to frame; `nil` in image mode, which does not track.
     var tracker: RegionTracker?
 
+    /// Loads the bundle named by `options` for the options' thresholds and running mode (the
+    /// options themselves are checked by ``HandLandmarker``).
+    init(options: HandLandmarkerOptions) throws(TasksError) {
+        let settings = Settings(
+            numHands: options.numHands, minHandDetectionConfidence: options.minHandDetectionConfidence,
+            minHandPresenceConfidence: options.minHandPresenceConfidence,
+            minTrackingConfidence: options.minTrackingConfidence)
+        try self.init(
+            bundle: TaskModel.bundle(options.baseOptions), settings: settings, tracks: options.runningMode != .image,
+            threadCount: options.baseOptions.threadCount)
+    }
+
     init(bundle: ModelAssetBundle, settings: Settings, tracks: Bool, threadCount: Int?) throws(TasksError) {
         detector = try TaskModel(
             model: TaskModel.member(Self.detectorMember, of: bundle), name: Self.detectorMember, threadCount: threadCount)
