@@ -12,6 +12,7 @@ package enum CLI {
         [
             InspectCommand.self,
             ModelsCommand.self,
+            HandsCommand.self,
             ObjectsCommand.self,
             BenchCommand.self,
             RunModelCommand.self,
