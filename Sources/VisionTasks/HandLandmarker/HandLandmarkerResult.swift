@@ -11,8 +11,10 @@ public struct HandLandmarkerResult: TaskResult, Sendable {
     /// The 21 landmarks of each hand in metres, centred near the hand.
     public var worldLandmarks: [[Landmark]]
     /// One category per hand: index 0 "Right" or index 1 "Left", with the probability of that
-    /// side as score (MediaPipe 1.2.3's naming; see docs/DIFFERENCES.md for what the side means
-    /// on mirrored and non-mirrored pictures).
+    /// side as score (MediaPipe 1.2.3's naming). The side is that of the hand as it appears in
+    /// the upright image: the person's true hand for a picture of the scene, and also for a
+    /// mirror-like capture given with a mirrored orientation, which undoes the mirror (see
+    /// docs/DIFFERENCES.md).
     public var handedness: [[ResultCategory]]
     /// The frame's timestamp; 0, 1000, 2000, … in image mode.
     public var timestampInMilliseconds: Int

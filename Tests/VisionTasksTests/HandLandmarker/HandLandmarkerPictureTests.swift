@@ -7,8 +7,8 @@ import TestSupport
 /// Pictures made in memory: orientations, mirroring and handedness, RGBA input, two hands.
 @Suite("HandLandmarker pictures", .serialized)
 struct HandLandmarkerPictureTests {
-    /// hand_thumb_up.png: one right hand, palm towards the camera (MediaPipe 1.2.3 calls it
-    /// "Left": the model assumes a mirrored, selfie-style picture).
+    /// hand_thumb_up.png: one left hand, palm towards the camera (MediaPipe 1.2.3: "Left" 0.95,
+    /// the true side).
     static func thumbUp() throws -> MPImage? {
         guard let path = SharedData.path("images/decoded/hand_thumb_up.png") else {
             skipWithoutSharedData("images/decoded/hand_thumb_up.png")
@@ -68,12 +68,11 @@ struct HandLandmarkerPictureTests {
         }
     }
 
-    @Test func aMirroredOrientationReportsTheSideOfTheMirroredView() throws {
-        // A front camera's buffer shown with `.upMirrored`: the model sees the mirrored view,
-        // which is the picture it assumes, so it names the hand's true side. MediaPipe 1.2.3
-        // on the same view (the picture mirrored in memory, fed upright) says "Right" 0.97658,
-        // wrist (0.72034, 0.70003), index tip (0.56732, 0.50701)
-        // (scripts/reference/hand_synthetic_expectations.py).
+    @Test func aMirroredOrientationReportsTheSideSeenInTheUprightPicture() throws {
+        // The photo's pixels declared a mirrored capture (`.upMirrored`): the upright picture is
+        // the photo mirrored, which shows a right hand. MediaPipe 1.2.3 on that picture (mirrored
+        // in memory, fed upright) says "Right" 0.97658, wrist (0.72034, 0.70003), index tip
+        // (0.56732, 0.50701) (scripts/reference/hand_synthetic_expectations.py).
         guard let image = try Self.thumbUp(), let landmarker = try Self.landmarker() else { return }
         let bitmap = image.bitmap
         let mirrored = try MPImage(
@@ -88,12 +87,14 @@ struct HandLandmarkerPictureTests {
         #expect(close(hand[8].x, 0.5673182606697083, 2e-3) && close(hand[8].y, 0.5070064067840576, 2e-3))
         #expect(close(hand[8].z, -0.1011274978518486, 5e-3))
 
-        // The same picture without the mirror: the opposite name, as MediaPipe reports it.
+        // The photo itself: the left hand it shows.
         let upright = try landmarker.detect(image: image)
         #expect(upright.handedness.first?.first?.categoryName == "Left")
     }
 
-    @Test func aPictureMirroredInMemoryAndShownMirroredGivesTheOriginalResult() throws {
+    @Test func aMirroredCaptureShownMirroredReportsTheTrueSide() throws {
+        // A mirror-like capture of the left hand (the photo mirrored in memory) with the
+        // orientation that undoes the mirror: exactly the photo's result, "Left".
         guard let image = try Self.thumbUp(), let landmarker = try Self.landmarker() else { return }
         let bitmap = image.bitmap
         let flipped = try MPImage(
@@ -101,6 +102,7 @@ struct HandLandmarkerPictureTests {
             bytesPerRow: bitmap.width * 3, format: .rgb8, orientation: .upMirrored)
         let expected = try landmarker.detect(image: image)
         let result = try landmarker.detect(image: flipped)
+        #expect(result.handedness.first?.first?.categoryName == "Left")
         #expect(result.handedness == expected.handedness)
         #expect(result.landmarks == expected.landmarks)
         #expect(result.worldLandmarks == expected.worldLandmarks)
@@ -132,7 +134,7 @@ struct HandLandmarkerPictureTests {
         #expect(result.handedness == expected.handedness)
     }
 
-    /// hand_thumb_up.png beside its mirror image: a right and a left hand.
+    /// hand_thumb_up.png beside its mirror image: a left and a right hand.
     static func sideBySide() throws -> MPImage? {
         guard let image = try thumbUp() else { return nil }
         let rgb = image.bitmap.convertedToRGB()
