@@ -9,7 +9,9 @@ import TestSupport
 @Suite("HandLandmarker fidelity", .serialized)
 struct HandLandmarkerFidelityTests {
     static let task = "hand_landmarker"
-    static let sequences = ["hand_test_video", "gesture_test_video"]
+    /// Debug builds run the engine far slower: they check the first frames of one sequence.
+    static let sequences = SharedData.isDebugBuild ? ["hand_test_video"] : ["hand_test_video", "gesture_test_video"]
+    static let debugFrameCount = 6
     static let videoConfigs = ["default", "ios_test_options", "num_hands_2"]
 
     static var modelPath: String? { SharedData.path("models/hand_landmarker.task") }
@@ -60,7 +62,7 @@ struct HandLandmarkerFidelityTests {
         }
         print("hand fidelity video step \(sequence) \(config): \(run.frames.count) frames, \(comparison)")
         #expect(comparison.withinTolerance, "\(sequence) \(config): \(comparison)")
-        #expect(comparison.hands >= 6)
+        #expect(comparison.hands >= min(6, run.frames.count))
     }
 
     /// The public video API over whole sequences. Tracking feeds each frame's landmarks into
@@ -90,7 +92,7 @@ struct HandLandmarkerFidelityTests {
         withKnownIssue("tracking amplifies engine rounding differences beyond 1e-2 in handedness score", isIntermittent: true) {
             #expect(comparison.maxHandednessScore <= HandResultComparison.handednessScore, "\(comparison)")
         }
-        #expect(comparison.hands >= 6)
+        #expect(comparison.hands >= min(6, run.frames.count))
     }
 
     // MARK: - Helpers
@@ -104,7 +106,9 @@ struct HandLandmarkerFidelityTests {
             skipWithoutSharedData("video/hand_landmarker/\(sequence) \(config)")
             return nil
         }
-        return (reference, run, modelPath)
+        var shortened = run
+        if SharedData.isDebugBuild { shortened.frames = Array(run.frames.prefix(debugFrameCount)) }
+        return (reference, shortened, modelPath)
     }
 
     static func frameImage(_ reference: VideoReference, _ frame: VideoReference.Frame) throws -> MPImage {
