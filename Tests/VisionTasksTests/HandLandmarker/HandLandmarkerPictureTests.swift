@@ -178,4 +178,13 @@ struct HandLandmarkerPictureTests {
         #expect(single.landmarks.count == 1)
         #expect(single.landmarks.first == result.landmarks.first)
     }
+
+    @Test(arguments: [(1, 1), (1, 700), (900, 2), (17, 13)])
+    func tinyAndExtremePicturesGiveEmptyResults(width: Int, height: Int) throws {
+        guard let landmarker = try Self.landmarker(numHands: 2) else { return }
+        let pixels = (0..<(width * height * 3)).map { UInt8(truncatingIfNeeded: $0 * 37) }
+        let image = try MPImage(pixels: pixels, width: width, height: height, bytesPerRow: width * 3, format: .rgb8)
+        let result = try landmarker.detect(image: image)
+        #expect(result.landmarks.isEmpty && result.worldLandmarks.isEmpty && result.handedness.isEmpty)
+    }
 }
