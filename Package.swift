@@ -30,8 +30,11 @@ let package = Package(
         .target(
             name: "ModelFile",
             dependencies: ["CZlib"]),
+        // SIMD micro-kernels (AVX-512 / AVX2+FMA chosen at run time, NEON, portable) and the
+        // engine's fork-join thread pool
+        .target(name: "CVisionKernels"),
         // model → engine
-        .target(name: "Inference", dependencies: ["ModelFile"]),
+        .target(name: "Inference", dependencies: ["ModelFile", "CVisionKernels"]),
         // pixels → tensors, drawing, encoding
         .target(
             name: "Imaging",

@@ -14,6 +14,10 @@ struct OperatorContext {
     let constants: ConstantStore
     /// The address of a tensor's data at run time (arena slot or constant buffer).
     let address: (Int) -> UnsafeMutableRawPointer
+    /// The instruction set kernels pack their weights for.
+    var instructionSet: InstructionSet = .best
+    /// Zero padding of input 0 folded in from a PAD (convolutions only; see ``GraphFusion``).
+    var inputPadding: ExplicitPadding? = nil
 
     var name: String { code.name }
     var version: Int { code.version }
