@@ -97,35 +97,14 @@ void VK_SUFFIX(vk_gemm_run)(vk_gemm_shape shape, const float *packed, const floa
 
 // One output pixel, any window: taps outside the input columns are skipped; rows outside the
 // input read `rows[ky]`, which then points at zeros. Channels [c_begin, C).
-static inline void VK_SUFFIX(dw_pixel)(const vk_dwconv *p, const float *const *rows, size_t ox, size_t c_begin,
-                                       float *out) {
+static void VK_SUFFIX(dw_pixel)(const vk_dwconv *p, const float *const *rows, size_t ox, size_t c_begin, float *out) {
     const size_t C = p->channels, KH = p->kernel_height, KW = p->kernel_width;
     const ptrdiff_t ix0 = (ptrdiff_t)(ox * p->stride_w) - (ptrdiff_t)p->pad_left;
     const float *bias = p->weights + KH * KW * C;
     size_t kx_lo = 0, kx_hi = KW;
     while (kx_lo < KW && ix0 + (ptrdiff_t)(kx_lo * p->dilation_w) < 0) kx_lo++;
     while (kx_hi > kx_lo && ix0 + (ptrdiff_t)((kx_hi - 1) * p->dilation_w) >= (ptrdiff_t)p->input_width) kx_hi--;
-    const vk_v vlo = (vk_v)(p->lo), vhi = (vk_v)(p->hi);
-    size_t c = c_begin;
-    for (; c + VK_LANES <= C; c += VK_LANES) {
-        vk_v acc = VK_LOAD(bias + c);
-        for (size_t ky = 0; ky < KH; ky++)
-            for (size_t kx = kx_lo; kx < kx_hi; kx++)
-                acc = VK_FMA(VK_LOAD(rows[ky] + (size_t)(ix0 + (ptrdiff_t)(kx * p->dilation_w)) * C + c),
-                             VK_LOAD(p->weights + (ky * KW + kx) * C + c), acc);
-        VK_STORE(out + c, VK_MIN(vhi, VK_MAX(vlo, acc)));
-    }
-#if VK_LANES == 16
-    for (; c + 8 <= C; c += 8) {
-        vk_h acc = VK_LOADH(bias + c);
-        for (size_t ky = 0; ky < KH; ky++)
-            for (size_t kx = kx_lo; kx < kx_hi; kx++)
-                acc = VK_FMA(VK_LOADH(rows[ky] + (size_t)(ix0 + (ptrdiff_t)(kx * p->dilation_w)) * C + c),
-                             VK_LOADH(p->weights + (ky * KW + kx) * C + c), acc);
-        VK_STOREH(out + c, VK_MINH((vk_h)(p->hi), VK_MAXH((vk_h)(p->lo), acc)));
-    }
-#endif
-    for (; c < C; c++) {
+    for (size_t c = c_begin; c < C; c++) {
         vk_h acc = (vk_h)(bias[c]);
         for (size_t ky = 0; ky < KH; ky++)
             for (size_t kx = kx_lo; kx < kx_hi; kx++)
@@ -136,66 +115,119 @@ static inline void VK_SUFFIX(dw_pixel)(const vk_dwconv *p, const float *const *r
     }
 }
 
-// Output pixels [ox_begin, ox_end) whose windows lie inside the input columns, for a fixed
-// window (inlined with constant KH, KW), channels [0, c_end) in whole vectors, weights held in
-// registers across the pixels.
-#define VK_DW_INTERIOR(NAME, T, L, LOAD, STORE, MAXF, MINF)                                              \
-    static inline __attribute__((always_inline)) void NAME(const vk_dwconv *p, const float *const *rows,  \
-                                                           size_t KH, size_t KW, size_t ox_begin,         \
-                                                           size_t ox_end, size_t c_begin, size_t c_end,   \
-                                                           float *out_row) {                              \
-        const size_t C = p->channels, sw = p->stride_w;                                                   \
-        const float *bias = p->weights + KH * KW * C;                                                     \
-        const T vlo = (T)(p->lo), vhi = (T)(p->hi);                                                       \
-        if (ox_begin >= ox_end) return;                                                                   \
-        for (size_t c = c_begin; c + L <= c_end; c += L) {                                                \
-            T w[KH * KW];                                                                                 \
-            for (size_t t = 0; t < KH * KW; t++) w[t] = LOAD(p->weights + t * C + c);                     \
-            T b = LOAD(bias + c);                                                                         \
-            const float *in[KH];                                                                          \
-            for (size_t ky = 0; ky < KH; ky++)                                                            \
-                in[ky] = rows[ky] + (ox_begin * sw - p->pad_left) * C + c;                                \
-            float *out = out_row + ox_begin * C + c;                                                      \
-            for (size_t ox = ox_begin; ox < ox_end; ox++) {                                               \
-                T acc = b;                                                                                \
-                for (size_t ky = 0; ky < KH; ky++)                                                        \
-                    for (size_t kx = 0; kx < KW; kx++) acc = VK_FMA(LOAD(in[ky] + kx * C), w[ky * KW + kx], acc); \
-                STORE(out, MINF(vhi, MAXF(vlo, acc)));                                                    \
-                for (size_t ky = 0; ky < KH; ky++) in[ky] += sw * C;                                      \
-                out += C;                                                                                 \
-            }                                                                                             \
-        }                                                                                                 \
+// Channels [c, c + L) of output rows [row_begin, row_end) for a fixed window (inlined with
+// constant KH and KW; dilation 1): the block's weights stay in registers over all the pixels.
+// Window rows outside the input read the zero row; window columns outside the input are
+// skipped (only the first and last few output columns check them).
+/// Output pixels per step of the interior loop of the fixed-window depthwise kernel: adjacent
+/// pixels share the input vectors they read.
+#define VK_DW_PIXELS 4
+
+#define VK_DW_BLOCK(NAME, T, L, LOAD, STORE, MAXF, MINF)                                                       \
+    static inline __attribute__((always_inline)) void NAME(const vk_dwconv *p, size_t KH, size_t KW, size_t SW, \
+                                                           size_t c, size_t row_begin, size_t row_end,         \
+                                                           size_t inner_lo, size_t inner_hi) {                 \
+        const size_t C = p->channels, W = p->input_width, OW = p->output_width;                                 \
+        T w[KH * KW];                                                                                           \
+        for (size_t t = 0; t < KH * KW; t++) w[t] = LOAD(p->weights + t * C + c);                               \
+        const T b = LOAD(p->weights + KH * KW * C + c);                                                         \
+        const T vlo = (T)(p->lo), vhi = (T)(p->hi);                                                             \
+        for (size_t oy = row_begin; oy < row_end; oy++) {                                                       \
+            const ptrdiff_t iy0 = (ptrdiff_t)(oy * p->stride_h) - (ptrdiff_t)p->pad_top;                         \
+            const float *in[KH];                                                                                \
+            for (size_t ky = 0; ky < KH; ky++) {                                                                \
+                ptrdiff_t iy = iy0 + (ptrdiff_t)(ky * p->dilation_h);                                           \
+                in[ky] = (iy >= 0 && iy < (ptrdiff_t)p->input_height ? p->input + (size_t)iy * W * C : p->zeros) + c; \
+            }                                                                                                   \
+            float *out = p->output + oy * OW * C + c;                                                           \
+            size_t ox = inner_lo;                                                                               \
+            for (; ox + VK_DW_PIXELS <= inner_hi; ox += VK_DW_PIXELS) {                                         \
+                /* Each input vector of a window row is loaded once for all the pixels that use it. */         \
+                T acc[VK_DW_PIXELS];                                                                            \
+                for (size_t q = 0; q < VK_DW_PIXELS; q++) acc[q] = b;                                           \
+                for (size_t ky = 0; ky < KH; ky++) {                                                            \
+                    const float *xr = in[ky] + (ox * SW - p->pad_left) * C;                                      \
+                    for (size_t j = 0; j < (VK_DW_PIXELS - 1) * SW + KW; j++) {                                 \
+                        T x = LOAD(xr + j * C);                                                                 \
+                        for (size_t q = 0; q < VK_DW_PIXELS; q++)                                               \
+                            if (j >= q * SW && j - q * SW < KW) acc[q] = VK_FMA(x, w[ky * KW + j - q * SW], acc[q]); \
+                    }                                                                                           \
+                }                                                                                               \
+                for (size_t q = 0; q < VK_DW_PIXELS; q++) STORE(out + (ox + q) * C, MINF(vhi, MAXF(vlo, acc[q]))); \
+            }                                                                                                   \
+            for (; ox < inner_hi; ox++) {                                                                       \
+                T acc = b;                                                                                      \
+                for (size_t ky = 0; ky < KH; ky++) {                                                            \
+                    const float *xr = in[ky] + (ox * SW - p->pad_left) * C;                                      \
+                    for (size_t kx = 0; kx < KW; kx++) acc = VK_FMA(LOAD(xr + kx * C), w[ky * KW + kx], acc);    \
+                }                                                                                               \
+                STORE(out + ox * C, MINF(vhi, MAXF(vlo, acc)));                                                 \
+            }                                                                                                   \
+            for (size_t e = 0; e < OW - (inner_hi - inner_lo); e++) {                                           \
+                /* Edge columns: [0, inner_lo) then [inner_hi, OW). */                                          \
+                size_t ox = e < inner_lo ? e : inner_hi + (e - inner_lo);                                       \
+                const ptrdiff_t ix0 = (ptrdiff_t)(ox * SW) - (ptrdiff_t)p->pad_left;                             \
+                T acc = b;                                                                                      \
+                for (size_t ky = 0; ky < KH; ky++)                                                              \
+                    for (size_t kx = 0; kx < KW; kx++) {                                                        \
+                        ptrdiff_t ix = ix0 + (ptrdiff_t)kx;                                                     \
+                        if (ix >= 0 && ix < (ptrdiff_t)W) acc = VK_FMA(LOAD(in[ky] + (size_t)ix * C), w[ky * KW + kx], acc); \
+                    }                                                                                           \
+                STORE(out + ox * C, MINF(vhi, MAXF(vlo, acc)));                                                 \
+            }                                                                                                   \
+        }                                                                                                       \
     }
 
-VK_DW_INTERIOR(VK_SUFFIX(dw_interior), vk_v, VK_LANES, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)
+VK_DW_BLOCK(VK_SUFFIX(dw_block), vk_v, VK_LANES, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)
 #if VK_LANES == 16
-VK_DW_INTERIOR(VK_SUFFIX(dw_interior_h), vk_h, 8, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
+VK_DW_BLOCK(VK_SUFFIX(dw_block_h), vk_h, 8, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
 #endif
 
-static inline __attribute__((always_inline)) void VK_SUFFIX(dw_row_fixed)(const vk_dwconv *p, const float *const *rows,
-                                                                          size_t KH, size_t KW, float *out_row) {
-    const size_t C = p->channels, W = p->input_width, OW = p->output_width, sw = p->stride_w;
-    // Interior columns: ox * sw - pad_left >= 0 and ox * sw - pad_left + KW <= W.
+// All channels of rows [row_begin, row_end) for a fixed undilated KH x KW window.
+static inline __attribute__((always_inline)) void VK_SUFFIX(dw_fixed)(const vk_dwconv *p, size_t KH, size_t KW,
+                                                                      size_t SW, size_t row_begin, size_t row_end) {
+
+    const size_t C = p->channels, W = p->input_width, OW = p->output_width, sw = SW;
+    // Output columns whose window lies inside the input columns.
     size_t lo = (p->pad_left + sw - 1) / sw;
     size_t hi = W + p->pad_left >= KW ? (W + p->pad_left - KW) / sw + 1 : 0;
     if (hi > OW) hi = OW;
     if (lo > hi) lo = hi;
-    size_t full = C / VK_LANES * VK_LANES;
-    VK_SUFFIX(dw_interior)(p, rows, KH, KW, lo, hi, 0, full, out_row);
-    size_t done = full;
+    size_t c = 0;
+    for (; c + VK_LANES <= C; c += VK_LANES) VK_SUFFIX(dw_block)(p, KH, KW, SW, c, row_begin, row_end, lo, hi);
 #if VK_LANES == 16
-    if (done + 8 <= C) {
-        VK_SUFFIX(dw_interior_h)(p, rows, KH, KW, lo, hi, done, done + 8, out_row);
-        done += 8;
-    }
+    for (; c + 8 <= C; c += 8) VK_SUFFIX(dw_block_h)(p, KH, KW, SW, c, row_begin, row_end, lo, hi);
 #endif
-    for (size_t ox = lo; ox < hi && done < C; ox++) VK_SUFFIX(dw_pixel)(p, rows, ox, done, out_row + ox * C);
-    for (size_t ox = 0; ox < lo; ox++) VK_SUFFIX(dw_pixel)(p, rows, ox, 0, out_row + ox * C);
-    for (size_t ox = hi; ox < OW; ox++) VK_SUFFIX(dw_pixel)(p, rows, ox, 0, out_row + ox * C);
+    if (c < C) {
+        const float *rows[8];
+        for (size_t oy = row_begin; oy < row_end; oy++) {
+            const ptrdiff_t iy0 = (ptrdiff_t)(oy * p->stride_h) - (ptrdiff_t)p->pad_top;
+            for (size_t ky = 0; ky < KH; ky++) {
+                ptrdiff_t iy = iy0 + (ptrdiff_t)(ky * p->dilation_h);
+                rows[ky] = iy >= 0 && iy < (ptrdiff_t)p->input_height ? p->input + (size_t)iy * W * C : p->zeros;
+            }
+            for (size_t ox = 0; ox < OW; ox++) VK_SUFFIX(dw_pixel)(p, rows, ox, c, p->output + (oy * OW + ox) * C);
+        }
+    }
 }
 
 void VK_SUFFIX(vk_dwconv_run)(const vk_dwconv *p, size_t row_begin, size_t row_end) {
     const size_t C = p->channels, W = p->input_width, KH = p->kernel_height, KW = p->kernel_width;
+    if (p->dilation_w == 1 && (p->stride_w == 1 || p->stride_w == 2) && ((KH == 3 && KW == 3) || (KH == 5 && KW == 5))) {
+        // Bands of output rows whose input rows fit the per-core cache: every channel block of
+        // a band reads the same input rows.
+        const size_t row_bytes = W * C * sizeof(float) * p->stride_h;
+        size_t band = row_bytes > 0 ? (128 * 1024) / row_bytes : 1;
+        if (band < 1) band = 1;
+        for (size_t r = row_begin; r < row_end; r += band) {
+            size_t end = r + band < row_end ? r + band : row_end;
+            if (KH == 3 && p->stride_w == 1) VK_SUFFIX(dw_fixed)(p, 3, 3, 1, r, end);
+            else if (KH == 3) VK_SUFFIX(dw_fixed)(p, 3, 3, 2, r, end);
+            else if (p->stride_w == 1) VK_SUFFIX(dw_fixed)(p, 5, 5, 1, r, end);
+            else VK_SUFFIX(dw_fixed)(p, 5, 5, 2, r, end);
+        }
+        return;
+    }
     const float *rows[32];
     if (KH > 32) return;  // rejected by the caller; keeps `rows` in bounds
     for (size_t oy = row_begin; oy < row_end; oy++) {
@@ -204,14 +236,8 @@ void VK_SUFFIX(vk_dwconv_run)(const vk_dwconv *p, size_t row_begin, size_t row_e
             ptrdiff_t iy = iy0 + (ptrdiff_t)(ky * p->dilation_h);
             rows[ky] = iy >= 0 && iy < (ptrdiff_t)p->input_height ? p->input + (size_t)iy * W * C : p->zeros;
         }
-        float *out_row = p->output + oy * p->output_width * C;
-        if (p->dilation_w == 1 && KH == 3 && KW == 3) {
-            VK_SUFFIX(dw_row_fixed)(p, rows, 3, 3, out_row);
-        } else if (p->dilation_w == 1 && KH == 5 && KW == 5) {
-            VK_SUFFIX(dw_row_fixed)(p, rows, 5, 5, out_row);
-        } else {
-            for (size_t ox = 0; ox < p->output_width; ox++) VK_SUFFIX(dw_pixel)(p, rows, ox, 0, out_row + ox * C);
-        }
+        for (size_t ox = 0; ox < p->output_width; ox++)
+            VK_SUFFIX(dw_pixel)(p, rows, ox, 0, p->output + (oy * p->output_width + ox) * C);
     }
 }
 
