@@ -54,9 +54,11 @@ let package = Package(
 
         // Test helpers shared by the test targets (locating ../shared, reading references).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Test-only: counts malloc-family calls (glibc) to check that inference allocates nothing.
+        .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
         .testTarget(name: "ModelFileTests", dependencies: ["ModelFile", "TestSupport"]),
         .testTarget(
-            name: "InferenceTests", dependencies: ["Inference", "ModelFile", "TestSupport"],
+            name: "InferenceTests", dependencies: ["Inference", "ModelFile", "TestSupport", "AllocationCounter"],
             resources: [.copy("Golden")]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
         .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks", "TestSupport"]),

@@ -286,6 +286,12 @@ public final class Interpreter {
         for kernel in kernels { kernel.execute(context) }
     }
 
+    /// Calls `body(t)` once on every thread `t` of the interpreter's pool (the calling thread is
+    /// 0), e.g. to set up per-thread state in tests.
+    package func forEachThread(_ body: @escaping (Int) -> Void) {
+        pool.runOnEachThread(ClosureJob(body))
+    }
+
     /// Runs the model once and returns each kernel's wall time in milliseconds, labelled
     /// `OPERATOR#index` (a development aid for speed work).
     package func profile() -> [(label: String, milliseconds: Double)] {

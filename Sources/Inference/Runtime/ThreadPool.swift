@@ -70,3 +70,12 @@ final class ThreadPool {
         slot.pointee = nil
     }
 }
+
+/// A job that calls a closure with the thread number for each of its tasks' threads.
+final class ClosureJob: ParallelJob {
+    private let body: (Int) -> Void
+
+    init(_ body: @escaping (Int) -> Void) { self.body = body }
+
+    func run(tasks range: Range<Int>, thread: Int) { body(thread) }
+}
