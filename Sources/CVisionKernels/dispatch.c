@@ -8,7 +8,11 @@
                               size_t, size_t, size_t, float, float);                                        \
     void vk_dwconv_run_##suffix(const vk_dwconv *, size_t, size_t);                                         \
     void vk_conv_dot_##suffix(const vk_conv_geometry *, const float *, const float *, size_t, float *, size_t, \
-                              size_t, float, float, const float *);
+                              size_t, float, float, const float *);                                       \
+    void vk_add_pixels_##suffix(const float *, const float *, size_t, float *, size_t, size_t, float, float,     \
+                                const float *);                                                                \
+    void vk_prelu_pixels_##suffix(const float *, float *, size_t, size_t, const float *);                        \
+    void vk_max_pool_##suffix(const vk_conv_geometry *, float *, size_t, size_t, float, float);
 
 VK_DECLARE(portable)
 #if defined(__x86_64__) || defined(_M_X64)
@@ -193,4 +197,37 @@ void vk_dwconv_run(const vk_dwconv *conv, size_t row_begin, size_t row_end) {
 #endif
     default: vk_dwconv_run_portable(conv, row_begin, row_end); return;
     }
+}
+
+// MARK: Element-wise and pooling
+
+#if defined(__x86_64__) || defined(_M_X64)
+#define VK_DISPATCH(isa, name, ...)                                               \
+    switch (isa) {                                                                \
+    case VK_ISA_AVX512: name##_avx512(__VA_ARGS__); return;                       \
+    case VK_ISA_AVX2: name##_avx2(__VA_ARGS__); return;                           \
+    default: name##_portable(__VA_ARGS__); return;                                \
+    }
+#elif defined(__aarch64__)
+#define VK_DISPATCH(isa, name, ...)                                               \
+    switch (isa) {                                                                \
+    case VK_ISA_NEON: name##_neon(__VA_ARGS__); return;                           \
+    default: name##_portable(__VA_ARGS__); return;                                \
+    }
+#else
+#define VK_DISPATCH(isa, name, ...) name##_portable(__VA_ARGS__);
+#endif
+
+void vk_add_pixels(vk_isa isa, const float *a, const float *b, size_t b_channels, float *out, size_t pixels,
+                   size_t channels, float lo, float hi, const float *alpha) {
+    VK_DISPATCH(isa, vk_add_pixels, a, b, b_channels, out, pixels, channels, lo, hi, alpha)
+}
+
+void vk_prelu_pixels(vk_isa isa, const float *x, float *out, size_t pixels, size_t channels, const float *alpha) {
+    VK_DISPATCH(isa, vk_prelu_pixels, x, out, pixels, channels, alpha)
+}
+
+void vk_max_pool(vk_isa isa, const vk_conv_geometry *geometry, float *output, size_t row_begin, size_t row_end,
+                 float lo, float hi) {
+    VK_DISPATCH(isa, vk_max_pool, geometry, output, row_begin, row_end, lo, hi)
 }

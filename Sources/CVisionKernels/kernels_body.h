@@ -331,3 +331,97 @@ void VK_SUFFIX(vk_conv_dot)(const vk_conv_geometry *g, const float *filter, cons
         }
     }
 }
+
+// MARK: Element-wise
+
+// Channels [0, C) of one pixel: out = prelu(clamp(a + b)), b zero beyond `bc` channels (a
+// channel PAD folded in), prelu skipped when `alpha` is NULL.
+#define VK_ADD_BODY(T, L, LOAD, STORE, MAXF, MINF)                                                   \
+    for (; c + L <= C; c += L) {                                                                     \
+        T x = LOAD(a + c);                                                                           \
+        if (c + L <= bc) x = x + LOAD(b + c);                                                        \
+        else if (c < bc) { T y = (T)(0.0f); for (size_t l = 0; l < bc - c; l++) y[l] = b[c + l]; x = x + y; } \
+        x = MINF((T)(hi), MAXF((T)(lo), x));                                                         \
+        if (alpha) {                                                                                 \
+            T s = x * LOAD(alpha + c);                                                               \
+            x = x >= (T)(0.0f) ? x : s;                                                              \
+        }                                                                                            \
+        STORE(out + c, x);                                                                           \
+    }
+
+void VK_SUFFIX(vk_add_pixels)(const float *a, const float *b, size_t bc, float *out, size_t pixels, size_t C,
+                              float lo, float hi, const float *alpha) {
+    for (size_t p = 0; p < pixels; p++, a += C, b += bc, out += C) {
+        size_t c = 0;
+        VK_ADD_BODY(vk_v, VK_LANES, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)
+#if VK_LANES == 16
+        VK_ADD_BODY(vk_h, 8, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
+#endif
+        for (; c < C; c++) {
+            float x = a[c] + (c < bc ? b[c] : 0.0f);
+            x = x < lo ? lo : x;
+            x = x > hi ? hi : x;
+            if (alpha && x < 0.0f) x = x * alpha[c];
+            out[c] = x;
+        }
+    }
+}
+
+void VK_SUFFIX(vk_prelu_pixels)(const float *x, float *out, size_t pixels, size_t C, const float *alpha) {
+    for (size_t p = 0; p < pixels; p++, x += C, out += C) {
+        size_t c = 0;
+        for (; c + VK_LANES <= C; c += VK_LANES) {
+            vk_v v = VK_LOAD(x + c);
+            vk_v s = v * VK_LOAD(alpha + c);
+            VK_STORE(out + c, v >= (vk_v)(0.0f) ? v : s);
+        }
+#if VK_LANES == 16
+        for (; c + 8 <= C; c += 8) {
+            vk_h v = VK_LOADH(x + c);
+            vk_h s = v * VK_LOADH(alpha + c);
+            VK_STOREH(out + c, v >= (vk_h)(0.0f) ? v : s);
+        }
+#endif
+        for (; c < C; c++) out[c] = x[c] >= 0.0f ? x[c] : x[c] * alpha[c];
+    }
+}
+
+// MARK: Pooling
+
+void VK_SUFFIX(vk_max_pool)(const vk_conv_geometry *g, float *output, size_t row_begin, size_t row_end, float lo,
+                            float hi) {
+    const size_t C = g->channels, W = g->input_width, OW = g->output_width;
+    for (size_t r = row_begin; r < row_end; r++) {
+        size_t b = r / g->output_height, oy = r % g->output_height;
+        const float *image = g->input + b * g->input_height * W * C;
+        ptrdiff_t iy0 = (ptrdiff_t)(oy * g->stride_h) - (ptrdiff_t)g->pad_top;
+        size_t ky_lo = 0, ky_hi = g->kernel_height;
+        while (ky_lo < ky_hi && iy0 + (ptrdiff_t)ky_lo < 0) ky_lo++;
+        while (ky_hi > ky_lo && iy0 + (ptrdiff_t)ky_hi - 1 >= (ptrdiff_t)g->input_height) ky_hi--;
+        float *out = output + r * OW * C;
+        for (size_t ox = 0; ox < OW; ox++, out += C) {
+            ptrdiff_t ix0 = (ptrdiff_t)(ox * g->stride_w) - (ptrdiff_t)g->pad_left;
+            size_t kx_lo = 0, kx_hi = g->kernel_width;
+            while (kx_lo < kx_hi && ix0 + (ptrdiff_t)kx_lo < 0) kx_lo++;
+            while (kx_hi > kx_lo && ix0 + (ptrdiff_t)kx_hi - 1 >= (ptrdiff_t)W) kx_hi--;
+            size_t c = 0;
+            for (; c + VK_LANES <= C; c += VK_LANES) {
+                vk_v m = (vk_v)(-3.402823466e38f);
+                for (size_t ky = ky_lo; ky < ky_hi; ky++)
+                    for (size_t kx = kx_lo; kx < kx_hi; kx++)
+                        m = VK_MAX(m, VK_LOAD(image + ((size_t)(iy0 + (ptrdiff_t)ky) * W + (size_t)(ix0 + (ptrdiff_t)kx)) * C + c));
+                VK_STORE(out + c, VK_MIN((vk_v)(hi), VK_MAX((vk_v)(lo), m)));
+            }
+            for (; c < C; c++) {
+                float m = -3.402823466e38f;
+                for (size_t ky = ky_lo; ky < ky_hi; ky++)
+                    for (size_t kx = kx_lo; kx < kx_hi; kx++) {
+                        float v = image[((size_t)(iy0 + (ptrdiff_t)ky) * W + (size_t)(ix0 + (ptrdiff_t)kx)) * C + c];
+                        m = v > m ? v : m;
+                    }
+                m = m < lo ? lo : m;
+                out[c] = m > hi ? hi : m;
+            }
+        }
+    }
+}

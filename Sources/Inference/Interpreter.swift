@@ -130,7 +130,7 @@ public final class Interpreter {
         for (position, index) in runtimeOperators.enumerated() {
             let op = graph.operators[index]
             for t in fusion.inputs(of: index, op) where t >= 0 && !store.isConstant(t) { live(t, position) }
-            for t in op.outputs { live(Int(t), position) }
+            for t in fusion.outputs(of: index, op) { live(t, position) }
         }
         for t in first.keys where store.isConstant(t) && !outputSet.contains(t) {
             throw InferenceError.invalidModel("constant tensor \(t) ('\(descriptors[t].name)') is written by an operator")
@@ -167,9 +167,10 @@ public final class Interpreter {
         for index in runtimeOperators where !aliased.contains(index) {
             let op = graph.operators[index]
             let ctx = OperatorContext(index: index, code: model.operatorCodes[op.opcodeIndex], options: op.builtinOptions,
-                                      inputIndices: fusion.inputs(of: index, op), outputIndices: op.outputs.map(Int.init),
+                                      inputIndices: fusion.inputs(of: index, op), outputIndices: fusion.outputs(of: index, op),
                                       descriptors: descriptors, constants: store, address: address,
-                                      instructionSet: instructionSet, inputPadding: fusion.padding[index])
+                                      instructionSet: instructionSet, inputPadding: fusion.padding[index],
+                                      channelPaddedInput: fusion.channelPadded.contains(index), preluAlpha: fusion.prelu[index])
             kernels.append(try KernelFactory.make(ctx))
             labels.append("\(ctx.name)#\(index)")
         }

@@ -123,6 +123,23 @@ typedef struct vk_dwconv {
 /// row-major order (taps outside the input add zero), then the clamp.
 void vk_dwconv_run(const vk_dwconv *conv, size_t row_begin, size_t row_end);
 
+// MARK: Element-wise and pooling
+
+/// For `pixels` pixels of `channels` floats: `out = prelu(clamp(a + b, lo, hi), alpha)`, where `b`
+/// has `b_channels` (<= `channels`) floats per pixel and is zero beyond them (a channel PAD
+/// folded in), and the PRELU (`x >= 0 ? x : x * alpha[c]`) is skipped when `alpha` is NULL.
+/// `out` may be `a`.
+void vk_add_pixels(vk_isa isa, const float *a, const float *b, size_t b_channels, float *out, size_t pixels,
+                   size_t channels, float lo, float hi, const float *alpha);
+
+/// PRELU over `pixels` pixels of `channels` floats with one slope per channel; `out` may be `x`.
+void vk_prelu_pixels(vk_isa isa, const float *x, float *out, size_t pixels, size_t channels, const float *alpha);
+
+/// MAX_POOL_2D rows `[row_begin, row_end)` (counted over the batch): the maximum over the window
+/// clipped to the input, starting from the lowest finite float, then clamped.
+void vk_max_pool(vk_isa isa, const vk_conv_geometry *geometry, float *output, size_t row_begin, size_t row_end,
+                 float lo, float hi);
+
 // MARK: Thread pool
 
 /// Work callback: run tasks `[begin, end)` on thread `thread` (0 is the caller).

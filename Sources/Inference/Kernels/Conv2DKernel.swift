@@ -59,22 +59,31 @@ final class Conv2DKernel: Kernel, ParallelJob {
         let outputShape = NHWC(batch: inputShape.batch, height: rows.output, width: columns.output, channels: filterShape.batch)
         try ctx.requireOutputShape(outputShape.shape)
         let clamp = try ctx.clamp(options.activation)
+        var slopes: AlignedBuffer?
+        if let alpha = ctx.preluAlpha {
+            guard let value = try ctx.constants.value(of: alpha), value.descriptor.type == .float32,
+                  value.descriptor.elementCount == outputShape.channels else {
+                throw ctx.invalid("the fused PRELU needs \(outputShape.channels) constant FLOAT32 slopes")
+            }
+            slopes = AlignedBuffer(copying: UnsafeBufferPointer(start: value.floats, count: outputShape.channels))
+        }
         if filterShape.batch <= ConvDotKernel.maximumOutputChannels {
             return ConvDotKernel(input: ctx.inputFloats(0), output: ctx.outputFloats(0), inputShape: inputShape,
                                  outputShape: outputShape, rows: rows, columns: columns, filter: filter.floats,
-                                 bias: bias?.floats, clamp: clamp, instructionSet: ctx.instructionSet)
+                                 bias: bias?.floats, clamp: clamp, instructionSet: ctx.instructionSet, slopes: slopes)
         }
         let weights = PackedWeights(
             weights: filter.floats, bias: bias?.floats, n: filterShape.batch,
             k: filterShape.height * filterShape.width * filterShape.channels, instructionSet: ctx.instructionSet)
         return Conv2DKernel(
             input: ctx.inputFloats(0), output: ctx.outputFloats(0), inputShape: inputShape, outputShape: outputShape,
-            rows: rows, columns: columns, weights: weights, clamp: clamp)
+            rows: rows, columns: columns, weights: weights, clamp: clamp, slopes: slopes)
     }
 
     init(input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: NHWC, outputShape: NHWC,
-         rows: WindowAxis, columns: WindowAxis, weights: PackedWeights, clamp: ActivationClamp) {
+         rows: WindowAxis, columns: WindowAxis, weights: PackedWeights, clamp: ActivationClamp, slopes: AlignedBuffer? = nil) {
         self.input = input
+        self.slopes = slopes
         self.output = output
         self.inputShape = inputShape
         self.outputShape = outputShape
@@ -100,6 +109,8 @@ final class Conv2DKernel: Kernel, ParallelJob {
     private let geometry: vk_conv_geometry
     private let tiling: GemmTiling
     private var context: ExecutionContext?
+    /// The slopes of a fused PRELU (one per output channel), applied to each finished tile.
+    private let slopes: AlignedBuffer?
 
     func execute(_ context: ExecutionContext) {
         self.context = context
@@ -114,6 +125,7 @@ final class Conv2DKernel: Kernel, ParallelJob {
             let (rows, panels) = tiling.task(task)
             if isDirect {
                 weights.run(a: input, aStride: k, c: output, cStride: n, rows: rows, panels: panels, clamp: clamp)
+                applySlopes(rows: rows, panels: panels)
                 continue
             }
             let scratch = context.scratchFloats(thread: thread)
@@ -122,7 +134,24 @@ final class Conv2DKernel: Kernel, ParallelJob {
                 let count = Swift.min(tileRows, rows.upperBound - first)
                 withUnsafePointer(to: geometry) { vk_im2col($0, first, count, scratch) }
                 weights.run(a: scratch, aStride: k, c: output + first * n, cStride: n, rows: 0..<count, panels: panels, clamp: clamp)
+                applySlopes(rows: first..<(first + count), panels: panels)
                 first += count
+            }
+        }
+    }
+
+    /// The fused PRELU on output rows `rows`, columns of `panels` (still in cache).
+    @inline(__always)
+    private func applySlopes(rows: Range<Int>, panels: Range<Int>) {
+        guard let slopes else { return }
+        let n = outputShape.channels
+        var first = 0, end = 0
+        vk_gemm_panel_columns(weights.shape, panels.lowerBound, panels.upperBound, &first, &end)
+        if first == 0 && end == n {
+            vk_prelu_pixels(weights.shape.isa, output + rows.lowerBound * n, output + rows.lowerBound * n, rows.count, n, slopes.floats)
+        } else {
+            for m in rows {
+                vk_prelu_pixels(weights.shape.isa, output + m * n + first, output + m * n + first, 1, end - first, slopes.floats + first)
             }
         }
     }
@@ -148,11 +177,14 @@ final class ConvDotKernel: Kernel, ParallelJob {
     private let geometry: vk_conv_geometry
     /// A row of zeros read for window rows outside the input.
     private let zeros: AlignedBuffer
+    /// The slopes of a fused PRELU (one per output channel).
+    private let slopes: AlignedBuffer?
 
     init(input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: NHWC, outputShape: NHWC,
          rows: WindowAxis, columns: WindowAxis, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
-         clamp: ActivationClamp, instructionSet: InstructionSet) {
+         clamp: ActivationClamp, instructionSet: InstructionSet, slopes: AlignedBuffer? = nil) {
         self.output = output
+        self.slopes = slopes
         outputChannels = outputShape.channels
         pixelCount = outputShape.batch * outputShape.height * outputShape.width
         self.clamp = clamp
@@ -184,5 +216,9 @@ final class ConvDotKernel: Kernel, ParallelJob {
                         outputChannels, output + first * outputChannels, first, count, lower, upper, zeros.floats)
         }
         if clamp.isTanh { clamp.apply(to: output + first * outputChannels, count: count * outputChannels) }
+        if let slopes {
+            let out = output + first * outputChannels
+            vk_prelu_pixels(instructionSet.isa, out, out, count, outputChannels, slopes.floats)
+        }
     }
 }
