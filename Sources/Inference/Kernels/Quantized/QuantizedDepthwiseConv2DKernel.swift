@@ -1,0 +1,167 @@
+import ModelFile
+
+/// DEPTHWISE_CONV_2D on UINT8 (per-tensor) or INT8 (per-tensor or per-channel along the last
+/// filter axis) NHWC tensors, any depth multiplier (tflite/kernels/depthwise_conv.cc; reference
+/// arithmetic in tflite/kernels/internal/reference/depthwiseconv_uint8.h and
+/// reference/integer_ops/depthwise_conv.h): output channel `c` reads input channel
+/// `c / multiplier`, `acc = bias[c] + Σ_taps (x - x_zp) · (w - w_zp[c])`, then ``Requantizer``.
+///
+/// Weights are repacked at load as int16 `[tap][channel]` (zero point removed, channels
+/// rounded up to 8); taps outside the input are skipped. Work is split over output rows.
+final class QuantizedDepthwiseConv2DKernel: Kernel, ParallelJob {
+    let input: UnsafeMutableRawPointer
+    let output: UnsafeMutableRawPointer
+    let isSigned: Bool
+    let inputShape: NHWC
+    let outputShape: NHWC
+    let rows: WindowAxis
+    let columns: WindowAxis
+    let multiplier: Int
+    let inputZeroPoint: Int16
+    /// `taps × paddedChannels` int16 weights.
+    let packed: AlignedBuffer
+    /// `paddedChannels` int32 biases.
+    let bias: AlignedBuffer
+    let paddedChannels: Int
+    let requantizer: Requantizer
+
+    static func make(_ ctx: OperatorContext) throws -> Kernel {
+        guard case let .depthwiseConv2D(options) = ctx.options else { throw ctx.invalid("missing DepthwiseConv2DOptions") }
+        try ctx.expect(inputs: 2...3, outputs: 1)
+        let (type, inputQuantization, outputQuantization) = try ctx.quantizedInputOutput()
+        let inputDescriptor = try ctx.input(0)
+        guard let inputShape = NHWC(inputDescriptor.shape) else {
+            throw ctx.unsupported("input must have rank 4, has shape \(inputDescriptor.shapeText)")
+        }
+        let filter = try ctx.requireConstant(1, "the filter")
+        guard filter.descriptor.type == type else {
+            throw ctx.unsupported("filter type \(filter.descriptor.type) with \(type) activations")
+        }
+        guard let filterShape = NHWC(filter.descriptor.shape), filterShape.batch == 1 else {
+            throw ctx.invalid("filter must have shape [1, kh, kw, channels], has \(filter.descriptor.shapeText)")
+        }
+        let channels = filterShape.channels
+        guard inputShape.channels > 0, channels % inputShape.channels == 0 else {
+            throw ctx.invalid("filter depth \(channels) is not a multiple of input depth \(inputShape.channels)")
+        }
+        let multiplier = channels / inputShape.channels
+        let filterQuantization = try ctx.filterQuantization(filter.descriptor, channels: channels, axis: 3, type: type)
+        let biasTensor = try ctx.quantizedBias(2, channels: channels)
+        guard let rows = WindowAxis(input: inputShape.height, filter: filterShape.height, stride: options.strideHeight,
+                                    dilation: options.dilationHeight, padding: options.padding),
+              let columns = WindowAxis(input: inputShape.width, filter: filterShape.width, stride: options.strideWidth,
+                                       dilation: options.dilationWidth, padding: options.padding)
+        else { throw ctx.invalid("invalid window: filter \(filter.descriptor.shapeText), strides \(options.strideHeight)x\(options.strideWidth) on input \(inputDescriptor.shapeText)") }
+        let outputShape = NHWC(batch: inputShape.batch, height: rows.output, width: columns.output, channels: channels)
+        try ctx.requireOutputShape(outputShape.shape)
+        let range = try ctx.quantizedActivationRange(options.activation, output: outputQuantization, type: type)
+
+        let padded = (channels + 7) / 8 * 8
+        let taps = filterShape.height * filterShape.width
+        let packed = AlignedBuffer(byteCount: taps * padded * MemoryLayout<Int16>.stride)
+        let weights = packed.bound(to: Int16.self)
+        let raw = filter.buffer.bound(to: UInt8.self)
+        for tap in 0..<taps {
+            for c in 0..<channels {
+                let zeroPoint = filterQuantization.zeroPoints.count == 1 ? filterQuantization.zeroPoints[0] : filterQuantization.zeroPoints[c]
+                let byte = raw[tap * channels + c]
+                let value = type == .int8 ? Int32(Int8(bitPattern: byte)) : Int32(byte)
+                weights[tap * padded + c] = Int16(value - zeroPoint)
+            }
+        }
+        let bias = AlignedBuffer(byteCount: padded * MemoryLayout<Int32>.stride)
+        if let biasTensor { bias.bound(to: Int32.self).update(from: biasTensor.buffer.bound(to: Int32.self), count: channels) }
+        let requantizer = Requantizer(
+            arithmetic: ctx.arithmetic, inputScale: inputQuantization.scale, filterScales: filterQuantization.scales,
+            outputScale: outputQuantization.scale, channelCount: channels, zeroPoint: outputQuantization.zeroPoint,
+            range: range, floatProduct: type == .uint8)
+        return QuantizedDepthwiseConv2DKernel(
+            input: ctx.inputAddress(0), output: ctx.outputAddress(0), isSigned: type == .int8, inputShape: inputShape,
+            outputShape: outputShape, rows: rows, columns: columns, multiplier: multiplier,
+            inputZeroPoint: Int16(inputQuantization.zeroPoint), packed: packed, bias: bias, paddedChannels: padded,
+            requantizer: requantizer)
+    }
+
+    init(input: UnsafeMutableRawPointer, output: UnsafeMutableRawPointer, isSigned: Bool, inputShape: NHWC,
+         outputShape: NHWC, rows: WindowAxis, columns: WindowAxis, multiplier: Int, inputZeroPoint: Int16,
+         packed: AlignedBuffer, bias: AlignedBuffer, paddedChannels: Int, requantizer: Requantizer) {
+        self.input = input
+        self.output = output
+        self.isSigned = isSigned
+        self.inputShape = inputShape
+        self.outputShape = outputShape
+        self.rows = rows
+        self.columns = columns
+        self.multiplier = multiplier
+        self.inputZeroPoint = inputZeroPoint
+        self.packed = packed
+        self.bias = bias
+        self.paddedChannels = paddedChannels
+        self.requantizer = requantizer
+    }
+
+    func execute(_ context: ExecutionContext) {
+        context.pool.run(self, taskCount: outputShape.batch * outputShape.height)
+    }
+
+    func run(tasks range: Range<Int>, thread: Int) {
+        for task in range {
+            let b = task / outputShape.height, oy = task % outputShape.height
+            if isSigned { row(Int8.self, b: b, oy: oy) } else { row(UInt8.self, b: b, oy: oy) }
+        }
+    }
+
+    @inline(__always)
+    private func row<T: QuantizedElement>(_: T.Type, b: Int, oy: Int) {
+        let channels = outputShape.channels, inputChannels = inputShape.channels
+        let fullBlocks = multiplier == 1 ? channels / 8 : 0
+        let weights = UnsafeRawPointer(packed.raw)
+        let w = packed.bound(to: Int16.self)
+        let biases = bias.bound(to: Int32.self)
+        let padded = paddedChannels
+        let rows = self.rows, columns = self.columns
+        let inputWidth = inputShape.width
+        let ys = rows.validTaps(oy)
+        let iy0 = rows.origin(oy)
+        let source = input.assumingMemoryBound(to: T.self)
+        let imageBase = source + b * inputShape.height * inputWidth * inputChannels
+        var out = output.assumingMemoryBound(to: T.self) + ((b * outputShape.height + oy) * outputShape.width) * channels
+        let rowStride = inputWidth * inputChannels
+        let tapStride = columns.dilation * inputChannels
+        let zeroPoint = SIMD8<Int16>(repeating: inputZeroPoint)
+        for ox in 0..<outputShape.width {
+            let xs = columns.validTaps(ox)
+            let ix0 = columns.origin(ox)
+            for block in 0..<fullBlocks {
+                let c = block * 8
+                var acc = UnsafeRawPointer(bias.raw).load(fromByteOffset: c * 4, as: SIMD8<Int32>.self)
+                for ky in ys {
+                    var x = UnsafeRawPointer(imageBase + (iy0 + ky * rows.dilation) * rowStride + (ix0 + xs.lowerBound * columns.dilation) * inputChannels + c)
+                    var wp = weights + ((ky * columns.filter + xs.lowerBound) * padded + c) * 2
+                    for _ in xs {
+                        let v = SIMD8<Int16>(truncatingIfNeeded: x.loadUnaligned(as: SIMD8<T>.self)) &- zeroPoint
+                        let k = wp.load(as: SIMD8<Int16>.self)
+                        acc &+= SIMD8<Int32>(truncatingIfNeeded: v) &* SIMD8<Int32>(truncatingIfNeeded: k)
+                        x += tapStride
+                        wp += padded * 2
+                    }
+                }
+                requantizer.store(acc, channel: c, to: out + c, width: 8)
+            }
+            for c in (fullBlocks * 8)..<channels {
+                let ic = c / multiplier
+                var acc = biases[c]
+                for ky in ys {
+                    let rowBase = imageBase + (iy0 + ky * rows.dilation) * rowStride + ic
+                    let tapBase = ky * columns.filter
+                    for kx in xs {
+                        let v = Int32(rowBase[(ix0 + kx * columns.dilation) * inputChannels]) - Int32(inputZeroPoint)
+                        acc &+= v * Int32(w[(tapBase + kx) * padded + c])
+                    }
+                }
+                out[c] = T(truncatingIfNeeded: requantizer.requantize(acc, channel: c))
+            }
+            out += channels
+        }
+    }
+}
