@@ -20,6 +20,10 @@ final class Requantizer {
     let zeroPoint: Int32
     /// The output range after the fused activation.
     let range: QuantizedRange
+    /// `range - zeroPoint` as floats, and the integer correction of the rounding trick.
+    private let lowerBound: SIMD8<Float>
+    private let upperBound: SIMD8<Float>
+    private let bias: SIMD8<Int32>
 
     /// - Parameters:
     ///   - filterScales: one scale, or one per output channel.
@@ -30,6 +34,9 @@ final class Requantizer {
         self.channelCount = channelCount
         self.zeroPoint = zeroPoint
         self.range = range
+        lowerBound = SIMD8(repeating: Float(range.lower - zeroPoint))
+        upperBound = SIMD8(repeating: Float(range.upper - zeroPoint))
+        bias = SIMD8(repeating: zeroPoint &- 0x4B40_0000)
         let padded = (channelCount + 7) / 8 * 8
         scales = AlignedBuffer(byteCount: padded * MemoryLayout<Float>.stride)
         var multipliers: [FixedPointMultiplier] = []
@@ -60,26 +67,26 @@ final class Requantizer {
     /// the first `width` results at `out`.
     @inline(__always)
     func store<T: QuantizedElement>(_ acc: SIMD8<Int32>, channel c: Int, to out: UnsafeMutablePointer<T>, width: Int) {
-        switch arithmetic {
-        case .xnnpack:
-            let scale = UnsafeRawPointer(scales.raw).load(fromByteOffset: c * 4, as: SIMD8<Float>.self)
-            var v = SIMD8<Float>(acc) * scale
-            v = v.clamped(lowerBound: SIMD8(repeating: Float(range.lower - zeroPoint)),
-                          upperBound: SIMD8(repeating: Float(range.upper - zeroPoint)))
-            // Round to nearest-even without SSE4.1: adding and subtracting 1.5 · 2^23 leaves the
-            // integer nearest to v (|v| ≤ 510 here) in the default rounding mode.
-            let magic = SIMD8<Float>(repeating: 12_582_912)
-            v = (v + magic) - magic
-            let q = SIMD8<Int32>(v) &+ SIMD8(repeating: zeroPoint)
-            if width == 8 {
-                UnsafeMutableRawPointer(out).storeBytes(of: SIMD8<T>(truncatingIfNeeded: q), as: SIMD8<T>.self)
-            } else {
-                for i in 0..<width { out[i] = T(truncatingIfNeeded: q[i]) }
-            }
-        case .reference:
-            for i in 0..<width {
-                out[i] = T(truncatingIfNeeded: range.clamp(multipliers[c + i].apply(acc[i]) &+ zeroPoint))
-            }
+        guard arithmetic == .xnnpack else {
+            storeReference(acc, channel: c, to: out, width: width)
+            return
+        }
+        let scale = UnsafeRawPointer(scales.raw).load(fromByteOffset: c * 4, as: SIMD8<Float>.self)
+        let v = clamped(SIMD8<Float>(acc) * scale, lowerBound, upperBound)
+        // Round to nearest-even without SSE4.1: adding 1.5 · 2^23 leaves the integer nearest to v
+        // (|v| ≤ 510 here) in the low mantissa bits, which the bit pattern exposes.
+        let q = unsafeBitCast(v + SIMD8(repeating: 12_582_912), to: SIMD8<Int32>.self) &+ bias
+        if width == 8 {
+            UnsafeMutableRawPointer(out).storeBytes(of: SIMD8<T>(truncatingIfNeeded: q), as: SIMD8<T>.self)
+        } else {
+            for i in 0..<width { out[i] = T(truncatingIfNeeded: q[i]) }
+        }
+    }
+
+    @inline(never)
+    private func storeReference<T: QuantizedElement>(_ acc: SIMD8<Int32>, channel c: Int, to out: UnsafeMutablePointer<T>, width: Int) {
+        for i in 0..<width {
+            out[i] = T(truncatingIfNeeded: range.clamp(multipliers[c + i].apply(acc[i]) &+ zeroPoint))
         }
     }
 }
