@@ -49,7 +49,14 @@ public final class Interpreter {
     ///   version the engine does not implement, ``InferenceError/unsupportedOption(name:version:index:detail:)``
     ///   for an unsupported option or type, ``InferenceError/invalidModel(_:)`` for
     ///   inconsistent shapes or data.
-    public init(model: TFLiteModel, options: InterpreterOptions = InterpreterOptions()) throws {
+    public convenience init(model: TFLiteModel, options: InterpreterOptions = InterpreterOptions()) throws {
+        try self.init(model: model, options: options, additionalOutputs: [])
+    }
+
+    /// Prepares `model` with the tensors `additionalOutputs` (indices in the main subgraph)
+    /// treated as extra outputs after the model's own: they stay readable after ``invoke()``
+    /// (for checking intermediate results).
+    package init(model: TFLiteModel, options: InterpreterOptions, additionalOutputs: [Int]) throws {
         self.model = model
         let graph = model.mainSubgraph
         var descriptors = graph.tensors.enumerated().map { TensorDescriptor(index: $0.offset, tensor: $0.element) }
@@ -71,7 +78,10 @@ public final class Interpreter {
         threadCount = pool.threadCount
 
         let graphInputs = graph.inputs.map(Int.init)
-        let graphOutputs = graph.outputs.map(Int.init)
+        for t in additionalOutputs where t < 0 || t >= graph.tensors.count {
+            throw InferenceError.tensorIndexOutOfRange(kind: "tensor", index: t, count: graph.tensors.count)
+        }
+        let graphOutputs = graph.outputs.map(Int.init) + additionalOutputs
         let outputSet = Set(graphOutputs)
         for t in graphInputs + graphOutputs where descriptors[t].byteCount == nil {
             throw InferenceError.invalidModel("tensor \(t) ('\(descriptors[t].name)') has unsupported type \(descriptors[t].type)")

@@ -73,6 +73,25 @@ struct FixedPointMultiplier: Equatable {
             FixedPointMultiplier.roundingDoublingHighMultiply(shifted, mantissa), byPowerOfTwo: right)
     }
 
+    /// The same multiplication as TFLite's optimized kernels compute it on x86, where NEON
+    /// intrinsics are emulated with SSE (tflite/kernels/internal/optimized/neon_check.h,
+    /// NEON_2_SSE.h): `MultiplyByQuantizedMultiplier4Rows` (common.h) is `vqrdmulhq_s32` —
+    /// `(2·a·b + 2^31) >> 32`, ties rounded up — followed by `vrshlq_s32`, a right shift that
+    /// rounds ties up, where gemmlowp rounds ties away from zero.
+    @inline(__always)
+    func applyRoundingUp(_ x: Int32) -> Int32 {
+        let left = shift > 0 ? shift : 0, right = shift > 0 ? 0 : -shift
+        let shifted = x &* Int32(truncatingIfNeeded: Int64(1) << left)
+        let high: Int64
+        if shifted == Int32.min && mantissa == Int32.min {
+            high = Int64(Int32.max)
+        } else {
+            high = (2 * Int64(shifted) * Int64(mantissa) + (1 << 31)) >> 32
+        }
+        guard right > 0 else { return Int32(truncatingIfNeeded: high) }
+        return Int32(truncatingIfNeeded: (high + (1 << (right - 1))) >> right)
+    }
+
     /// `MultiplyByQuantizedMultiplierSmallerThanOneExp` (`shift` ≤ 0).
     @inline(__always)
     func applySmallerThanOne(_ x: Int32) -> Int32 {

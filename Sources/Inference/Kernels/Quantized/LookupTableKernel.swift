@@ -10,6 +10,10 @@ final class LookupTableKernel: Kernel, ParallelJob {
     let count: Int
     /// Indexed by the input's bit pattern.
     let table: [UInt8]
+    /// The table of elements `tailStart...` (TFLite's optimized requantization treats the
+    /// elements after its last 16-element block differently).
+    let tailTable: [UInt8]
+    let tailStart: Int
 
     /// LOGISTIC: TFLite's table (tflite/kernels/activations.cc, `SigmoidPrepare`, and
     /// tflite/kernels/internal/common.h, `LUTPopulateInt8`): for every input value `q`,
@@ -35,13 +39,16 @@ final class LookupTableKernel: Kernel, ParallelJob {
     }
 
     /// QUANTIZE from one 8-bit quantization to another (tflite/kernels/quantize.cc, the
-    /// requantize case). Reference, and XNNPACK when it does not take the operator (different
-    /// types, or a scale ratio outside [1/256, 128]): `MultiplyByQuantizedMultiplier(q - x_zp, m) +
-    /// y_zp` with `m` from `x_scale / y_scale` in double (tflite/kernels/internal/reference/
-    /// requantize.h). XNNPACK (same type): a Q8 multiplier `M = lrintf(256 · x_scale / y_scale)`
-    /// and `(q · M - x_zp · M + y_zp · 256 + 128) >> 8` (XNNPACK src/microparams-init.c,
-    /// `xnn_init_qs8_cvt_scalar_params`; src/qs8-vcvt/scalar.c.in; conditions in
-    /// tflite/delegates/xnnpack/xnnpack_delegate.cc, `VisitUnaryNode` QUANTIZE).
+    /// requantize case), `q - x_zp` scaled by the multiplier of `x_scale / y_scale` (double),
+    /// plus `y_zp`, clamped:
+    /// * reference: `MultiplyByQuantizedMultiplier` (tflite/kernels/internal/reference/requantize.h);
+    /// * xnnpack, same type and a scale ratio in [1/256, 128] (XNNPACK takes it:
+    ///   tflite/delegates/xnnpack/xnnpack_delegate.cc, `VisitUnaryNode`): a Q8 multiplier
+    ///   `M = lrintf(256 · x_scale / y_scale)` and `(q · M - x_zp · M + y_zp · 256 + 128) >> 8`
+    ///   (XNNPACK src/microparams-init.c, `xnn_init_qs8_cvt_scalar_params`; src/qs8-vcvt);
+    /// * xnnpack otherwise: TFLite's optimized `Requantize` (optimized_ops.h), whose 16-element
+    ///   blocks round ties up (``FixedPointMultiplier/applyRoundingUp(_:)``) and whose last
+    ///   `count % 16` elements use `MultiplyByQuantizedMultiplier`.
     static func makeRequantize(_ ctx: OperatorContext) throws -> Kernel {
         try ctx.expect(inputs: 1...1, outputs: 1)
         let xd = try ctx.input(0), yd = ctx.output(0)
@@ -51,16 +58,19 @@ final class LookupTableKernel: Kernel, ParallelJob {
         try ctx.requireOutputShape(xd.shape)
         let x = try ctx.affineQuantization(of: xd, "the input"), y = try ctx.affineQuantization(of: yd, "the output")
         let ratio = x.scale / y.scale
-        let table: [UInt8]
-        if ctx.arithmetic == .xnnpack, xd.type == yd.type, ratio >= 1.0 / 256, ratio <= 128 {
-            let multiplier = Int32((256 * ratio).rounded(.toNearestOrEven))
-            let bias = (y.zeroPoint << 8) - multiplier * x.zeroPoint + 0x80
-            table = makeTable(type: xd.type, outputRange: outputRange) { q in (bias + q * multiplier) >> 8 }
-        } else {
-            let multiplier = FixedPointMultiplier(Double(x.scale) / Double(y.scale))
-            table = makeTable(type: xd.type, outputRange: outputRange) { q in multiplier.apply(q - x.zeroPoint) &+ y.zeroPoint }
+        let multiplier = FixedPointMultiplier(Double(x.scale) / Double(y.scale))
+        let gemmlowp = makeTable(type: xd.type, outputRange: outputRange) { q in multiplier.apply(q - x.zeroPoint) &+ y.zeroPoint }
+        guard ctx.arithmetic == .xnnpack else { return LookupTableKernel(ctx, table: gemmlowp) }
+        if xd.type == yd.type, ratio >= 1.0 / 256, ratio <= 128 {
+            let q8 = Int32((256 * ratio).rounded(.toNearestOrEven))
+            let bias = (y.zeroPoint << 8) - q8 * x.zeroPoint + 0x80
+            return LookupTableKernel(ctx, table: makeTable(type: xd.type, outputRange: outputRange) { q in (bias + q * q8) >> 8 })
         }
-        return LookupTableKernel(ctx, table: table)
+        let roundingUp = makeTable(type: xd.type, outputRange: outputRange) { q in
+            multiplier.applyRoundingUp(q - x.zeroPoint) &+ y.zeroPoint
+        }
+        let count = xd.elementCount
+        return LookupTableKernel(ctx, table: roundingUp, tailTable: gemmlowp, tailStart: count - count % 16)
     }
 
     /// The table of `function` over every value of `type`, clamped to `outputRange` (the input
@@ -73,17 +83,22 @@ final class LookupTableKernel: Kernel, ParallelJob {
         }
     }
 
-    private convenience init(_ ctx: OperatorContext, table: [UInt8]) {
+    private convenience init(_ ctx: OperatorContext, table: [UInt8], tailTable: [UInt8]? = nil, tailStart: Int? = nil) {
         let count = (try? ctx.input(0).elementCount) ?? 0
         self.init(input: ctx.inputAddress(0).assumingMemoryBound(to: UInt8.self),
-                  output: ctx.outputAddress(0).assumingMemoryBound(to: UInt8.self), count: count, table: table)
+                  output: ctx.outputAddress(0).assumingMemoryBound(to: UInt8.self), count: count, table: table,
+                  tailTable: tailTable ?? table, tailStart: tailStart ?? count)
     }
 
-    init(input: UnsafeMutablePointer<UInt8>, output: UnsafeMutablePointer<UInt8>, count: Int, table: [UInt8]) {
+    /// Elements from `tailStart` on use `tailTable`.
+    init(input: UnsafeMutablePointer<UInt8>, output: UnsafeMutablePointer<UInt8>, count: Int, table: [UInt8],
+         tailTable: [UInt8], tailStart: Int) {
         self.input = input
         self.output = output
         self.count = count
         self.table = table
+        self.tailTable = tailTable
+        self.tailStart = tailStart
     }
 
     func execute(_ context: ExecutionContext) {
@@ -92,9 +107,13 @@ final class LookupTableKernel: Kernel, ParallelJob {
 
     func run(tasks range: Range<Int>, thread: Int) {
         table.withUnsafeBufferPointer { table in
-            for task in range {
-                let start = task * LookupTableKernel.chunk, end = Swift.min(start + LookupTableKernel.chunk, count)
-                for i in start..<end { output[i] = table[Int(input[i])] }
+            tailTable.withUnsafeBufferPointer { tail in
+                for task in range {
+                    let start = task * LookupTableKernel.chunk, end = Swift.min(start + LookupTableKernel.chunk, count)
+                    let split = Swift.min(Swift.max(tailStart, start), end)
+                    for i in start..<split { output[i] = table[Int(input[i])] }
+                    for i in split..<end { output[i] = tail[Int(input[i])] }
+                }
             }
         }
     }

@@ -4,10 +4,11 @@ import ModelFile
 /// (tflite/kernels/quantize.cc).
 ///
 /// * ``QuantizedArithmetic/xnnpack`` (also TFLite's optimized kernel, which LiteRT's builtin
-///   resolver uses): `clamp(round_to_nearest_even(x · (1 / scale)) + zero_point)`, NaN giving
-///   the lowest value (XNNPACK src/f32-qs8-vcvt, `xnn_init_f32_qs8_cvt_scalar_params`).
+///   resolver uses): `clamp(round_to_nearest_even(min(x · (1 / scale), 32767)) + zero_point)`, NaN giving
+///   the highest value (XNNPACK src/f32-qs8-vcvt, `xnn_init_f32_qs8_cvt_scalar_params`).
 /// * ``QuantizedArithmetic/reference``: `clamp(round_half_away(x / scale) + zero_point)`
-///   (tflite/kernels/internal/reference/quantize.h, `AffineQuantize`).
+///   (tflite/kernels/internal/reference/quantize.h, `AffineQuantize`), with the x86 result of
+///   the C++ float-to-int cast for values beyond the int32 range.
 final class QuantizeKernel: Kernel, ParallelJob {
     static let chunk = 8192
 
@@ -49,15 +50,17 @@ final class QuantizeKernel: Kernel, ParallelJob {
         let rounded: Float
         switch arithmetic {
         case .xnnpack:
-            // XNNPACK clamps the scaled value to 32767 before converting; a NaN converts to the
-            // integer minimum and saturates to the lowest value.
+            // XNNPACK clamps the scaled value with `min(v, 32767)` before converting; SSE's minps
+            // returns its second operand for a NaN, so NaN saturates to the highest value.
             let v = x * inverseScale
-            guard !v.isNaN else { return range.lower }
+            guard !v.isNaN else { return range.upper }
             rounded = Swift.min(v, 32767).rounded(.toNearestOrEven)
         case .reference:
-            let v = x / scale
-            guard !v.isNaN else { return range.lower }
-            rounded = v.rounded(.toNearestOrAwayFromZero)
+            // TFLite converts with a plain C++ cast; on x86 an out-of-range or NaN value becomes
+            // INT32_MIN (cvttss2si), to which the zero point is added with wrap-around.
+            let v = (x / scale).rounded(.toNearestOrAwayFromZero)
+            let integer = v.isNaN || v >= 2_147_483_648 || v < -2_147_483_648 ? Int32.min : Int32(v)
+            return range.clamp(integer &+ zeroPoint)
         }
         let integer = Int32(Swift.max(Swift.min(rounded, 1e9), -1e9))
         return range.clamp(integer + zeroPoint)
