@@ -310,6 +310,16 @@ public final class Interpreter {
         return try body(UnsafeMutableBufferPointer(start: inputAddresses[index].assumingMemoryBound(to: Float.self), count: d.elementCount))
     }
 
+    /// Gives `body` the memory of 8-bit input `index` (UINT8 or INT8 bytes, NHWC order) to fill
+    /// before ``invoke()``; for quantized models such as the SSD detector.
+    public func withUInt8InputBuffer<R>(_ index: Int, _ body: (UnsafeMutableBufferPointer<UInt8>) throws -> R) throws -> R {
+        let d = try inputDescriptor(index)
+        guard d.type == .uint8 || d.type == .int8 else {
+            throw InferenceError.inputMismatch("input \(index) has type \(d.type), not UINT8 or INT8")
+        }
+        return try body(UnsafeMutableBufferPointer(start: inputAddresses[index].assumingMemoryBound(to: UInt8.self), count: d.elementCount))
+    }
+
     /// Copies `values` into float32 input `index`; their count must equal the input's element count.
     public func copyInput(_ index: Int, from values: [Float]) throws {
         try withInputBuffer(index) { buffer in

@@ -12,6 +12,8 @@ package enum CLI {
         [
             InspectCommand.self,
             ModelsCommand.self,
+            ObjectsCommand.self,
+            BenchCommand.self,
             RunModelCommand.self,
             BenchModelCommand.self,
         ]
