@@ -41,8 +41,9 @@ struct FixedPointMultiplier: Equatable {
         self.init(mantissa: Int32(clamping: fixed), shift: exponent)
     }
 
-    /// gemmlowp `SaturatingRoundingDoublingHighMul`: the high 32 bits of `2·a·b`, rounded to
-    /// nearest with ties away from zero; the one overflowing case saturates.
+    /// gemmlowp `SaturatingRoundingDoublingHighMul`: `a·b / 2^31` rounded to nearest — the
+    /// nudge of ±2^30 followed by C's truncating division rounds ties up (towards +∞) — with
+    /// the one overflowing case saturated.
     @inline(__always)
     static func roundingDoublingHighMultiply(_ a: Int32, _ b: Int32) -> Int32 {
         if a == b && a == Int32.min { return Int32.max }

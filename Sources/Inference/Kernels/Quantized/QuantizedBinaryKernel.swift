@@ -22,7 +22,7 @@ final class QuantizedBinaryKernel: Kernel, ParallelJob {
     enum Operation { case add, mul }
 
     /// The per-element arithmetic, chosen at load.
-    enum Form {
+    enum Form: Equatable {
         case xnnpackAdd(multiplierA: Int32, multiplierB: Int32, bias: Int32, shift: Int32)
         case referenceAdd(multiplierA: FixedPointMultiplier, multiplierB: FixedPointMultiplier, output: FixedPointMultiplier)
         case xnnpackMul(scale: Float)
@@ -63,37 +63,38 @@ final class QuantizedBinaryKernel: Kernel, ParallelJob {
         let qa = try ctx.affineQuantization(of: x, "input 0"), qb = try ctx.affineQuantization(of: z, "input 1")
         let qy = try ctx.affineQuantization(of: y, "the output")
         let range = try ctx.quantizedActivationRange(activation, output: qy, type: y.type)
-        let form: Form
+        let form = QuantizedBinaryKernel.form(operation, a: qa, b: qb, output: qy, arithmetic: ctx.arithmetic)
+        return QuantizedBinaryKernel(form: form, a: ctx.inputAddress(0), b: ctx.inputAddress(1), output: ctx.outputAddress(0),
+                                     isSigned: y.type == .int8, shape: shape, zeroPoints: (qa.zeroPoint, qb.zeroPoint, qy.zeroPoint),
+                                     range: range)
+    }
+
+    /// The per-element arithmetic of `operation` for these quantizations.
+    static func form(_ operation: Operation, a qa: AffineQuantization, b qb: AffineQuantization, output qy: AffineQuantization,
+                     arithmetic: QuantizedArithmetic) -> Form {
         switch operation {
         case .add:
             let ra = qa.scale / qy.scale, rb = qb.scale / qy.scale
             let delegated = ra >= 1.0 / 1024 && ra < 256 && rb >= 1.0 / 1024 && rb < 256
-            if ctx.arithmetic == .xnnpack && delegated {
+            if arithmetic == .xnnpack && delegated {
                 let exponent = Int32(Swift.max(ra, rb).exponent)
                 let shift = 20 - exponent
                 // lrintf of the ratio scaled by 2^shift (exact scaling: add to the exponent bits).
                 let ma = Int32((ra * Float(sign: .plus, exponent: Int(shift), significand: 1)).rounded(.toNearestOrEven))
                 let mb = Int32((rb * Float(sign: .plus, exponent: Int(shift), significand: 1)).rounded(.toNearestOrEven))
                 let bias = (Int32(1) << (shift - 1)) &- ma &* qa.zeroPoint &- mb &* qb.zeroPoint
-                form = .xnnpackAdd(multiplierA: ma, multiplierB: mb, bias: bias, shift: shift)
-            } else {
-                let twiceMaximum = Double(2 * Swift.max(qa.scale, qb.scale))
-                form = .referenceAdd(
-                    multiplierA: FixedPointMultiplier(Double(qa.scale) / twiceMaximum),
-                    multiplierB: FixedPointMultiplier(Double(qb.scale) / twiceMaximum),
-                    output: FixedPointMultiplier(twiceMaximum / Double(Float(1 << 20) * qy.scale)))
+                return .xnnpackAdd(multiplierA: ma, multiplierB: mb, bias: bias, shift: shift)
             }
+            let twiceMaximum = Double(2 * Swift.max(qa.scale, qb.scale))
+            return .referenceAdd(
+                multiplierA: FixedPointMultiplier(Double(qa.scale) / twiceMaximum),
+                multiplierB: FixedPointMultiplier(Double(qb.scale) / twiceMaximum),
+                output: FixedPointMultiplier(twiceMaximum / Double(Float(1 << 20) * qy.scale)))
         case .mul:
             let scale = qa.scale * qb.scale / qy.scale
-            if ctx.arithmetic == .xnnpack && scale >= 1.0 / 65536 && scale < 256 {
-                form = .xnnpackMul(scale: scale)
-            } else {
-                form = .referenceMul(FixedPointMultiplier(Double(scale)))
-            }
+            if arithmetic == .xnnpack && scale >= 1.0 / 65536 && scale < 256 { return .xnnpackMul(scale: scale) }
+            return .referenceMul(FixedPointMultiplier(Double(scale)))
         }
-        return QuantizedBinaryKernel(form: form, a: ctx.inputAddress(0), b: ctx.inputAddress(1), output: ctx.outputAddress(0),
-                                     isSigned: y.type == .int8, shape: shape, zeroPoints: (qa.zeroPoint, qb.zeroPoint, qy.zeroPoint),
-                                     range: range)
     }
 
     init(form: Form, a: UnsafeMutableRawPointer, b: UnsafeMutableRawPointer, output: UnsafeMutableRawPointer, isSigned: Bool,
