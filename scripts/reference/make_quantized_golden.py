@@ -22,7 +22,9 @@ then the same).
    ssd_mobilenet_v1 and of EfficientDet-Lite0/2 (int8 and float32 variants) in UINT8 and INT8,
    per-tensor and per-channel, with their inputs and every path's outputs. The .tflite files
    are this project's own test models.
-3. The same file also holds TFLite_Detection_PostProcess models with float and uint8 inputs:
+3. unsupported-*.tflite: two models the engine must reject (unknown custom operator,
+   operator version beyond TFLite's).
+4. ops.json also holds TFLite_Detection_PostProcess models with float and uint8 inputs:
    fast NMS with one and three classes per detection (with tied scores), regular NMS, with and
    without a background column.
 
@@ -566,11 +568,34 @@ def ops_golden(rng):
         f.write("\n]}\n")
 
 
+def unsupported_models():
+    """Models the engine must reject, naming the operator: an unknown custom operator after a
+    supported one, and a builtin operator in a version beyond TFLite's."""
+    models_dir = os.path.join(OUT, "models")
+    t = Tiny()
+    x = t.tensor([1, 4], "u8", 0.5, 3)
+    y = t.tensor([1, 4], "f32")
+    z = t.tensor([1, 4], "f32")
+    t.op(BO.DEQUANTIZE, [x], [y], version=2)
+    t.op(BO.CUSTOM, [y], [z], custom=b"", custom_code="VisionTasksUnknownOp")
+    t.inputs, t.outputs = [x], [z]
+    with open(os.path.join(models_dir, "unsupported-custom-operator.tflite"), "wb") as f:
+        f.write(t.build())
+    t = Tiny()
+    x = t.tensor([1, 4], "u8", 0.5, 3)
+    y = t.tensor([1, 4], "u8", 1 / 256, 0)
+    t.op(BO.LOGISTIC, [x], [y], version=9)
+    t.inputs, t.outputs = [x], [y]
+    with open(os.path.join(models_dir, "unsupported-operator-version.tflite"), "wb") as f:
+        f.write(t.build())
+
+
 def main():
     shared = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "..", "shared")
     os.makedirs(OUT, exist_ok=True)
     ssd_golden(shared)
     ops_golden(np.random.default_rng(20261130))
+    unsupported_models()
 
 
 if __name__ == "__main__":
