@@ -83,7 +83,10 @@ final class QuantizedConv2DKernel: Kernel, ParallelJob {
     /// Int16 values per gathered row (`k` rounded up to even).
     private var rowLength: Int { weights.pairCount * 2 }
 
-    var scratchBytesPerThread: Int { QuantizedGemm.tileRows * rowLength * MemoryLayout<Int16>.stride }
+    /// Per thread: the tile's gathered rows (int16), then their broadcast pairs (16 bytes each).
+    var scratchBytesPerThread: Int {
+        QuantizedGemm.tileRows * (rowLength * MemoryLayout<Int16>.stride + weights.pairCount * 16)
+    }
 
     private var context: ExecutionContext?
 
@@ -104,13 +107,71 @@ final class QuantizedConv2DKernel: Kernel, ParallelJob {
         let n = outputShape.channels
         let length = rowLength
         let out = output.assumingMemoryBound(to: T.self)
+        let pairs = weights.pairCount
+        // The broadcast rows follow the gathered ones; 16-byte aligned as the scratch and
+        // `length` (even) times 2 bytes times 4 rows are.
+        let broadcast = UnsafeMutableRawPointer(scratch + QuantizedGemm.tileRows * length)
+        let rowBytes = pairs * 16
         for tile in range {
             let first = tile * QuantizedGemm.tileRows
             let count = Swift.min(QuantizedGemm.tileRows, pixelCount - first)
-            for r in 0..<count { gather(T.self, first + r, into: scratch + r * length) }
-            let s = UnsafePointer(scratch)
-            QuantizedGemm.tile(s, count > 1 ? s + length : s, count > 2 ? s + 2 * length : s, count > 3 ? s + 3 * length : s,
+            for r in 0..<count {
+                if inputShape.channels % 2 == 0 {
+                    gatherPairs(T.self, first + r, into: broadcast + r * rowBytes)
+                } else {
+                    gather(T.self, first + r, into: scratch + r * length)
+                    QuantizedGemm.broadcastPairs(scratch + r * length, pairCount: pairs, into: broadcast + r * rowBytes)
+                }
+            }
+            let s = UnsafeRawPointer(broadcast)
+            QuantizedGemm.tile(s, count > 1 ? s + rowBytes : s, count > 2 ? s + 2 * rowBytes : s, count > 3 ? s + 3 * rowBytes : s,
                                rows: count, weights: weights, requantizer: requantizer, out: out + first * n, outStride: n)
+        }
+    }
+
+    /// Writes output pixel `m`'s patch straight as broadcast pairs (an even channel count keeps
+    /// every pair within one tap): the input zero point outside the input.
+    @inline(__always)
+    private func gatherPairs<T: QuantizedElement>(_: T.Type, _ m: Int, into destination: UnsafeMutableRawPointer) {
+        let perImage = outputShape.height * outputShape.width
+        let b = m / perImage, rest = m % perImage
+        let oy = rest / outputShape.width, ox = rest % outputShape.width
+        let cin = inputShape.channels
+        let source = input.assumingMemoryBound(to: T.self)
+        let zeroPair = UInt32(UInt16(bitPattern: inputZeroPoint)) * 0x1_0001
+        let padding = SIMD4<UInt32>(repeating: zeroPair)
+        var d = destination
+        for ky in 0..<rows.filter {
+            let iy = rows.origin(oy) + ky * rows.dilation
+            for kx in 0..<columns.filter {
+                let ix = columns.origin(ox) + kx * columns.dilation
+                if iy >= 0 && iy < inputShape.height && ix >= 0 && ix < inputShape.width {
+                    let p = source + ((b * inputShape.height + iy) * inputShape.width + ix) * cin
+                    var c = 0
+                    while c + 8 <= cin {
+                        let wide = SIMD8<Int16>(truncatingIfNeeded: UnsafeRawPointer(p + c).loadUnaligned(as: SIMD8<T>.self))
+                        let pairs = unsafeBitCast(wide, to: SIMD4<UInt32>.self)
+                        d.storeBytes(of: SIMD4(repeating: pairs[0]), toByteOffset: 0, as: SIMD4<UInt32>.self)
+                        d.storeBytes(of: SIMD4(repeating: pairs[1]), toByteOffset: 16, as: SIMD4<UInt32>.self)
+                        d.storeBytes(of: SIMD4(repeating: pairs[2]), toByteOffset: 32, as: SIMD4<UInt32>.self)
+                        d.storeBytes(of: SIMD4(repeating: pairs[3]), toByteOffset: 48, as: SIMD4<UInt32>.self)
+                        d += 64
+                        c += 8
+                    }
+                    while c < cin {
+                        let low = UInt32(UInt16(bitPattern: Int16(truncatingIfNeeded: p[c])))
+                        let high = UInt32(UInt16(bitPattern: Int16(truncatingIfNeeded: p[c + 1])))
+                        d.storeBytes(of: SIMD4(repeating: low | high << 16), as: SIMD4<UInt32>.self)
+                        d += 16
+                        c += 2
+                    }
+                } else {
+                    for _ in 0..<(cin / 2) {
+                        d.storeBytes(of: padding, as: SIMD4<UInt32>.self)
+                        d += 16
+                    }
+                }
+            }
         }
     }
 

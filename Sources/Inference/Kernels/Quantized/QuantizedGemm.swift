@@ -56,6 +56,9 @@ final class QuantizedPackedWeights {
 
 /// The register-blocked quantized micro-kernel: four rows of int16 activations times every
 /// panel of ``QuantizedPackedWeights``, int32 accumulation, requantized on store.
+///
+/// The boundary to a native micro-kernel is ``tile(_:_:_:_:rows:weights:requantizer:out:outStride:)``:
+/// broadcast activation pairs and the packed panels in, int32 sums per (row, channel) out.
 enum QuantizedGemm {
     /// Rows per tile.
     static let tileRows = 4
@@ -68,19 +71,24 @@ enum QuantizedGemm {
         return product.evenHalf &+ product.oddHalf
     }
 
-    /// The activation pair `a[2p], a[2p + 1]` repeated in all four 32-bit lanes.
+    /// Rewrites one row of `2 · pairCount` int16 activations as `pairCount` vectors that repeat
+    /// the pair `a[2p], a[2p + 1]` in all four 32-bit lanes (the broadcast operand of
+    /// ``multiplyAdd(_:_:)``), so the micro-kernel reads them with plain aligned loads.
     @inline(__always)
-    static func broadcastPair(_ a: UnsafePointer<Int16>, _ pair: Int) -> SIMD8<Int16> {
-        let bits = UnsafeRawPointer(a).loadUnaligned(fromByteOffset: pair * 4, as: Int32.self)
-        return unsafeBitCast(SIMD4<Int32>(repeating: bits), to: SIMD8<Int16>.self)
+    static func broadcastPairs(_ row: UnsafePointer<Int16>, pairCount: Int, into destination: UnsafeMutableRawPointer) {
+        let source = UnsafeRawPointer(row)
+        for p in 0..<pairCount {
+            let bits = source.loadUnaligned(fromByteOffset: p * 4, as: Int32.self)
+            destination.storeBytes(of: SIMD4<Int32>(repeating: bits), toByteOffset: p * 16, as: SIMD4<Int32>.self)
+        }
     }
 
     /// Computes `rows` (1...4) output rows for every panel. `a0...a3` point at the rows'
-    /// `2 · pairCount` int16 activations (unused rows may repeat a valid row); row `r`'s
-    /// outputs go to `out + r * outStride`.
+    /// broadcast pairs (``broadcastPairs(_:pairCount:into:)``, 16-byte aligned; unused rows may
+    /// repeat a valid row); row `r`'s outputs go to `out + r * outStride`.
     @inline(__always)
     static func tile<T: QuantizedElement>(
-        _ a0: UnsafePointer<Int16>, _ a1: UnsafePointer<Int16>, _ a2: UnsafePointer<Int16>, _ a3: UnsafePointer<Int16>,
+        _ a0: UnsafeRawPointer, _ a1: UnsafeRawPointer, _ a2: UnsafeRawPointer, _ a3: UnsafeRawPointer,
         rows: Int, weights: QuantizedPackedWeights, requantizer: Requantizer,
         out: UnsafeMutablePointer<T>, outStride: Int
     ) {
@@ -93,22 +101,24 @@ enum QuantizedGemm {
             let b1 = biases.load(fromByteOffset: panel * 32 + 16, as: SIMD4<Int32>.self)
             var c00 = b0, c01 = b1, c10 = b0, c11 = b1, c20 = b0, c21 = b1, c30 = b0, c31 = b1
             var w = packed + panel * panelBytes
-            for p in 0..<pairs {
+            var offset = 0
+            for _ in 0..<pairs {
                 let w0 = w.load(as: SIMD8<Int16>.self)
                 let w1 = w.load(fromByteOffset: 16, as: SIMD8<Int16>.self)
-                let x0 = broadcastPair(a0, p)
+                let x0 = a0.load(fromByteOffset: offset, as: SIMD8<Int16>.self)
                 c00 &+= multiplyAdd(x0, w0)
                 c01 &+= multiplyAdd(x0, w1)
-                let x1 = broadcastPair(a1, p)
+                let x1 = a1.load(fromByteOffset: offset, as: SIMD8<Int16>.self)
                 c10 &+= multiplyAdd(x1, w0)
                 c11 &+= multiplyAdd(x1, w1)
-                let x2 = broadcastPair(a2, p)
+                let x2 = a2.load(fromByteOffset: offset, as: SIMD8<Int16>.self)
                 c20 &+= multiplyAdd(x2, w0)
                 c21 &+= multiplyAdd(x2, w1)
-                let x3 = broadcastPair(a3, p)
+                let x3 = a3.load(fromByteOffset: offset, as: SIMD8<Int16>.self)
                 c30 &+= multiplyAdd(x3, w0)
                 c31 &+= multiplyAdd(x3, w1)
                 w += 32
+                offset += 16
             }
             let column = panel * 8
             let width = Swift.min(8, n - column)
