@@ -137,8 +137,9 @@ extension QuantizedArithmetic {
         func quantize(_ f: Float) -> Int32 {
             switch self {
             case .reference:
-                let q = (f / scale).rounded(.toNearestOrAwayFromZero)
-                return zeroPoint + Int32(clamping: Int64(Swift.max(Swift.min(q, 4e9), -4e9)))
+                // Beyond ±2^24 the bound is outside every 8-bit range anyway.
+                let q = Swift.max(Swift.min((f / scale).rounded(.toNearestOrAwayFromZero), 16_777_216), -16_777_216)
+                return zeroPoint + Int32(q)
             case .xnnpack:
                 let v = Swift.min(Swift.max(f / scale + Float(zeroPoint), Float(range.lower)), Float(range.upper))
                 return Int32(v.rounded(.toNearestOrEven))
