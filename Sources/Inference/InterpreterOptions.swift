@@ -15,6 +15,10 @@ public final class InterpreterOptions: @unchecked Sendable {
     /// are not affected.
     public var quantizedArithmetic: QuantizedArithmetic
 
+    /// The SIMD instruction set of the kernels; `nil` (the default) picks the best this CPU
+    /// supports. An unsupported choice falls back to the portable kernels.
+    package var instructionSet: InstructionSet?
+
     /// Creates options; `threadCount` defaults to the number of active processor cores.
     public init(threadCount: Int = InterpreterOptions.defaultThreadCount,
                 quantizedArithmetic: QuantizedArithmetic = .xnnpack) {

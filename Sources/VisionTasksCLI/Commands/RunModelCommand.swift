@@ -86,7 +86,7 @@ package enum RunModelCommand: Command {
 /// Shared steps of the model commands.
 enum ModelLoading {
     /// Opens `path` (a .tflite or a .task with `member`) and prepares an interpreter.
-    static func interpreter(path: String, member: String?, threads: Int?,
+    static func interpreter(path: String, member: String?, threads: Int?, instructionSet: String? = nil,
                             arithmetic: QuantizedArithmetic = .xnnpack) throws -> Interpreter {
         let container = try ModelContainer(contentsOfFile: path)
         if container.kind == .bundle, member == nil {
@@ -96,6 +96,13 @@ enum ModelLoading {
         let options = InterpreterOptions()
         if let threads { options.threadCount = threads }
         options.quantizedArithmetic = arithmetic
+        if let instructionSet {
+            guard let choice = InstructionSet(name: instructionSet), choice.isSupported else {
+                let names = InstructionSet.all.filter(\.isSupported).map(\.description)
+                throw CLIError.usage("unknown or unsupported instruction set '\(instructionSet)' (this CPU: \(names.joined(separator: ", ")))")
+            }
+            options.instructionSet = choice
+        }
         return try Interpreter(model: model, options: options)
     }
 
