@@ -149,7 +149,7 @@ final class QuantizedConv2DKernel: Kernel, ParallelJob {
                     let p = source + ((b * inputShape.height + iy) * inputShape.width + ix) * cin
                     var c = 0
                     while c + 8 <= cin {
-                        let wide = SIMD8<Int16>(truncatingIfNeeded: UnsafeRawPointer(p + c).loadUnaligned(as: SIMD8<T>.self))
+                        let wide = QuantizedVector.widen(UnsafeRawPointer(p + c), signed: T.isSigned)
                         let pairs = unsafeBitCast(wide, to: SIMD4<UInt32>.self)
                         d.storeBytes(of: SIMD4(repeating: pairs[0]), toByteOffset: 0, as: SIMD4<UInt32>.self)
                         d.storeBytes(of: SIMD4(repeating: pairs[1]), toByteOffset: 16, as: SIMD4<UInt32>.self)
@@ -207,8 +207,8 @@ enum QuantizedWiden {
     static func widen<T: QuantizedElement>(_ source: UnsafePointer<T>, to destination: UnsafeMutablePointer<Int16>, count: Int) {
         var i = 0
         while i + 8 <= count {
-            let v = UnsafeRawPointer(source + i).loadUnaligned(as: SIMD8<T>.self)
-            UnsafeMutableRawPointer(destination + i).storeBytes(of: SIMD8<Int16>(truncatingIfNeeded: v), as: SIMD8<Int16>.self)
+            let v = QuantizedVector.widen(UnsafeRawPointer(source + i), signed: T.isSigned)
+            UnsafeMutableRawPointer(destination + i).storeBytes(of: v, as: SIMD8<Int16>.self)
             i += 8
         }
         while i < count {

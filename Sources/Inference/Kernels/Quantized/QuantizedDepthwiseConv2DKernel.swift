@@ -134,19 +134,21 @@ final class QuantizedDepthwiseConv2DKernel: Kernel, ParallelJob {
             let ix0 = columns.origin(ox)
             for block in 0..<fullBlocks {
                 let c = block * 8
-                var acc = UnsafeRawPointer(bias.raw).load(fromByteOffset: c * 4, as: SIMD8<Int32>.self)
+                var low = UnsafeRawPointer(bias.raw).load(fromByteOffset: c * 4, as: SIMD4<Int32>.self)
+                var high = UnsafeRawPointer(bias.raw).load(fromByteOffset: c * 4 + 16, as: SIMD4<Int32>.self)
                 for ky in ys {
                     var x = UnsafeRawPointer(imageBase + (iy0 + ky * rows.dilation) * rowStride + (ix0 + xs.lowerBound * columns.dilation) * inputChannels + c)
                     var wp = weights + ((ky * columns.filter + xs.lowerBound) * padded + c) * 2
                     for _ in xs {
-                        let v = SIMD8<Int16>(truncatingIfNeeded: x.loadUnaligned(as: SIMD8<T>.self)) &- zeroPoint
-                        let k = wp.load(as: SIMD8<Int16>.self)
-                        acc &+= SIMD8<Int32>(truncatingIfNeeded: v) &* SIMD8<Int32>(truncatingIfNeeded: k)
+                        let v = QuantizedVector.widen(x, signed: T.isSigned) &- zeroPoint
+                        let products = QuantizedVector.multiplyWide(v, wp.load(as: SIMD8<Int16>.self))
+                        low &+= products.0
+                        high &+= products.1
                         x += tapStride
                         wp += padded * 2
                     }
                 }
-                requantizer.store(acc, channel: c, to: out + c, width: 8)
+                requantizer.store(low, high, channel: c, to: out + c, width: 8)
             }
             for c in (fullBlocks * 8)..<channels {
                 let ic = c / multiplier

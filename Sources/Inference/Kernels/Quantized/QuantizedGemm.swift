@@ -64,11 +64,10 @@ enum QuantizedGemm {
     static let tileRows = 4
 
     /// Four channels' dot-product contributions of one activation pair: lanes `2i` and
-    /// `2i + 1` of `a` and `w` multiplied and summed (compiles to SSE2 `pmaddwd`).
+    /// `2i + 1` of `a` and `w` multiplied and summed (SSE2 `pmaddwd`).
     @inline(__always)
     static func multiplyAdd(_ a: SIMD8<Int16>, _ w: SIMD8<Int16>) -> SIMD4<Int32> {
-        let product = SIMD8<Int32>(truncatingIfNeeded: a) &* SIMD8<Int32>(truncatingIfNeeded: w)
-        return product.evenHalf &+ product.oddHalf
+        QuantizedVector.multiplyAdd(a, w)
     }
 
     /// Rewrites one row of `2 · pairCount` int16 activations as `pairCount` vectors that repeat
@@ -122,10 +121,10 @@ enum QuantizedGemm {
             }
             let column = panel * 8
             let width = Swift.min(8, n - column)
-            requantizer.store(SIMD8(lowHalf: c00, highHalf: c01), channel: column, to: out + column, width: width)
-            if rows > 1 { requantizer.store(SIMD8(lowHalf: c10, highHalf: c11), channel: column, to: out + outStride + column, width: width) }
-            if rows > 2 { requantizer.store(SIMD8(lowHalf: c20, highHalf: c21), channel: column, to: out + 2 * outStride + column, width: width) }
-            if rows > 3 { requantizer.store(SIMD8(lowHalf: c30, highHalf: c31), channel: column, to: out + 3 * outStride + column, width: width) }
+            requantizer.store(c00, c01, channel: column, to: out + column, width: width)
+            if rows > 1 { requantizer.store(c10, c11, channel: column, to: out + outStride + column, width: width) }
+            if rows > 2 { requantizer.store(c20, c21, channel: column, to: out + 2 * outStride + column, width: width) }
+            if rows > 3 { requantizer.store(c30, c31, channel: column, to: out + 3 * outStride + column, width: width) }
         }
     }
 }

@@ -21,9 +21,9 @@ final class Requantizer {
     /// The output range after the fused activation.
     let range: QuantizedRange
     /// `range - zeroPoint` as floats, and the integer correction of the rounding trick.
-    private let lowerBound: SIMD8<Float>
-    private let upperBound: SIMD8<Float>
-    private let bias: SIMD8<Int32>
+    private let lowerBound: SIMD4<Float>
+    private let upperBound: SIMD4<Float>
+    private let bias: SIMD4<Int32>
 
     /// - Parameters:
     ///   - filterScales: one scale, or one per output channel.
@@ -34,9 +34,9 @@ final class Requantizer {
         self.channelCount = channelCount
         self.zeroPoint = zeroPoint
         self.range = range
-        lowerBound = SIMD8(repeating: Float(range.lower - zeroPoint))
-        upperBound = SIMD8(repeating: Float(range.upper - zeroPoint))
-        bias = SIMD8(repeating: zeroPoint &- 0x4B40_0000)
+        lowerBound = SIMD4(repeating: Float(range.lower - zeroPoint))
+        upperBound = SIMD4(repeating: Float(range.upper - zeroPoint))
+        bias = SIMD4(repeating: zeroPoint &- 0x4B40_0000)
         let padded = (channelCount + 7) / 8 * 8
         scales = AlignedBuffer(byteCount: padded * MemoryLayout<Float>.stride)
         var multipliers: [FixedPointMultiplier] = []
@@ -63,30 +63,38 @@ final class Requantizer {
         }
     }
 
-    /// Requantizes the accumulators of channels `c ..< c + 8` (`c` a multiple of 8) and stores
-    /// the first `width` results at `out`.
+    /// Requantizes the accumulators of channels `c ..< c + 8` (`c` a multiple of 8; `low` holds
+    /// channels `c ..< c + 4`) and stores the first `width` results at `out`.
     @inline(__always)
-    func store<T: QuantizedElement>(_ acc: SIMD8<Int32>, channel c: Int, to out: UnsafeMutablePointer<T>, width: Int) {
+    func store<T: QuantizedElement>(_ low: SIMD4<Int32>, _ high: SIMD4<Int32>, channel c: Int, to out: UnsafeMutablePointer<T>,
+                                    width: Int) {
         guard arithmetic == .xnnpack else {
-            storeReference(acc, channel: c, to: out, width: width)
+            storeReference(low, high, channel: c, to: out, width: width)
             return
         }
-        let scale = UnsafeRawPointer(scales.raw).load(fromByteOffset: c * 4, as: SIMD8<Float>.self)
-        let v = clamped(SIMD8<Float>(acc) * scale, lowerBound, upperBound)
-        // Round to nearest-even without SSE4.1: adding 1.5 · 2^23 leaves the integer nearest to v
-        // (|v| ≤ 510 here) in the low mantissa bits, which the bit pattern exposes.
-        let q = unsafeBitCast(v + SIMD8(repeating: 12_582_912), to: SIMD8<Int32>.self) &+ bias
+        let scales = UnsafeRawPointer(self.scales.raw)
+        let q0 = QuantizedVector.requantize(low, scale: scales.load(fromByteOffset: c * 4, as: SIMD4<Float>.self),
+                                            lower: lowerBound, upper: upperBound, bias: bias)
+        let q1 = QuantizedVector.requantize(high, scale: scales.load(fromByteOffset: c * 4 + 16, as: SIMD4<Float>.self),
+                                            lower: lowerBound, upper: upperBound, bias: bias)
         if width == 8 {
-            UnsafeMutableRawPointer(out).storeBytes(of: SIMD8<T>(truncatingIfNeeded: q), as: SIMD8<T>.self)
+            QuantizedVector.storeNarrowed(q0, q1, to: UnsafeMutableRawPointer(out), signed: T.isSigned)
         } else {
-            for i in 0..<width { out[i] = T(truncatingIfNeeded: q[i]) }
+            var bytes: (UInt64) = 0
+            withUnsafeMutableBytes(of: &bytes) { buffer in
+                guard let base = buffer.baseAddress else { return }
+                QuantizedVector.storeNarrowed(q0, q1, to: base, signed: T.isSigned)
+                UnsafeMutableRawPointer(out).copyMemory(from: base, byteCount: width)
+            }
         }
     }
 
     @inline(never)
-    private func storeReference<T: QuantizedElement>(_ acc: SIMD8<Int32>, channel c: Int, to out: UnsafeMutablePointer<T>, width: Int) {
+    private func storeReference<T: QuantizedElement>(_ low: SIMD4<Int32>, _ high: SIMD4<Int32>, channel c: Int,
+                                                     to out: UnsafeMutablePointer<T>, width: Int) {
         for i in 0..<width {
-            out[i] = T(truncatingIfNeeded: range.clamp(multipliers[c + i].apply(acc[i]) &+ zeroPoint))
+            let acc = i < 4 ? low[i] : high[i - 4]
+            out[i] = T(truncatingIfNeeded: range.clamp(multipliers[c + i].apply(acc) &+ zeroPoint))
         }
     }
 }
