@@ -64,12 +64,12 @@ import ModelFile
                         zeroPoint: 10, range: .uint8, floatProduct: true)
         }
         let xnnpack = make(.xnnpack), reference = make(.reference)
-        let acc = SIMD8<Int32>(5, 7, -5, -7, 600, -600, 0, 1)
+        let low = SIMD4<Int32>(5, 7, -5, -7), high = SIMD4<Int32>(600, -600, 0, 1)
         var out = [UInt8](repeating: 0, count: 8)
-        out.withUnsafeMutableBufferPointer { xnnpack.store(acc, channel: 0, to: $0.baseAddress!, width: 8) }
+        out.withUnsafeMutableBufferPointer { xnnpack.store(low, high, channel: 0, to: $0.baseAddress!, width: 8) }
         // 2.5 → 2, 3.5 → 4, -2.5 → -2, -3.5 → -4 (nearest even); 300 and -300 clamp; + 10.
         #expect(out == [12, 14, 8, 6, 255, 0, 10, 10])
-        out.withUnsafeMutableBufferPointer { reference.store(acc, channel: 0, to: $0.baseAddress!, width: 8) }
+        out.withUnsafeMutableBufferPointer { reference.store(low, high, channel: 0, to: $0.baseAddress!, width: 8) }
         // gemmlowp: 2.5 → 3, 3.5 → 4, -2.5 → -2, -3.5 → -3; 0.5 → 1.
         #expect(out == [13, 14, 8, 7, 255, 0, 10, 11])
         #expect(xnnpack.requantize(5, channel: 3) == 12 && reference.requantize(5, channel: 3) == 13)
@@ -79,7 +79,9 @@ import ModelFile
         let requantizer = Requantizer(arithmetic: .xnnpack, inputScale: 1, filterScales: [1, 0.5, 0.25, 2], outputScale: 1,
                                       channelCount: 4, zeroPoint: 0, range: .int8, floatProduct: false)
         var out = [Int8](repeating: 0, count: 4)
-        out.withUnsafeMutableBufferPointer { requantizer.store(SIMD8(repeating: 12), channel: 0, to: $0.baseAddress!, width: 4) }
+        out.withUnsafeMutableBufferPointer {
+            requantizer.store(SIMD4(repeating: 12), SIMD4(repeating: 12), channel: 0, to: $0.baseAddress!, width: 4)
+        }
         #expect(out == [12, 6, 3, 24])
     }
 
