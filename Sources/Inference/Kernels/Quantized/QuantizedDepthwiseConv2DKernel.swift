@@ -6,8 +6,11 @@ import ModelFile
 /// reference/integer_ops/depthwise_conv.h): output channel `c` reads input channel
 /// `c / multiplier`, `acc = bias[c] + Σ_taps (x - x_zp) · (w - w_zp[c])`, then ``Requantizer``.
 ///
-/// Weights are repacked at load as int16 `[tap][channel]` (zero point removed, channels
-/// rounded up to 8); taps outside the input are skipped. Work is split over output rows.
+/// Weights are repacked at load as int16 (zero point removed, channels rounded up to 8): with
+/// multiplier 1, for each pair of taps the two taps' weights of every channel side by side, so
+/// one `pmaddwd` of two interleaved input vectors sums two taps for four channels; otherwise
+/// `[tap][channel]` for a scalar path. Taps outside the input contribute zero. Work is split over
+/// output rows.
 final class QuantizedDepthwiseConv2DKernel: Kernel, ParallelJob {
     let input: UnsafeMutableRawPointer
     let output: UnsafeMutableRawPointer
@@ -20,6 +23,10 @@ final class QuantizedDepthwiseConv2DKernel: Kernel, ParallelJob {
     let inputZeroPoint: Int16
     /// `taps × paddedChannels` int16 weights.
     let packed: AlignedBuffer
+    /// `tapPairs × paddedChannels × 2` int16 weights: tap `2j` then tap `2j + 1` of each channel.
+    let pairPacked: AlignedBuffer
+    let taps: Int
+    let tapPairs: Int
     /// `paddedChannels` int32 biases.
     let bias: AlignedBuffer
     let paddedChannels: Int
@@ -98,24 +105,39 @@ final class QuantizedDepthwiseConv2DKernel: Kernel, ParallelJob {
         self.bias = bias
         self.paddedChannels = paddedChannels
         self.requantizer = requantizer
+        taps = rows.filter * columns.filter
+        tapPairs = (taps + 1) / 2
+        pairPacked = AlignedBuffer(byteCount: tapPairs * paddedChannels * 2 * MemoryLayout<Int16>.stride)
+        let single = packed.bound(to: Int16.self), pairs = pairPacked.bound(to: Int16.self)
+        for t in 0..<taps {
+            for c in 0..<paddedChannels { pairs[((t / 2) * paddedChannels + c) * 2 + t % 2] = single[t * paddedChannels + c] }
+        }
     }
 
+    /// Per thread: the byte offset of every tap of the current output pixel (-1 outside).
+    var scratchBytesPerThread: Int { (tapPairs * 2) * MemoryLayout<Int>.stride }
+
+    private var context: ExecutionContext?
+
     func execute(_ context: ExecutionContext) {
+        self.context = context
         context.pool.run(self, taskCount: outputShape.batch * outputShape.height)
+        self.context = nil
     }
 
     func run(tasks range: Range<Int>, thread: Int) {
+        guard let context else { return }
+        let offsets = (context.scratch + thread * context.scratchStride).assumingMemoryBound(to: Int.self)
         for task in range {
             let b = task / outputShape.height, oy = task % outputShape.height
-            if isSigned { row(Int8.self, b: b, oy: oy) } else { row(UInt8.self, b: b, oy: oy) }
+            if isSigned { row(Int8.self, b: b, oy: oy, offsets: offsets) } else { row(UInt8.self, b: b, oy: oy, offsets: offsets) }
         }
     }
 
     @inline(__always)
-    private func row<T: QuantizedElement>(_: T.Type, b: Int, oy: Int) {
+    private func row<T: QuantizedElement>(_: T.Type, b: Int, oy: Int, offsets: UnsafeMutablePointer<Int>) {
         let channels = outputShape.channels, inputChannels = inputShape.channels
         let fullBlocks = multiplier == 1 ? channels / 8 : 0
-        let weights = UnsafeRawPointer(packed.raw)
         let w = packed.bound(to: Int16.self)
         let biases = bias.bound(to: Int32.self)
         let padded = paddedChannels
@@ -127,26 +149,34 @@ final class QuantizedDepthwiseConv2DKernel: Kernel, ParallelJob {
         let imageBase = source + b * inputShape.height * inputWidth * inputChannels
         var out = output.assumingMemoryBound(to: T.self) + ((b * outputShape.height + oy) * outputShape.width) * channels
         let rowStride = inputWidth * inputChannels
-        let tapStride = columns.dilation * inputChannels
         let zeroPoint = SIMD8<Int16>(repeating: inputZeroPoint)
+        let pairWeights = UnsafeRawPointer(pairPacked.raw)
+        let elementBytes = MemoryLayout<T>.stride
         for ox in 0..<outputShape.width {
             let xs = columns.validTaps(ox)
             let ix0 = columns.origin(ox)
+            if fullBlocks > 0 {
+                for t in 0..<(tapPairs * 2) {
+                    let ky = t / columns.filter, kx = t % columns.filter
+                    offsets[t] = t < taps && ys.contains(ky) && xs.contains(kx)
+                        ? ((iy0 + ky * rows.dilation) * rowStride + (ix0 + kx * columns.dilation) * inputChannels) * elementBytes : -1
+                }
+            }
+            let base = UnsafeRawPointer(imageBase)
             for block in 0..<fullBlocks {
                 let c = block * 8
                 var low = UnsafeRawPointer(bias.raw).load(fromByteOffset: c * 4, as: SIMD4<Int32>.self)
                 var high = UnsafeRawPointer(bias.raw).load(fromByteOffset: c * 4 + 16, as: SIMD4<Int32>.self)
-                for ky in ys {
-                    var x = UnsafeRawPointer(imageBase + (iy0 + ky * rows.dilation) * rowStride + (ix0 + xs.lowerBound * columns.dilation) * inputChannels + c)
-                    var wp = weights + ((ky * columns.filter + xs.lowerBound) * padded + c) * 2
-                    for _ in xs {
-                        let v = QuantizedVector.widen(x, signed: T.isSigned) &- zeroPoint
-                        let products = QuantizedVector.multiplyWide(v, wp.load(as: SIMD8<Int16>.self))
-                        low &+= products.0
-                        high &+= products.1
-                        x += tapStride
-                        wp += padded * 2
-                    }
+                let channelBase = base + c * elementBytes
+                var wp = pairWeights + c * 4
+                for j in 0..<tapPairs {
+                    let o0 = offsets[2 * j], o1 = offsets[2 * j + 1]
+                    let x0 = o0 >= 0 ? QuantizedVector.widen(channelBase + o0, signed: T.isSigned) &- zeroPoint : SIMD8()
+                    let x1 = o1 >= 0 ? QuantizedVector.widen(channelBase + o1, signed: T.isSigned) &- zeroPoint : SIMD8()
+                    let (first, second) = QuantizedVector.interleave(x0, x1)
+                    low &+= QuantizedVector.multiplyAdd(first, wp.load(as: SIMD8<Int16>.self))
+                    high &+= QuantizedVector.multiplyAdd(second, wp.load(fromByteOffset: 16, as: SIMD8<Int16>.self))
+                    wp += padded * 4
                 }
                 requantizer.store(low, high, channel: c, to: out + c, width: 8)
             }

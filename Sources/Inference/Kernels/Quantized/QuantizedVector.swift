@@ -51,6 +51,19 @@ enum QuantizedVector {
         #endif
     }
 
+    /// Lanes of `a` and `b` interleaved: `(a0, b0, a1, b1, a2, b2, a3, b3)` and the same of
+    /// lanes 4–7 (`punpcklwd` / `punpckhwd`).
+    @inline(__always)
+    static func interleave(_ a: SIMD8<Int16>, _ b: SIMD8<Int16>) -> (SIMD8<Int16>, SIMD8<Int16>) {
+        #if arch(x86_64)
+        let x = unsafeBitCast(a, to: __m128i.self), y = unsafeBitCast(b, to: __m128i.self)
+        return (unsafeBitCast(_mm_unpacklo_epi16(x, y), to: SIMD8<Int16>.self),
+                unsafeBitCast(_mm_unpackhi_epi16(x, y), to: SIMD8<Int16>.self))
+        #else
+        return (SIMD8(a[0], b[0], a[1], b[1], a[2], b[2], a[3], b[3]), SIMD8(a[4], b[4], a[5], b[5], a[6], b[6], a[7], b[7]))
+        #endif
+    }
+
     /// The int32 lanes as floats.
     @inline(__always)
     static func float(_ v: SIMD4<Int32>) -> SIMD4<Float> {
