@@ -116,7 +116,8 @@ public final class Interpreter {
 
         // Pass 2: fold PADs into convolutions; decide which tensors share memory (reshapes)
         // and their lifetimes.
-        let fusion = GraphFusion(model: model, runtimeOperators: runtimeOperators, descriptors: descriptors, store: store)
+        let fusion = GraphFusion(model: model, runtimeOperators: runtimeOperators, descriptors: descriptors, store: store,
+                                 kept: Set(additionalOutputs))
         runtimeOperators.removeAll { fusion.removed.contains($0) }
         var root = Array(0..<descriptors.count)
         func find(_ t: Int) -> Int {
