@@ -27,6 +27,8 @@ final class QuantizedDepthwiseConv2DKernel: Kernel, ParallelJob {
     let pairPacked: AlignedBuffer
     let taps: Int
     let tapPairs: Int
+    /// Element offset of each tap from its window's first input pixel.
+    let tapOffsets: [Int]
     /// `paddedChannels` int32 biases.
     let bias: AlignedBuffer
     let paddedChannels: Int
@@ -107,6 +109,9 @@ final class QuantizedDepthwiseConv2DKernel: Kernel, ParallelJob {
         self.requantizer = requantizer
         taps = rows.filter * columns.filter
         tapPairs = (taps + 1) / 2
+        tapOffsets = (0..<taps).map { t in
+            ((t / columns.filter) * rows.dilation * inputShape.width + (t % columns.filter) * columns.dilation) * inputShape.channels
+        }
         pairPacked = AlignedBuffer(byteCount: tapPairs * paddedChannels * 2 * MemoryLayout<Int16>.stride)
         let single = packed.bound(to: Int16.self), pairs = pairPacked.bound(to: Int16.self)
         for t in 0..<taps {
@@ -156,10 +161,21 @@ final class QuantizedDepthwiseConv2DKernel: Kernel, ParallelJob {
             let xs = columns.validTaps(ox)
             let ix0 = columns.origin(ox)
             if fullBlocks > 0 {
-                for t in 0..<(tapPairs * 2) {
-                    let ky = t / columns.filter, kx = t % columns.filter
-                    offsets[t] = t < taps && ys.contains(ky) && xs.contains(kx)
-                        ? ((iy0 + ky * rows.dilation) * rowStride + (ix0 + kx * columns.dilation) * inputChannels) * elementBytes : -1
+                if ys.count == rows.filter && xs.count == columns.filter {
+                    // Every tap inside: the pixel's base plus each tap's fixed offset.
+                    let pixel = (iy0 * rowStride + ix0 * inputChannels) * elementBytes
+                    for t in 0..<taps { offsets[t] = pixel + tapOffsets[t] * elementBytes }
+                    if taps < tapPairs * 2 { offsets[taps] = -1 }
+                } else {
+                    var t = 0
+                    for ky in 0..<rows.filter {
+                        for kx in 0..<columns.filter {
+                            offsets[t] = ys.contains(ky) && xs.contains(kx)
+                                ? ((iy0 + ky * rows.dilation) * rowStride + (ix0 + kx * columns.dilation) * inputChannels) * elementBytes : -1
+                            t += 1
+                        }
+                    }
+                    if taps < tapPairs * 2 { offsets[taps] = -1 }
                 }
             }
             let base = UnsafeRawPointer(imageBase)
