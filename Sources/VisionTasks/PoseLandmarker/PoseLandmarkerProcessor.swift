@@ -52,6 +52,14 @@ struct PoseLandmarkerProcessor: FrameProcessor {
     }
 
     mutating func process(_ image: MPImage, timestampInMilliseconds: Int) throws(TasksError) -> PoseLandmarkerResult {
+        try run(image, timestampInMilliseconds: timestampInMilliseconds).result
+    }
+
+    /// ``process(_:timestampInMilliseconds:)`` that also returns what the landmark model gave
+    /// for each reported pose before smoothing (for diagnostics and tests).
+    mutating func run(
+        _ image: MPImage, timestampInMilliseconds: Int
+    ) throws(TasksError) -> (result: PoseLandmarkerResult, poses: [PoseLandmarksResultForROI]) {
         let upright = image.uprightSize
         let imageSize = ImageSize(width: upright.width, height: upright.height)
 
@@ -94,9 +102,10 @@ struct PoseLandmarkerProcessor: FrameProcessor {
                 }
             }
         }
-        return PoseLandmarkerResult(
+        let result = PoseLandmarkerResult(
             landmarks: landmarks, worldLandmarks: worldLandmarks, segmentationMasks: poses.compactMap(\.mask),
             timestampInMilliseconds: timestampInMilliseconds)
+        return (result, poses.map(\.result))
     }
 
     /// The expanded pose rects of the detector, in NMS order (PIPELINES.md §2.2): the whole
