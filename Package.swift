@@ -43,8 +43,11 @@ let package = Package(
         .target(
             name: "ModelFile",
             dependencies: ["CZlib"]),
+        // SIMD micro-kernels (AVX-512 / AVX2+FMA chosen at run time, NEON, portable) and the
+        // engine's fork-join thread pool
+        .target(name: "CVisionKernels"),
         // model → engine
-        .target(name: "Inference", dependencies: ["ModelFile"]),
+        .target(name: "Inference", dependencies: ["ModelFile", "CVisionKernels"]),
         // pixels → tensors, drawing, encoding
         .target(
             name: "Imaging",
@@ -65,9 +68,11 @@ let package = Package(
 
         // Test helpers shared by the test targets (locating ../shared, reading references).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Test-only: counts malloc-family calls (glibc) to check that inference allocates nothing.
+        .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
         .testTarget(name: "ModelFileTests", dependencies: ["ModelFile", "TestSupport"]),
         .testTarget(
-            name: "InferenceTests", dependencies: ["Inference", "ModelFile", "TestSupport"],
+            name: "InferenceTests", dependencies: ["Inference", "ModelFile", "TestSupport", "AllocationCounter"],
             resources: [.copy("Golden")]),
         .testTarget(
             name: "ImagingTests", dependencies: ["Imaging", "TestSupport"],

@@ -26,6 +26,8 @@ public final class Interpreter {
     public let arenaByteCount: Int
     /// Number of threads that run the kernels.
     public let threadCount: Int
+    /// The SIMD instruction set the kernels run with.
+    package let instructionSet: InstructionSet
     /// Number of kernels that run per invoke (after folding and aliasing).
     package var kernelCount: Int { kernels.count }
 
@@ -56,6 +58,8 @@ public final class Interpreter {
         let pool = ThreadPool(threadCount: options.threadCount)
         self.pool = pool
         threadCount = pool.threadCount
+        let instructionSet = options.instructionSet.map { $0.isSupported ? $0 : .portable } ?? .best
+        self.instructionSet = instructionSet
 
         let graphInputs = graph.inputs.map(Int.init)
         let graphOutputs = graph.outputs.map(Int.init)
@@ -76,7 +80,8 @@ public final class Interpreter {
                 && inputs.allSatisfy { $0 < 0 || store.isConstant($0) }
                 && !outputs.contains(where: { outputSet.contains($0) || graph.tensors[$0].isVariable })
             if foldable {
-                try Interpreter.fold(index: index, op: op, code: code, descriptors: descriptors, store: store, pool: pool)
+                try Interpreter.fold(index: index, op: op, code: code, descriptors: descriptors, store: store, pool: pool,
+                                     instructionSet: instructionSet)
             } else {
                 if code.builtinCode == .densify {
                     throw InferenceError.unsupportedOption(name: code.name, version: code.version, index: index,
@@ -86,7 +91,10 @@ public final class Interpreter {
             }
         }
 
-        // Pass 2: decide which tensors share memory (reshapes) and their lifetimes.
+        // Pass 2: fold PADs into convolutions; decide which tensors share memory (reshapes)
+        // and their lifetimes.
+        let fusion = GraphFusion(model: model, runtimeOperators: runtimeOperators, descriptors: descriptors, store: store)
+        runtimeOperators.removeAll { fusion.removed.contains($0) }
         var root = Array(0..<descriptors.count)
         func find(_ t: Int) -> Int {
             var t = t
@@ -102,7 +110,7 @@ public final class Interpreter {
                   op.outputs.count == 1, !store.isConstant(Int(input)) else { continue }
             let ctx = OperatorContext(index: index, code: code, options: op.builtinOptions, inputIndices: op.inputs.map(Int.init),
                                       outputIndices: op.outputs.map(Int.init), descriptors: descriptors, constants: store,
-                                      address: { _ in placeholder.raw })
+                                      address: { _ in placeholder.raw }, instructionSet: instructionSet)
             try KernelFactory.validateReshape(ctx)
             let output = Int(op.outputs[0])
             // An output that is a graph input cannot be an alias (it is written by the caller).
@@ -121,8 +129,8 @@ public final class Interpreter {
         for t in graphOutputs { live(t, -1 * (store.isConstant(t) ? 1 : 0)); live(t, end) }
         for (position, index) in runtimeOperators.enumerated() {
             let op = graph.operators[index]
-            for t in op.inputs where t >= 0 && !store.isConstant(Int(t)) { live(Int(t), position) }
-            for t in op.outputs { live(Int(t), position) }
+            for t in fusion.inputs(of: index, op) where t >= 0 && !store.isConstant(t) { live(t, position) }
+            for t in fusion.outputs(of: index, op) { live(t, position) }
         }
         for t in first.keys where store.isConstant(t) && !outputSet.contains(t) {
             throw InferenceError.invalidModel("constant tensor \(t) ('\(descriptors[t].name)') is written by an operator")
@@ -159,8 +167,10 @@ public final class Interpreter {
         for index in runtimeOperators where !aliased.contains(index) {
             let op = graph.operators[index]
             let ctx = OperatorContext(index: index, code: model.operatorCodes[op.opcodeIndex], options: op.builtinOptions,
-                                      inputIndices: op.inputs.map(Int.init), outputIndices: op.outputs.map(Int.init),
-                                      descriptors: descriptors, constants: store, address: address)
+                                      inputIndices: fusion.inputs(of: index, op), outputIndices: fusion.outputs(of: index, op),
+                                      descriptors: descriptors, constants: store, address: address,
+                                      instructionSet: instructionSet, inputPadding: fusion.padding[index],
+                                      channelPaddedInput: fusion.channelPadded.contains(index), preluAlpha: fusion.prelu[index])
             kernels.append(try KernelFactory.make(ctx))
             labels.append("\(ctx.name)#\(index)")
         }
@@ -185,7 +195,7 @@ public final class Interpreter {
 
     /// Runs one operator whose inputs are all constant and records its outputs as constants.
     private static func fold(index: Int, op: Operator, code: OperatorCode, descriptors: [TensorDescriptor],
-                             store: ConstantStore, pool: ThreadPool) throws {
+                             store: ConstantStore, pool: ThreadPool, instructionSet: InstructionSet) throws {
         let inputs = op.inputs.map(Int.init), outputs = op.outputs.map(Int.init)
         if code.builtinCode == .densify {
             guard inputs.count == 1, outputs.count == 1, let sparse = store.sparseData(of: inputs[0]) else {
@@ -214,7 +224,7 @@ public final class Interpreter {
         let ctx = OperatorContext(
             index: index, code: code, options: op.builtinOptions, inputIndices: inputs, outputIndices: outputs,
             descriptors: descriptors, constants: store,
-            address: { t in buffers[t]?.raw ?? values[t]?.buffer.raw ?? placeholder.raw })
+            address: { t in buffers[t]?.raw ?? values[t]?.buffer.raw ?? placeholder.raw }, instructionSet: instructionSet)
         let kernel = try KernelFactory.make(ctx)
         let scratch = AlignedBuffer(byteCount: kernel.scratchBytesPerThread * pool.threadCount)
         kernel.execute(ExecutionContext(pool: pool, scratch: scratch.raw, scratchStride: kernel.scratchBytesPerThread))
@@ -285,6 +295,12 @@ public final class Interpreter {
     public func invoke() throws {
         let context = ExecutionContext(pool: pool, scratch: scratch.raw, scratchStride: scratchStride)
         for kernel in kernels { kernel.execute(context) }
+    }
+
+    /// Calls `body(t)` once on every thread `t` of the interpreter's pool (the calling thread is
+    /// 0), e.g. to set up per-thread state in tests.
+    package func forEachThread(_ body: @escaping (Int) -> Void) {
+        pool.runOnEachThread(ClosureJob(body))
     }
 
     /// Runs the model once and returns each kernel's wall time in milliseconds, labelled

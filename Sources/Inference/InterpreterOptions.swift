@@ -10,6 +10,10 @@ public final class InterpreterOptions: @unchecked Sendable {
     /// are treated as 1. Results are identical whatever the count.
     public var threadCount: Int
 
+    /// The SIMD instruction set of the kernels; `nil` (the default) picks the best this CPU
+    /// supports. An unsupported choice falls back to the portable kernels.
+    package var instructionSet: InstructionSet?
+
     /// Creates options; `threadCount` defaults to the number of active processor cores.
     public init(threadCount: Int = InterpreterOptions.defaultThreadCount) {
         self.threadCount = threadCount

@@ -104,13 +104,11 @@ import ModelFile
         let filter: [Float] = (0..<16).map { Float($0 + 1) }  // [1, 2, 2, 4]: tap-major, 4 channels
         let shape = NHWC(batch: 1, height: 2, width: 2, channels: 2)
         let rows = WindowAxis(input: 2, filter: 2, stride: 1, dilation: 1, padding: .valid)!
-        let packed = AlignedBuffer(byteCount: 5 * 8 * 4)
-        for tap in 0..<4 { for c in 0..<4 { packed.floats[tap * 8 + c] = filter[tap * 4 + c] } }
-        for c in 0..<4 { packed.floats[4 * 8 + c] = Float(100 * c) }
+        let bias = (0..<4).map { Float(100 * $0) }
         let out = h.output(4)
         h.run(DepthwiseConv2DKernel(input: h.buffer(input), output: out, inputShape: shape,
                                     outputShape: NHWC(batch: 1, height: 1, width: 1, channels: 4), rows: rows, columns: rows,
-                                    multiplier: 2, clamp: .identity, packed: packed, paddedChannels: 8))
+                                    filter: h.buffer(filter), bias: h.buffer(bias), clamp: .identity))
         // Output channel o uses input channel o / 2: sum over taps t of in[t][o/2] · w[t][o] + bias[o].
         var expected: [Float] = []
         for o in 0..<4 {
@@ -129,13 +127,11 @@ import ModelFile
         let filter: [Float] = (0..<(9 * c)).map { (i: Int) -> Float in Float((i * 7) % 5) / 2 - 1 }
         let rows = WindowAxis(input: 5, filter: 3, stride: 2, dilation: 1, padding: .same)!
         #expect(rows.output == 3 && rows.padBefore == 1)
-        let packed = AlignedBuffer(byteCount: 10 * 16 * 4)
-        for tap in 0..<9 { for ch in 0..<c { packed.floats[tap * 16 + ch] = filter[tap * c + ch] } }
-        for ch in 0..<c { packed.floats[9 * 16 + ch] = 0.25 }
         let out = h.output(9 * c)
         h.run(DepthwiseConv2DKernel(input: h.buffer(input), output: out, inputShape: NHWC(batch: 1, height: 5, width: 5, channels: c),
                                     outputShape: NHWC(batch: 1, height: 3, width: 3, channels: c), rows: rows, columns: rows,
-                                    multiplier: 1, clamp: ActivationClamp(.relu6)!, packed: packed, paddedChannels: 16))
+                                    filter: h.buffer(filter), bias: h.buffer(Array(repeating: 0.25, count: c)),
+                                    clamp: ActivationClamp(.relu6)!))
         var expected: [Float] = []
         for y in 0..<3 { for x in 0..<3 { for ch in 0..<c {
             var sum: Float = 0.25

@@ -21,7 +21,15 @@ enum KernelFactory {
         case .conv2D: return try Conv2DKernel.make(ctx)
         case .depthwiseConv2D: return try DepthwiseConv2DKernel.make(ctx)
         case .fullyConnected: return try FullyConnectedKernel.make(ctx)
-        case .add: return try BinaryKernel.make(ctx, operation: .add)
+        case .add:
+            // Equal shapes (the residual connections): the vectorised kernel that also takes
+            // a folded channel PAD and a fused PRELU.
+            if ctx.channelPaddedInput || ctx.preluAlpha != nil
+                || (ctx.inputCount == 2 && ctx.hasInput(0) && ctx.hasInput(1) && ctx.descriptors[ctx.inputIndices[0]].shape
+                    == ctx.descriptors[ctx.inputIndices[1]].shape && !ctx.descriptors[ctx.inputIndices[0]].shape.isEmpty) {
+                return try AddKernel.make(ctx)
+            }
+            return try BinaryKernel.make(ctx, operation: .add)
         case .sub: return try BinaryKernel.make(ctx, operation: .sub)
         case .mul: return try BinaryKernel.make(ctx, operation: .mul)
         case .div: return try BinaryKernel.make(ctx, operation: .div)

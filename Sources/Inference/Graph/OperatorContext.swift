@@ -14,6 +14,15 @@ struct OperatorContext {
     let constants: ConstantStore
     /// The address of a tensor's data at run time (arena slot or constant buffer).
     let address: (Int) -> UnsafeMutableRawPointer
+    /// The instruction set kernels pack their weights for.
+    var instructionSet: InstructionSet = .best
+    /// Zero padding of input 0 folded in from a PAD (convolutions only; see ``GraphFusion``).
+    var inputPadding: ExplicitPadding? = nil
+    /// Whether input 1 has fewer channels than the output, zero beyond them (a channel PAD
+    /// folded into an ADD; see ``GraphFusion``).
+    var channelPaddedInput = false
+    /// The constant slopes of a PRELU fused into this operator's store step.
+    var preluAlpha: Int? = nil
 
     var name: String { code.name }
     var version: Int { code.version }

@@ -1,11 +1,13 @@
+import CVisionKernels
 import ModelFile
 
 /// CONV_2D on float32 NHWC tensors: every output pixel is a row of a matrix product with the
 /// filter, packed at load (``PackedWeights``).
 ///
-/// A 1×1 filter whose window never leaves the input reads its rows straight from the input;
-/// other filters gather each tile's patches (im2col, zeros for padding) into per-thread
-/// scratch memory first. Work is split over tiles of four output pixels.
+/// A 1×1 filter with stride 1 and no padding reads its rows straight from the input; other
+/// filters gather each tile's patches (im2col, zeros for padding) into per-thread scratch
+/// memory first. Work is split over tiles of output pixels (and, when there are few, over
+/// column panels too).
 final class Conv2DKernel: Kernel, ParallelJob {
     let input: UnsafeMutablePointer<Float>
     let output: UnsafeMutablePointer<Float>
@@ -15,7 +17,7 @@ final class Conv2DKernel: Kernel, ParallelJob {
     let columns: WindowAxis
     let weights: PackedWeights
     let clamp: ActivationClamp
-    /// Whether rows come straight from the input (1×1 filter without padding).
+    /// Whether rows come straight from the input (1×1 filter, stride 1, no padding).
     let isDirect: Bool
     let pixelCount: Int
 
@@ -46,24 +48,42 @@ final class Conv2DKernel: Kernel, ParallelJob {
         } else if ctx.hasInput(2) {
             throw ctx.unsupported("the bias must be a constant tensor")
         }
+        let extra = ctx.inputPadding ?? ExplicitPadding(top: 0, bottom: 0, left: 0, right: 0)
         guard let rows = WindowAxis(input: inputShape.height, filter: filterShape.height, stride: options.strideHeight,
-                                    dilation: options.dilationHeight, padding: options.padding),
+                                    dilation: options.dilationHeight, padding: options.padding,
+                                    before: extra.top, after: extra.bottom),
               let columns = WindowAxis(input: inputShape.width, filter: filterShape.width, stride: options.strideWidth,
-                                       dilation: options.dilationWidth, padding: options.padding)
+                                       dilation: options.dilationWidth, padding: options.padding,
+                                       before: extra.left, after: extra.right)
         else { throw ctx.invalid("invalid window: filter \(filter.descriptor.shapeText), strides \(options.strideHeight)x\(options.strideWidth), dilation \(options.dilationHeight)x\(options.dilationWidth) on input \(inputDescriptor.shapeText)") }
         let outputShape = NHWC(batch: inputShape.batch, height: rows.output, width: columns.output, channels: filterShape.batch)
         try ctx.requireOutputShape(outputShape.shape)
+        let clamp = try ctx.clamp(options.activation)
+        var slopes: AlignedBuffer?
+        if let alpha = ctx.preluAlpha {
+            guard let value = try ctx.constants.value(of: alpha), value.descriptor.type == .float32,
+                  value.descriptor.elementCount == outputShape.channels else {
+                throw ctx.invalid("the fused PRELU needs \(outputShape.channels) constant FLOAT32 slopes")
+            }
+            slopes = AlignedBuffer(copying: UnsafeBufferPointer(start: value.floats, count: outputShape.channels))
+        }
+        if filterShape.batch <= ConvDotKernel.maximumOutputChannels {
+            return ConvDotKernel(input: ctx.inputFloats(0), output: ctx.outputFloats(0), inputShape: inputShape,
+                                 outputShape: outputShape, rows: rows, columns: columns, filter: filter.floats,
+                                 bias: bias?.floats, clamp: clamp, instructionSet: ctx.instructionSet, slopes: slopes)
+        }
         let weights = PackedWeights(
             weights: filter.floats, bias: bias?.floats, n: filterShape.batch,
-            k: filterShape.height * filterShape.width * filterShape.channels)
+            k: filterShape.height * filterShape.width * filterShape.channels, instructionSet: ctx.instructionSet)
         return Conv2DKernel(
             input: ctx.inputFloats(0), output: ctx.outputFloats(0), inputShape: inputShape, outputShape: outputShape,
-            rows: rows, columns: columns, weights: weights, clamp: try ctx.clamp(options.activation))
+            rows: rows, columns: columns, weights: weights, clamp: clamp, slopes: slopes)
     }
 
     init(input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: NHWC, outputShape: NHWC,
-         rows: WindowAxis, columns: WindowAxis, weights: PackedWeights, clamp: ActivationClamp) {
+         rows: WindowAxis, columns: WindowAxis, weights: PackedWeights, clamp: ActivationClamp, slopes: AlignedBuffer? = nil) {
         self.input = input
+        self.slopes = slopes
         self.output = output
         self.inputShape = inputShape
         self.outputShape = outputShape
@@ -72,78 +92,133 @@ final class Conv2DKernel: Kernel, ParallelJob {
         self.weights = weights
         self.clamp = clamp
         isDirect = rows.filter == 1 && columns.filter == 1 && rows.padBefore == 0 && columns.padBefore == 0
-            && (rows.output - 1) * rows.stride < rows.input && (columns.output - 1) * columns.stride < columns.input
+            && rows.stride == 1 && columns.stride == 1 && rows.output == rows.input && columns.output == columns.input
         pixelCount = outputShape.batch * outputShape.height * outputShape.width
+        geometry = vk_conv_geometry(
+            input: input, input_height: inputShape.height, input_width: inputShape.width, channels: inputShape.channels,
+            output_height: outputShape.height, output_width: outputShape.width,
+            kernel_height: rows.filter, kernel_width: columns.filter, stride_h: rows.stride, stride_w: columns.stride,
+            dilation_h: rows.dilation, dilation_w: columns.dilation, pad_top: rows.padBefore, pad_left: columns.padBefore)
+        tiling = GemmTiling(rowCount: pixelCount, weights: weights)
     }
 
     var scratchBytesPerThread: Int {
-        isDirect ? 0 : Gemm.tileRows * weights.k * MemoryLayout<Float>.stride
+        isDirect ? 0 : weights.tileRows * weights.k * MemoryLayout<Float>.stride
     }
 
+    private let geometry: vk_conv_geometry
+    private let tiling: GemmTiling
     private var context: ExecutionContext?
+    /// The slopes of a fused PRELU (one per output channel), applied to each finished tile.
+    private let slopes: AlignedBuffer?
 
     func execute(_ context: ExecutionContext) {
         self.context = context
-        let tiles = (pixelCount + Gemm.tileRows - 1) / Gemm.tileRows
-        context.pool.run(self, taskCount: tiles)
+        context.pool.run(self, taskCount: tiling.taskCount)
         self.context = nil
-    }
-
-    /// The input pixel that output pixel `m` reads in direct mode.
-    @inline(__always)
-    private func directRow(_ m: Int) -> UnsafePointer<Float> {
-        let perImage = outputShape.height * outputShape.width
-        let b = m / perImage, rest = m % perImage
-        let oy = rest / outputShape.width, ox = rest % outputShape.width
-        let iy = oy * rows.stride, ix = ox * columns.stride
-        return UnsafePointer(input + ((b * inputShape.height + iy) * inputShape.width + ix) * inputShape.channels)
-    }
-
-    /// Writes output pixel `m`'s patch (kh × kw × cin, zeros outside the input) to `patch`.
-    @inline(__always)
-    private func gather(_ m: Int, into patch: UnsafeMutablePointer<Float>) {
-        let perImage = outputShape.height * outputShape.width
-        let b = m / perImage, rest = m % perImage
-        let oy = rest / outputShape.width, ox = rest % outputShape.width
-        let cin = inputShape.channels
-        var p = patch
-        for ky in 0..<rows.filter {
-            let iy = rows.origin(oy) + ky * rows.dilation
-            for kx in 0..<columns.filter {
-                let ix = columns.origin(ox) + kx * columns.dilation
-                if iy >= 0 && iy < inputShape.height && ix >= 0 && ix < inputShape.width {
-                    p.update(from: input + ((b * inputShape.height + iy) * inputShape.width + ix) * cin, count: cin)
-                } else {
-                    p.update(repeating: 0, count: cin)
-                }
-                p += cin
-            }
-        }
     }
 
     func run(tasks range: Range<Int>, thread: Int) {
         guard let context else { return }
-        let n = outputShape.channels
-        let k = weights.k
-        let scratch = isDirect ? nil : context.scratchFloats(thread: thread)
-        for tile in range {
-            let first = tile * Gemm.tileRows
-            let count = Swift.min(Gemm.tileRows, pixelCount - first)
-            let a0, a1, a2, a3: UnsafePointer<Float>
-            if let scratch {
-                for r in 0..<count { gather(first + r, into: scratch + r * k) }
-                let s = UnsafePointer(scratch)
-                a0 = s
-                a1 = count > 1 ? s + k : s
-                a2 = count > 2 ? s + 2 * k : s
-                a3 = count > 3 ? s + 3 * k : s
-            } else {
-                a0 = directRow(first)
-                a1 = count > 1 ? directRow(first + 1) : a0
-                a2 = count > 2 ? directRow(first + 2) : a0
-                a3 = count > 3 ? directRow(first + 3) : a0
+        let n = outputShape.channels, k = weights.k, tileRows = weights.tileRows
+        for task in range {
+            let (rows, panels) = tiling.task(task)
+            if isDirect {
+                weights.run(a: input, aStride: k, c: output, cStride: n, rows: rows, panels: panels, clamp: clamp)
+                applySlopes(rows: rows, panels: panels)
+                continue
             }
-            Gemm.tile(a0, a1, a2, a3, rows: count, weights: weights, out: output + first * n, outStride: n, clamp: clamp)
+            let scratch = context.scratchFloats(thread: thread)
+            var first = rows.lowerBound
+            while first < rows.upperBound {
+                let count = Swift.min(tileRows, rows.upperBound - first)
+                withUnsafePointer(to: geometry) { vk_im2col($0, first, count, scratch) }
+                weights.run(a: scratch, aStride: k, c: output + first * n, cStride: n, rows: 0..<count, panels: panels, clamp: clamp)
+                applySlopes(rows: first..<(first + count), panels: panels)
+                first += count
+            }
+        }
+    }
+
+    /// The fused PRELU on output rows `rows`, columns of `panels` (still in cache).
+    @inline(__always)
+    private func applySlopes(rows: Range<Int>, panels: Range<Int>) {
+        guard let slopes else { return }
+        let n = outputShape.channels
+        var first = 0, end = 0
+        vk_gemm_panel_columns(weights.shape, panels.lowerBound, panels.upperBound, &first, &end)
+        if first == 0 && end == n {
+            vk_prelu_pixels(weights.shape.isa, output + rows.lowerBound * n, output + rows.lowerBound * n, rows.count, n, slopes.floats)
+        } else {
+            for m in rows {
+                vk_prelu_pixels(weights.shape.isa, output + m * n + first, output + m * n + first, 1, end - first, slopes.floats + first)
+            }
+        }
+    }
+}
+
+/// CONV_2D with at most ``maximumOutputChannels`` output channels (e.g. a segmentation head's
+/// single logit): each output is a dot product of the input window, read in place, with the
+/// filter (CVisionKernels' `vk_conv_dot`), instead of a matrix product whose column panels
+/// would be mostly padding. Work is split over blocks of output pixels.
+final class ConvDotKernel: Kernel, ParallelJob {
+    static let maximumOutputChannels = 4
+    /// Output pixels per task.
+    static let pixelsPerTask = 256
+
+    let output: UnsafeMutablePointer<Float>
+    let outputChannels: Int
+    let pixelCount: Int
+    let clamp: ActivationClamp
+    let instructionSet: InstructionSet
+    /// The filter as in the model (OHWI), then the bias.
+    let weights: AlignedBuffer
+    private let hasBias: Bool
+    private let geometry: vk_conv_geometry
+    /// A row of zeros read for window rows outside the input.
+    private let zeros: AlignedBuffer
+    /// The slopes of a fused PRELU (one per output channel).
+    private let slopes: AlignedBuffer?
+
+    init(input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: NHWC, outputShape: NHWC,
+         rows: WindowAxis, columns: WindowAxis, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
+         clamp: ActivationClamp, instructionSet: InstructionSet, slopes: AlignedBuffer? = nil) {
+        self.output = output
+        self.slopes = slopes
+        outputChannels = outputShape.channels
+        pixelCount = outputShape.batch * outputShape.height * outputShape.width
+        self.clamp = clamp
+        self.instructionSet = instructionSet
+        let k = rows.filter * columns.filter * inputShape.channels
+        weights = AlignedBuffer(byteCount: (k + 1) * outputChannels * MemoryLayout<Float>.stride)
+        weights.floats.update(from: filter, count: k * outputChannels)
+        if let bias { (weights.floats + k * outputChannels).update(from: bias, count: outputChannels) }
+        hasBias = bias != nil
+        zeros = AlignedBuffer(byteCount: inputShape.width * inputShape.channels * MemoryLayout<Float>.stride)
+        geometry = vk_conv_geometry(
+            input: input, input_height: inputShape.height, input_width: inputShape.width, channels: inputShape.channels,
+            output_height: outputShape.height, output_width: outputShape.width,
+            kernel_height: rows.filter, kernel_width: columns.filter, stride_h: rows.stride, stride_w: columns.stride,
+            dilation_h: rows.dilation, dilation_w: columns.dilation, pad_top: rows.padBefore, pad_left: columns.padBefore)
+    }
+
+    func execute(_ context: ExecutionContext) {
+        context.pool.run(self, taskCount: (pixelCount + ConvDotKernel.pixelsPerTask - 1) / ConvDotKernel.pixelsPerTask)
+    }
+
+    func run(tasks range: Range<Int>, thread: Int) {
+        let first = range.lowerBound * ConvDotKernel.pixelsPerTask
+        let count = Swift.min(pixelCount, range.upperBound * ConvDotKernel.pixelsPerTask) - first
+        let k = geometry.kernel_height * geometry.kernel_width * geometry.channels
+        let lower = clamp.isTanh ? -Float.infinity : clamp.lower, upper = clamp.isTanh ? Float.infinity : clamp.upper
+        withUnsafePointer(to: geometry) {
+            vk_conv_dot(instructionSet.isa, $0, weights.floats, hasBias ? weights.floats + k * outputChannels : nil,
+                        outputChannels, output + first * outputChannels, first, count, lower, upper, zeros.floats)
+        }
+        if clamp.isTanh { clamp.apply(to: output + first * outputChannels, count: count * outputChannels) }
+        if let slopes {
+            let out = output + first * outputChannels
+            vk_prelu_pixels(instructionSet.isa, out, out, count, outputChannels, slopes.floats)
         }
     }
 }

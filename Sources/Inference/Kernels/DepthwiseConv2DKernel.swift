@@ -1,11 +1,14 @@
+import CVisionKernels
 import ModelFile
 
 /// DEPTHWISE_CONV_2D on float32 NHWC tensors, any depth multiplier.
 ///
 /// Output channel `oc` reads input channel `oc / multiplier` (TFLite's layout, filter
-/// `[1, kh, kw, cin · multiplier]`). Weights are repacked at load as `[tap][channel]` with the
-/// channel count rounded up to 8, so the multiplier-1 path runs on 8-channel vectors; taps
-/// outside the input are skipped (they would add zero). Work is split over output rows.
+/// `[1, kh, kw, cin · multiplier]`). Weights are kept as `[tap][channel]` followed by the bias.
+/// Multiplier 1 (every depthwise layer of the project's models) runs CVisionKernels'
+/// `vk_dwconv_run`: vectors of channels, the bias, activation and padding fused, 3×3 and 5×5
+/// windows with their weights in registers. Other multipliers take a scalar path. Work is
+/// split over output rows.
 final class DepthwiseConv2DKernel: Kernel, ParallelJob {
     let input: UnsafeMutablePointer<Float>
     let output: UnsafeMutablePointer<Float>
@@ -15,9 +18,11 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
     let columns: WindowAxis
     let multiplier: Int
     let clamp: ActivationClamp
-    /// `taps × paddedChannels` weights, then the bias in the last row.
-    let packed: AlignedBuffer
-    let paddedChannels: Int
+    /// `taps × channels` weights, then `channels` biases.
+    let weights: AlignedBuffer
+    /// A row of zeros that the C kernel reads for window rows above or below the input.
+    private let zeros: AlignedBuffer
+    private let convolution: vk_dwconv
 
     static func make(_ ctx: OperatorContext) throws -> Kernel {
         guard case let .depthwiseConv2D(options) = ctx.options else { throw ctx.invalid("missing DepthwiseConv2DOptions") }
@@ -39,8 +44,8 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
             throw ctx.invalid("filter depth \(outputChannels) is not a multiple of input depth \(inputShape.channels)")
         }
         // The stored depth_multiplier is informational: TFLite derives it from the shapes
-        // (tensorflow/lite/kernels/depthwise_conv.cc, `Prepare`), and so does this kernel.
-        let multiplier = outputChannels / inputShape.channels
+        // (tensorflow/lite/kernels/depthwise_conv.cc, `Prepare`), and so does this kernel
+        // (output channels / input channels, in `init`).
         let bias = try ctx.constantInput(2)
         if let bias {
             guard bias.descriptor.type == .float32, bias.descriptor.elementCount == outputChannels else {
@@ -49,108 +54,86 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
         } else if ctx.hasInput(2) {
             throw ctx.unsupported("the bias must be a constant tensor")
         }
+        let extra = ctx.inputPadding ?? ExplicitPadding(top: 0, bottom: 0, left: 0, right: 0)
         guard let rows = WindowAxis(input: inputShape.height, filter: filterShape.height, stride: options.strideHeight,
-                                    dilation: options.dilationHeight, padding: options.padding),
+                                    dilation: options.dilationHeight, padding: options.padding,
+                                    before: extra.top, after: extra.bottom),
               let columns = WindowAxis(input: inputShape.width, filter: filterShape.width, stride: options.strideWidth,
-                                       dilation: options.dilationWidth, padding: options.padding)
+                                       dilation: options.dilationWidth, padding: options.padding,
+                                       before: extra.left, after: extra.right)
         else { throw ctx.invalid("invalid window: filter \(filter.descriptor.shapeText), strides \(options.strideHeight)x\(options.strideWidth) on input \(inputDescriptor.shapeText)") }
         let outputShape = NHWC(batch: inputShape.batch, height: rows.output, width: columns.output, channels: outputChannels)
         try ctx.requireOutputShape(outputShape.shape)
 
-        let padded = (outputChannels + 7) / 8 * 8
-        let taps = filterShape.height * filterShape.width
-        let packed = AlignedBuffer(byteCount: (taps + 1) * padded * MemoryLayout<Float>.stride)
-        let p = packed.floats
-        for tap in 0..<taps {
-            (p + tap * padded).update(from: filter.floats + tap * outputChannels, count: outputChannels)
-        }
-        if let bias { (p + taps * padded).update(from: bias.floats, count: outputChannels) }
         return DepthwiseConv2DKernel(
             input: ctx.inputFloats(0), output: ctx.outputFloats(0), inputShape: inputShape, outputShape: outputShape,
-            rows: rows, columns: columns, multiplier: multiplier, clamp: try ctx.clamp(options.activation),
-            packed: packed, paddedChannels: padded)
+            rows: rows, columns: columns, filter: filter.floats, bias: bias?.floats, clamp: try ctx.clamp(options.activation),
+            instructionSet: ctx.instructionSet)
     }
 
+    /// `filter` is `[kh · kw][outputChannels]` (TFLite's `[1, kh, kw, channels]`).
     init(input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: NHWC, outputShape: NHWC,
-         rows: WindowAxis, columns: WindowAxis, multiplier: Int, clamp: ActivationClamp,
-         packed: AlignedBuffer, paddedChannels: Int) {
+         rows: WindowAxis, columns: WindowAxis, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
+         clamp: ActivationClamp, instructionSet: InstructionSet = .best) {
         self.input = input
         self.output = output
         self.inputShape = inputShape
         self.outputShape = outputShape
         self.rows = rows
         self.columns = columns
-        self.multiplier = multiplier
+        multiplier = Swift.max(1, outputShape.channels / Swift.max(1, inputShape.channels))
         self.clamp = clamp
-        self.packed = packed
-        self.paddedChannels = paddedChannels
+        let channels = outputShape.channels, taps = rows.filter * columns.filter
+        weights = AlignedBuffer(byteCount: (taps + 1) * channels * MemoryLayout<Float>.stride)
+        weights.floats.update(from: filter, count: taps * channels)
+        if let bias { (weights.floats + taps * channels).update(from: bias, count: channels) }
+        zeros = AlignedBuffer(byteCount: multiplier == 1 ? inputShape.width * channels * MemoryLayout<Float>.stride : 0)
+        convolution = vk_dwconv(
+            isa: instructionSet.isa, input: input, input_height: inputShape.height, input_width: inputShape.width,
+            channels: channels, output: output, output_height: outputShape.height, output_width: outputShape.width,
+            kernel_height: rows.filter, kernel_width: columns.filter, stride_h: rows.stride, stride_w: columns.stride,
+            dilation_h: rows.dilation, dilation_w: columns.dilation, pad_top: rows.padBefore, pad_left: columns.padBefore,
+            weights: weights.floats, zeros: zeros.floats,
+            lo: clamp.isTanh ? -.infinity : clamp.lower, hi: clamp.isTanh ? .infinity : clamp.upper)
     }
+
+    /// Bytes of weights and constant buffers.
+    var byteCount: Int { weights.byteCount + zeros.byteCount }
 
     func execute(_ context: ExecutionContext) {
         context.pool.run(self, taskCount: outputShape.batch * outputShape.height)
     }
 
     func run(tasks range: Range<Int>, thread: Int) {
-        for task in range {
-            let b = task / outputShape.height, oy = task % outputShape.height
-            if multiplier == 1 { row(b: b, oy: oy) } else { rowWithMultiplier(b: b, oy: oy) }
-        }
-    }
-
-    private func row(b: Int, oy: Int) {
-        // Locals, so the compiler keeps them in registers across the stores below.
-        let channels = outputShape.channels
-        let fullBlocks = channels / 8
-        let weights = UnsafeRawPointer(packed.raw)
-        let w = packed.floats
-        let padded = paddedChannels
-        let rows = self.rows, columns = self.columns, clamp = self.clamp
-        let inputWidth = inputShape.width, outputWidth = outputShape.width
-        let biasRow = rows.filter * columns.filter * padded
-        let ys = rows.validTaps(oy)
-        let iy0 = rows.origin(oy)
-        let imageBase = input + b * inputShape.height * inputWidth * channels
-        var out = output + ((b * outputShape.height + oy) * outputWidth) * channels
-        let lower = SIMD8<Float>(repeating: clamp.lower), upper = SIMD8<Float>(repeating: clamp.upper)
-        let rowStride = inputWidth * channels
-        let tapStride = columns.dilation * channels
-        for ox in 0..<outputWidth {
-            let xs = columns.validTaps(ox)
-            let ix0 = columns.origin(ox)
-            for block in 0..<fullBlocks {
-                let c = block * 8
-                var acc = weights.load(fromByteOffset: (biasRow + c) * 4, as: SIMD8<Float>.self)
-                for ky in ys {
-                    var x = UnsafeRawPointer(imageBase + (iy0 + ky * rows.dilation) * rowStride + (ix0 + xs.lowerBound * columns.dilation) * channels + c)
-                    var wp = weights + ((ky * columns.filter + xs.lowerBound) * padded + c) * 4
-                    for _ in xs {
-                        acc += x.loadUnaligned(as: SIMD8<Float>.self) * wp.load(as: SIMD8<Float>.self)
-                        x += tapStride * 4
-                        wp += padded * 4
-                    }
+        if multiplier == 1 && rows.filter <= 32 {
+            let imageInput = inputShape.height * inputShape.width * inputShape.channels
+            let imageOutput = outputShape.height * outputShape.width * outputShape.channels
+            var task = range.lowerBound
+            while task < range.upperBound {
+                // One call per image: rows [oy, end) of image b.
+                let b = task / outputShape.height, oy = task % outputShape.height
+                let end = Swift.min(range.upperBound - task, outputShape.height - oy)
+                var conv = convolution
+                conv.input = UnsafePointer(input + b * imageInput)
+                conv.output = output + b * imageOutput
+                withUnsafePointer(to: conv) { vk_dwconv_run($0, oy, oy + end) }
+                if clamp.isTanh {
+                    clamp.apply(to: output + b * imageOutput + oy * outputShape.width * outputShape.channels,
+                                count: end * outputShape.width * outputShape.channels)
                 }
-                let result = clamp.isTanh ? clamp.apply(acc) : clamped(acc, lower, upper)
-                UnsafeMutableRawPointer(out + c).storeBytes(of: result, as: SIMD8<Float>.self)
+                task += end
             }
-            for c in (fullBlocks * 8)..<channels {
-                var acc = w[biasRow + c]
-                for ky in ys {
-                    let rowBase = imageBase + (iy0 + ky * rows.dilation) * rowStride + c
-                    let tapBase = ky * columns.filter
-                    for kx in xs {
-                        acc += rowBase[(ix0 + kx * columns.dilation) * channels] * w[(tapBase + kx) * padded + c]
-                    }
-                }
-                out[c] = clamp.apply(acc)
+        } else {
+            for task in range {
+                rowWithMultiplier(b: task / outputShape.height, oy: task % outputShape.height)
             }
-            out += channels
         }
     }
 
     private func rowWithMultiplier(b: Int, oy: Int) {
         let channels = outputShape.channels, inputChannels = inputShape.channels
-        let w = packed.floats
-        let biasRow = rows.filter * columns.filter * paddedChannels
+        let w = weights.floats
+        let biasRow = rows.filter * columns.filter * channels
         let ys = rows.validTaps(oy)
         let imageBase = input + b * inputShape.height * inputShape.width * inputChannels
         var out = output + ((b * outputShape.height + oy) * outputShape.width) * channels
@@ -164,7 +147,7 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
                     let rowBase = imageBase + (iy0 + ky * rows.dilation) * inputShape.width * inputChannels + ic
                     let tapBase = ky * columns.filter
                     for kx in xs {
-                        acc += rowBase[(ix0 + kx * columns.dilation) * inputChannels] * w[(tapBase + kx) * paddedChannels + c]
+                        acc += rowBase[(ix0 + kx * columns.dilation) * inputChannels] * w[(tapBase + kx) * channels + c]
                     }
                 }
                 out[c] = clamp.apply(acc)

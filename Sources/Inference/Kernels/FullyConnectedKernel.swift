@@ -39,7 +39,7 @@ final class FullyConnectedKernel: Kernel, ParallelJob {
         try ctx.requireOutputShape(expected)
         return FullyConnectedKernel(
             input: ctx.inputFloats(0), output: ctx.outputFloats(0), rowCount: m,
-            weights: PackedWeights(weights: filter.floats, bias: bias?.floats, n: n, k: k),
+            weights: PackedWeights(weights: filter.floats, bias: bias?.floats, n: n, k: k, instructionSet: ctx.instructionSet),
             clamp: try ctx.clamp(options.activation))
     }
 
@@ -50,20 +50,19 @@ final class FullyConnectedKernel: Kernel, ParallelJob {
         self.rowCount = rowCount
         self.weights = weights
         self.clamp = clamp
+        tiling = GemmTiling(rowCount: rowCount, weights: weights)
     }
 
+    private let tiling: GemmTiling
+
     func execute(_ context: ExecutionContext) {
-        context.pool.run(self, taskCount: (rowCount + Gemm.tileRows - 1) / Gemm.tileRows)
+        context.pool.run(self, taskCount: tiling.taskCount)
     }
 
     func run(tasks range: Range<Int>, thread: Int) {
-        let k = weights.k, n = weights.n
-        for tile in range {
-            let first = tile * Gemm.tileRows
-            let count = Swift.min(Gemm.tileRows, rowCount - first)
-            let a0 = UnsafePointer(input + first * k)
-            Gemm.tile(a0, count > 1 ? a0 + k : a0, count > 2 ? a0 + 2 * k : a0, count > 3 ? a0 + 3 * k : a0,
-                      rows: count, weights: weights, out: output + first * n, outStride: n, clamp: clamp)
+        for task in range {
+            let (rows, panels) = tiling.task(task)
+            weights.run(a: input, aStride: weights.k, c: output, cStride: weights.n, rows: rows, panels: panels, clamp: clamp)
         }
     }
 }

@@ -1,88 +1,98 @@
+import CVisionKernels
+
 /// Weights of a matrix product `out[m][n] = bias[n] + Σ_k a[m][k] · w[n][k]`, packed once at
-/// load time in panels of ``panelWidth`` output columns: panel `p` holds, for each `k`, the
-/// weights of columns `8p ..< 8p + 8` side by side (zero beyond `n`), so the micro-kernel
-/// reads one aligned vector per `k`.
+/// load time for one instruction set (CVisionKernels' `vk_gemm_pack`): output columns in
+/// panels of 8, 16 or 32, each panel holding its bias and then, for every `k`, its columns
+/// side by side, so the micro-kernel reads whole vectors.
 ///
 /// CONV_2D filters (`[n, kh, kw, cin]`, TFLite's OHWI) and FULLY_CONNECTED weights (`[n, k]`)
 /// are both `n` rows of `k` contiguous values, so both pack the same way.
 final class PackedWeights {
-    static let panelWidth = 8
-
     let k: Int
     let n: Int
+    let shape: vk_gemm_shape
     let panelCount: Int
-    /// `panelCount × k × 8` floats.
+    /// Rows per micro-kernel call: tasks are made of whole tiles of this many rows.
+    let tileRows: Int
     let data: AlignedBuffer
-    /// `panelCount × 8` floats (zero when the operator has no bias).
-    let bias: AlignedBuffer
 
-    init(weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?, n: Int, k: Int) {
+    init(weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?, n: Int, k: Int,
+         instructionSet: InstructionSet = .best) {
         self.k = k
         self.n = n
-        let width = PackedWeights.panelWidth
-        panelCount = (n + width - 1) / width
-        data = AlignedBuffer(byteCount: panelCount * k * width * MemoryLayout<Float>.stride)
-        self.bias = AlignedBuffer(byteCount: panelCount * width * MemoryLayout<Float>.stride)
-        let packed = data.floats
-        let packedBias = self.bias.floats
-        for column in 0..<n {
-            let panel = column / width, lane = column % width
-            let source = weights + column * k
-            let destination = packed + panel * k * width + lane
-            for kk in 0..<k { destination[kk * width] = source[kk] }
-            packedBias[column] = bias?[column] ?? 0
+        shape = vk_gemm_shape(isa: instructionSet.isa, n: n, k: k)
+        panelCount = vk_gemm_panel_count(shape)
+        tileRows = vk_gemm_tile_rows(instructionSet.isa)
+        data = AlignedBuffer(byteCount: vk_gemm_packed_count(shape) * MemoryLayout<Float>.stride)
+        vk_gemm_pack(shape, weights, bias, data.floats)
+    }
+
+    /// Bytes of packed weights.
+    var byteCount: Int { data.byteCount }
+
+    /// Computes output rows `rows` for panels `panels`: row `m` reads `a + m * aStride` and
+    /// writes `c + m * cStride`. Each output is `bias + a[0]·w[0] + a[1]·w[1] + …` in this
+    /// order (fused multiply-adds where the instruction set has them), whatever the tiling.
+    @inline(__always)
+    func run(a: UnsafePointer<Float>, aStride: Int, c: UnsafeMutablePointer<Float>, cStride: Int,
+             rows: Range<Int>, panels: Range<Int>, clamp: ActivationClamp) {
+        let lower = clamp.isTanh ? -Float.infinity : clamp.lower
+        let upper = clamp.isTanh ? Float.infinity : clamp.upper
+        vk_gemm_run(shape, data.floats, a, aStride, c, cStride, rows.lowerBound, rows.upperBound,
+                    panels.lowerBound, panels.upperBound, lower, upper)
+        if clamp.isTanh {
+            // Fused TANH (rare): applied after the product, to these panels' columns.
+            var first = 0, end = 0
+            vk_gemm_panel_columns(shape, panels.lowerBound, panels.upperBound, &first, &end)
+            for m in rows { clamp.apply(to: c + m * cStride + first, count: end - first) }
         }
     }
 }
 
-/// The register-blocked micro-kernel: four rows of `a` times one packed panel.
-enum Gemm {
-    /// Rows per micro-kernel tile.
-    static let tileRows = 4
+/// How a matrix product of `rowCount` rows is cut into tasks: blocks of whole row tiles times
+/// groups of column panels.
+///
+/// A group's packed weights are sized to stay in the per-core cache (~128 KB) while its row
+/// blocks stream past, and a block holds enough rows that a task is worth handing out (tiny
+/// layers such as 8 → 8 channels get hundreds of rows per task). Tasks run group by group.
+struct GemmTiling {
+    let rowCount: Int
+    let tileRows: Int
+    let rowsPerBlock: Int
+    let blockCount: Int
+    let panelCount: Int
+    let groupCount: Int
+    var taskCount: Int { blockCount * groupCount }
 
-    /// Computes `rows` (1...4) output rows for every panel of `weights`.
-    ///
-    /// `a0...a3` point at the rows' `k` inputs (unused rows may repeat a valid row; their
-    /// results are not stored). Row `r`'s outputs go to `out + r * outStride`. Every output is
-    /// `bias + a[0]·w[0] + a[1]·w[1] + …` accumulated in this order, whatever the tile, so
-    /// results do not depend on how rows are grouped.
-    @inline(__always)
-    static func tile(
-        _ a0: UnsafePointer<Float>, _ a1: UnsafePointer<Float>, _ a2: UnsafePointer<Float>, _ a3: UnsafePointer<Float>,
-        rows: Int, weights: PackedWeights, out: UnsafeMutablePointer<Float>, outStride: Int, clamp: ActivationClamp
-    ) {
-        let k = weights.k, n = weights.n
-        let packed = UnsafeRawPointer(weights.data.raw)
-        let biases = UnsafeRawPointer(weights.bias.raw)
-        let lower = SIMD8<Float>(repeating: clamp.lower), upper = SIMD8<Float>(repeating: clamp.upper)
-        let panelBytes = k * 8 * MemoryLayout<Float>.stride
-        for panel in 0..<weights.panelCount {
-            let b = biases.load(fromByteOffset: panel * 32, as: SIMD8<Float>.self)
-            var c0 = b, c1 = b, c2 = b, c3 = b
-            var w = packed + panel * panelBytes
-            for kk in 0..<k {
-                let wv = w.load(as: SIMD8<Float>.self)
-                c0 += wv * a0[kk]
-                c1 += wv * a1[kk]
-                c2 += wv * a2[kk]
-                c3 += wv * a3[kk]
-                w += 32
-            }
-            let column = panel * 8
-            let width = Swift.min(8, n - column)
-            store(clamp.isTanh ? clamp.apply(c0) : clamped(c0, lower, upper), out + column, width)
-            if rows > 1 { store(clamp.isTanh ? clamp.apply(c1) : clamped(c1, lower, upper), out + outStride + column, width) }
-            if rows > 2 { store(clamp.isTanh ? clamp.apply(c2) : clamped(c2, lower, upper), out + 2 * outStride + column, width) }
-            if rows > 3 { store(clamp.isTanh ? clamp.apply(c3) : clamped(c3, lower, upper), out + 3 * outStride + column, width) }
-        }
+    /// Packed weight bytes a panel group aims at.
+    static let groupBytes = 128 * 1024
+    /// Multiply-adds a task aims at.
+    static let taskWork = 32 * 1024
+
+    init(rowCount: Int, weights: PackedWeights) {
+        self.rowCount = rowCount
+        tileRows = weights.tileRows
+        panelCount = weights.panelCount
+        let panelBytes = Swift.max(1, weights.data.byteCount / Swift.max(1, weights.panelCount))
+        let panelsPerGroup = Swift.max(1, GemmTiling.groupBytes / panelBytes)
+        var groups = (panelCount + panelsPerGroup - 1) / panelsPerGroup
+        let tiles = (rowCount + tileRows - 1) / tileRows
+        let workPerTile = Swift.max(1, tileRows * weights.k * weights.n / groups)
+        var tilesPerBlock = Swift.max(1, GemmTiling.taskWork / workPerTile)
+        // Keep at least 8 tasks when the layer allows it, so two or more threads share evenly.
+        while tilesPerBlock > 1 && groups * ((tiles + tilesPerBlock - 1) / tilesPerBlock) < 8 { tilesPerBlock /= 2 }
+        if tiles < 8 { groups = Swift.max(groups, Swift.min(panelCount, (8 + tiles - 1) / tiles)) }
+        groupCount = Swift.max(1, groups)
+        rowsPerBlock = tilesPerBlock * tileRows
+        blockCount = Swift.max(1, (rowCount + rowsPerBlock - 1) / rowsPerBlock)
     }
 
+    /// The rows and panels of task `task`.
     @inline(__always)
-    static func store(_ v: SIMD8<Float>, _ p: UnsafeMutablePointer<Float>, _ width: Int) {
-        if width == 8 {
-            UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD8<Float>.self)
-        } else {
-            for i in 0..<width { p[i] = v[i] }
-        }
+    func task(_ task: Int) -> (rows: Range<Int>, panels: Range<Int>) {
+        let group = task / blockCount, block = task % blockCount
+        let first = block * rowsPerBlock
+        return (first..<Swift.min(rowCount, first + rowsPerBlock),
+                (panelCount * group / groupCount)..<(panelCount * (group + 1) / groupCount))
     }
 }

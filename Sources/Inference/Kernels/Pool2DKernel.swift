@@ -1,3 +1,4 @@
+import CVisionKernels
 import ModelFile
 
 /// MAX_POOL_2D and AVERAGE_POOL_2D on float32 NHWC tensors.
@@ -17,6 +18,8 @@ final class Pool2DKernel: Kernel, ParallelJob {
     let rows: WindowAxis
     let columns: WindowAxis
     let clamp: ActivationClamp
+    let instructionSet: InstructionSet
+    private let geometry: vk_conv_geometry
 
     static func make(_ ctx: OperatorContext, kind: Kind) throws -> Kernel {
         guard case let .pool2D(options) = ctx.options else { throw ctx.invalid("missing Pool2DOptions") }
@@ -32,12 +35,20 @@ final class Pool2DKernel: Kernel, ParallelJob {
         let outputShape = NHWC(batch: shape.batch, height: rows.output, width: columns.output, channels: shape.channels)
         try ctx.requireOutputShape(outputShape.shape)
         return Pool2DKernel(kind: kind, input: ctx.inputFloats(0), output: ctx.outputFloats(0), inputShape: shape,
-                            outputShape: outputShape, rows: rows, columns: columns, clamp: try ctx.clamp(options.activation))
+                            outputShape: outputShape, rows: rows, columns: columns, clamp: try ctx.clamp(options.activation),
+                            instructionSet: ctx.instructionSet)
     }
 
     init(kind: Kind, input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: NHWC,
-         outputShape: NHWC, rows: WindowAxis, columns: WindowAxis, clamp: ActivationClamp) {
+         outputShape: NHWC, rows: WindowAxis, columns: WindowAxis, clamp: ActivationClamp,
+         instructionSet: InstructionSet = .best) {
         self.kind = kind
+        self.instructionSet = instructionSet
+        geometry = vk_conv_geometry(
+            input: input, input_height: inputShape.height, input_width: inputShape.width, channels: inputShape.channels,
+            output_height: outputShape.height, output_width: outputShape.width,
+            kernel_height: rows.filter, kernel_width: columns.filter, stride_h: rows.stride, stride_w: columns.stride,
+            dilation_h: 1, dilation_w: 1, pad_top: rows.padBefore, pad_left: columns.padBefore)
         self.input = input
         self.output = output
         self.inputShape = inputShape
@@ -52,6 +63,12 @@ final class Pool2DKernel: Kernel, ParallelJob {
     }
 
     func run(tasks range: Range<Int>, thread: Int) {
+        if kind == .max && !clamp.isTanh {
+            withUnsafePointer(to: geometry) {
+                vk_max_pool(instructionSet.isa, $0, output, range.lowerBound, range.upperBound, clamp.lower, clamp.upper)
+            }
+            return
+        }
         let channels = inputShape.channels
         for task in range {
             let b = task / outputShape.height, oy = task % outputShape.height

@@ -15,13 +15,16 @@ struct WindowAxis: Equatable {
     /// Padding before the first input element.
     let padBefore: Int
 
-    init?(input: Int, filter: Int, stride: Int, dilation: Int, padding: Padding) {
-        guard input > 0, filter > 0, stride > 0, dilation > 0 else { return nil }
+    /// `before` and `after` are explicit zero padding applied first (a folded PAD): the window
+    /// rule then runs on the padded size, and the explicit padding joins the leading padding.
+    init?(input: Int, filter: Int, stride: Int, dilation: Int, padding: Padding, before: Int = 0, after: Int = 0) {
+        guard input > 0, filter > 0, stride > 0, dilation > 0, before >= 0, after >= 0 else { return nil }
+        let padded = input + before + after
         let effective = (filter - 1) * dilation + 1
         let output: Int
         switch padding {
-        case .same: output = (input + stride - 1) / stride
-        case .valid: output = (input - effective + stride) / stride
+        case .same: output = (padded + stride - 1) / stride
+        case .valid: output = (padded - effective + stride) / stride
         }
         guard output > 0 else { return nil }
         self.input = input
@@ -29,7 +32,7 @@ struct WindowAxis: Equatable {
         self.filter = filter
         self.stride = stride
         self.dilation = dilation
-        padBefore = Swift.max((output - 1) * stride + effective - input, 0) / 2
+        padBefore = Swift.max((output - 1) * stride + effective - padded, 0) / 2 + before
     }
 
     /// The filter taps `lo..<hi` that land inside the input for output position `o`.

@@ -3,24 +3,26 @@ import Inference
 
 /// `vision-tasks bench-model MODEL [--member NAME] [--threads N] [--iterations N] [--json]`:
 /// times one `invoke()` of the engine after warm-up. `--profile` also prints the median time of
-/// each operator type.
+/// each operator type, `--profile-kernels` of each kernel in order. `--isa NAME` runs the
+/// kernels of another supported instruction set (avx512, avx2, neon, portable) to compare.
 package enum BenchModelCommand: Command {
     package static let name = "bench-model"
     package static let summary = "time the engine on one model: median, min and max ms per invoke, arena bytes"
-    package static let usage = "vision-tasks bench-model MODEL [--member NAME] [--threads N] [--iterations N] [--json] [--profile]"
+    package static let usage = "vision-tasks bench-model MODEL [--member NAME] [--threads N] [--iterations N] [--json] [--profile] [--profile-kernels] [--isa NAME]"
 
     /// Untimed invokes before measuring.
     static let warmUp = 5
 
     package static func run(_ arguments: [String], context: CommandContext) throws -> Int32 {
-        let parsed = try Arguments(arguments, flags: ["json", "profile"], options: ["member", "threads", "iterations"])
+        let parsed = try Arguments(arguments, flags: ["json", "profile", "profile-kernels"],
+                                   options: ["member", "threads", "iterations", "isa"])
         guard parsed.positionals.count == 1, let file = parsed.positionals.first else {
             throw CLIError.usage("bench-model takes exactly one MODEL")
         }
         let iterations = try parsed.integer("iterations", in: 1...100_000) ?? 50
         let interpreter = try ModelLoading.interpreter(
             path: context.absolute(file), member: parsed.value("member"),
-            threads: try parsed.integer("threads", in: 1...256))
+            threads: try parsed.integer("threads", in: 1...256), instructionSet: parsed.value("isa"))
         // A fixed, input-range-neutral pattern: timing does not depend on values.
         for index in 0..<interpreter.inputCount {
             try interpreter.withInputBuffer(index) { buffer in
@@ -39,9 +41,15 @@ package enum BenchModelCommand: Command {
         let median = times.count % 2 == 1
             ? times[times.count / 2] : (times[times.count / 2 - 1] + times[times.count / 2]) / 2
         let minimum = times.first ?? 0, maximum = times.last ?? 0
-        if parsed.flag("profile") {
-            // Per operator type: sum over its kernels of each kernel's median time.
+        if parsed.flag("profile") || parsed.flag("profile-kernels") {
             let runs = (0..<Swift.min(iterations, 20)).map { _ in interpreter.profile() }
+            if parsed.flag("profile-kernels") {
+                for k in runs[0].indices {
+                    let median = runs.map { $0[k].milliseconds }.sorted()[runs.count / 2]
+                    context.console.log(runs[0][k].label.padding(toLength: 28, withPad: " ", startingAt: 0) + String(format: "%8.3f ms", median))
+                }
+            }
+            // Per operator type: sum over its kernels of each kernel's median time.
             var totals: [(String, Double)] = []
             for k in runs[0].indices {
                 let name = String(runs[0][k].label.split(separator: "#")[0])

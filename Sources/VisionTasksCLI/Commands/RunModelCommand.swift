@@ -69,7 +69,7 @@ package enum RunModelCommand: Command {
 /// Shared steps of the model commands.
 enum ModelLoading {
     /// Opens `path` (a .tflite or a .task with `member`) and prepares an interpreter.
-    static func interpreter(path: String, member: String?, threads: Int?) throws -> Interpreter {
+    static func interpreter(path: String, member: String?, threads: Int?, instructionSet: String? = nil) throws -> Interpreter {
         let container = try ModelContainer(contentsOfFile: path)
         if container.kind == .bundle, member == nil {
             throw CLIError.usage("the file is a .task bundle; choose a model with --member (\(container.modelNames.joined(separator: ", ")))")
@@ -77,6 +77,13 @@ enum ModelLoading {
         let model = try container.model(named: container.kind == .bundle ? member : nil)
         let options = InterpreterOptions()
         if let threads { options.threadCount = threads }
+        if let instructionSet {
+            guard let choice = InstructionSet(name: instructionSet), choice.isSupported else {
+                let names = InstructionSet.all.filter(\.isSupported).map(\.description)
+                throw CLIError.usage("unknown or unsupported instruction set '\(instructionSet)' (this CPU: \(names.joined(separator: ", ")))")
+            }
+            options.instructionSet = choice
+        }
         return try Interpreter(model: model, options: options)
     }
 

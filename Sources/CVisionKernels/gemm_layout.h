@@ -1,0 +1,73 @@
+// Panel layout of packed matrix-product weights, shared by the packing code and every
+// instruction-set build of the kernels.
+#ifndef VK_GEMM_LAYOUT_H
+#define VK_GEMM_LAYOUT_H
+
+#include "CVisionKernels.h"
+
+/// One column panel of packed weights.
+typedef struct vk_panel {
+    size_t column;
+    size_t width;
+    /// Offset in floats of the panel (its bias first, then k rows of `width` floats).
+    size_t offset;
+} vk_panel;
+
+/// Width of the main panels for an instruction set.
+static inline size_t vk_gemm_main_width(vk_isa isa) {
+    switch (isa) {
+    case VK_ISA_AVX512: return 32;
+    case VK_ISA_AVX2: return 16;
+    case VK_ISA_NEON: return 16;
+    default: return 8;
+    }
+}
+
+/// Width of the next tail panel for `remaining` columns (all fewer than a main panel).
+static inline size_t vk_gemm_tail_width(size_t remaining) {
+    if (remaining > 24) return 32;
+    if (remaining > 8) return 16;
+    return 8;
+}
+
+/// Number of full main panels and of tail panels.
+static inline size_t vk_gemm_panels(vk_gemm_shape shape) {
+    size_t main = vk_gemm_main_width(shape.isa);
+    size_t count = shape.n / main;
+    size_t rest = shape.n % main;
+    while (rest > 0) {
+        size_t w = vk_gemm_tail_width(rest);
+        count += 1;
+        rest -= w < rest ? w : rest;
+    }
+    return count;
+}
+
+/// Panel `index` of `shape`.
+static inline vk_panel vk_gemm_panel(vk_gemm_shape shape, size_t index) {
+    size_t main = vk_gemm_main_width(shape.isa);
+    size_t full = shape.n / main;
+    vk_panel panel;
+    if (index < full) {
+        panel.column = index * main;
+        panel.width = main;
+        panel.offset = index * (shape.k + 1) * main;
+        return panel;
+    }
+    size_t column = full * main, offset = full * (shape.k + 1) * main;
+    size_t rest = shape.n - column;
+    for (size_t t = full;; t++) {
+        size_t w = vk_gemm_tail_width(rest);
+        if (t == index) {
+            panel.column = column;
+            panel.width = w;
+            panel.offset = offset;
+            return panel;
+        }
+        column += w;
+        offset += (shape.k + 1) * w;
+        rest -= w < rest ? w : rest;
+    }
+}
+
+#endif

@@ -1,0 +1,167 @@
+// CVisionKernels: SIMD micro-kernels and the fork-join thread pool of the Inference engine.
+//
+// Every kernel exists in several builds of the same source: AVX-512 and AVX2/FMA on x86-64
+// (selected at run time with __builtin_cpu_supports), NEON on arm64, and a portable build that
+// compiles for any target. All builds compute every output with the same sequence of fused
+// multiply-adds (the portable build without fusion), so a result never depends on how work is
+// split over threads or tiles.
+#ifndef CVISIONKERNELS_H
+#define CVISIONKERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// MARK: Instruction sets
+
+/// The instruction sets a kernel table can be built for.
+typedef enum vk_isa {
+    /// Plain C vectors for the compilation target (SSE2 on baseline x86-64); no fused multiply-add.
+    VK_ISA_PORTABLE = 0,
+    /// x86-64 AVX2 with FMA3: 8-lane vectors.
+    VK_ISA_AVX2 = 1,
+    /// x86-64 AVX-512 (F, VL, BW, DQ): 16-lane vectors.
+    VK_ISA_AVX512 = 2,
+    /// arm64 NEON (always present there).
+    VK_ISA_NEON = 3,
+} vk_isa;
+
+/// The best instruction set this CPU supports.
+vk_isa vk_isa_detect(void);
+
+/// Whether this CPU (and this build) can run kernels for `isa`.
+int vk_isa_is_supported(vk_isa isa);
+
+/// A short lowercase name ("avx512", "avx2", "neon", "portable").
+const char *vk_isa_name(vk_isa isa);
+
+// MARK: Matrix product (CONV_2D, FULLY_CONNECTED)
+
+/// Weights of `c[m][n] = min(max(bias[n] + sum_k a[m][k] * w[n][k], lo), hi)` packed for one
+/// instruction set: output columns in panels (widths 8, 16 or 32); each panel holds its bias
+/// then, for every k, its columns side by side. The accumulation order is bias, then k = 0, 1, ….
+typedef struct vk_gemm_shape {
+    vk_isa isa;
+    size_t n;
+    size_t k;
+} vk_gemm_shape;
+
+/// Number of floats the packed weights take (pass memory 64-byte aligned).
+size_t vk_gemm_packed_count(vk_gemm_shape shape);
+
+/// Number of column panels; tasks split the output by panels and by rows.
+size_t vk_gemm_panel_count(vk_gemm_shape shape);
+
+/// The output columns `[*column_begin, *column_end)` that panels `[panel_begin, panel_end)` cover.
+void vk_gemm_panel_columns(vk_gemm_shape shape, size_t panel_begin, size_t panel_end, size_t *column_begin,
+                           size_t *column_end);
+
+/// Rows per micro-kernel call for the main panels of `isa` (a good task granule).
+size_t vk_gemm_tile_rows(vk_isa isa);
+
+/// Packs `weights` (`n` rows of `k` floats) and `bias` (`n` floats, or NULL for zeros).
+void vk_gemm_pack(vk_gemm_shape shape, const float *weights, const float *bias, float *packed);
+
+/// Computes rows `[row_begin, row_end)` and panels `[panel_begin, panel_end)` of the output.
+/// Row `m` of `a` starts at `a + m * a_stride`; row `m` of `c` at `c + m * c_stride`.
+void vk_gemm_run(vk_gemm_shape shape, const float *packed, const float *a, size_t a_stride, float *c,
+                 size_t c_stride, size_t row_begin, size_t row_end, size_t panel_begin, size_t panel_end,
+                 float lo, float hi);
+
+// MARK: Convolution patches
+
+/// Window geometry of a convolution over NHWC floats: the input window of output `(oy, ox)`
+/// starts at `(oy * stride_h - pad_top, ox * stride_w - pad_left)`.
+typedef struct vk_conv_geometry {
+    const float *input;
+    size_t input_height, input_width, channels;
+    size_t output_height, output_width;
+    size_t kernel_height, kernel_width;
+    size_t stride_h, stride_w, dilation_h, dilation_w;
+    size_t pad_top, pad_left;
+} vk_conv_geometry;
+
+/// Writes the patches of output pixels `[pixel, pixel + count)` (counted over the batch, row
+/// by row) as rows of `kernel_height * kernel_width * channels` floats, zeros outside the
+/// input (im2col).
+void vk_im2col(const vk_conv_geometry *geometry, size_t pixel, size_t count, float *out);
+
+/// A convolution with few output channels (`n`, best for 1...4), computed pixel by pixel as dot
+/// products of the input window with each filter, read in place (no patch copy). Output `o`
+/// of pixel `m` is `bias[o]` plus the window's dot product with `filter + o * k` (`k` =
+/// kernel_height * kernel_width * channels, OHWI), summed in vector lanes, then clamped.
+/// Computes pixels `[pixel, pixel + count)` (counted over the batch) into `output` (`n` floats
+/// per pixel). `zeros` holds at least `input_width * channels` zeros.
+void vk_conv_dot(vk_isa isa, const vk_conv_geometry *geometry, const float *filter, const float *bias, size_t n,
+                 float *output, size_t pixel, size_t count, float lo, float hi, const float *zeros);
+
+// MARK: Depthwise convolution (DEPTHWISE_CONV_2D with depth multiplier 1)
+
+/// One image of a depthwise convolution on NHWC floats. The input window of output `(oy, ox)`
+/// starts at `(oy * stride_h - pad_top, ox * stride_w - pad_left)`; taps outside the input
+/// read zero.
+typedef struct vk_dwconv {
+    vk_isa isa;
+    const float *input;
+    size_t input_height, input_width, channels;
+    float *output;
+    size_t output_height, output_width;
+    size_t kernel_height, kernel_width;
+    size_t stride_h, stride_w, dilation_h, dilation_w;
+    size_t pad_top, pad_left;
+    /// `kernel_height * kernel_width` rows of `channels` weights, then `channels` biases.
+    const float *weights;
+    /// At least `input_width * channels` zeros.
+    const float *zeros;
+    float lo, hi;
+} vk_dwconv;
+
+/// Computes output rows `[row_begin, row_end)`. Each output is the bias, then the taps in
+/// row-major order (taps outside the input add zero), then the clamp.
+void vk_dwconv_run(const vk_dwconv *conv, size_t row_begin, size_t row_end);
+
+// MARK: Element-wise and pooling
+
+/// For `pixels` pixels of `channels` floats: `out = prelu(clamp(a + b, lo, hi), alpha)`, where `b`
+/// has `b_channels` (<= `channels`) floats per pixel and is zero beyond them (a channel PAD
+/// folded in), and the PRELU (`x >= 0 ? x : x * alpha[c]`) is skipped when `alpha` is NULL.
+/// `out` may be `a`.
+void vk_add_pixels(vk_isa isa, const float *a, const float *b, size_t b_channels, float *out, size_t pixels,
+                   size_t channels, float lo, float hi, const float *alpha);
+
+/// PRELU over `pixels` pixels of `channels` floats with one slope per channel; `out` may be `x`.
+void vk_prelu_pixels(vk_isa isa, const float *x, float *out, size_t pixels, size_t channels, const float *alpha);
+
+/// MAX_POOL_2D rows `[row_begin, row_end)` (counted over the batch): the maximum over the window
+/// clipped to the input, starting from the lowest finite float, then clamped.
+void vk_max_pool(vk_isa isa, const vk_conv_geometry *geometry, float *output, size_t row_begin, size_t row_end,
+                 float lo, float hi);
+
+// MARK: Thread pool
+
+/// Work callback: run tasks `[begin, end)` on thread `thread` (0 is the caller).
+typedef void (*vk_task_fn)(void *context, size_t begin, size_t end, size_t thread);
+
+typedef struct vk_pool vk_pool;
+
+/// Starts `thread_count - 1` workers (none for 1). Returns NULL when threads cannot start.
+vk_pool *vk_pool_create(size_t thread_count);
+
+/// Stops and joins the workers, then frees the pool.
+void vk_pool_destroy(vk_pool *pool);
+
+/// Runs `task_count` tasks of `fn`, handed out in contiguous chunks to whichever thread is
+/// free, and returns when all are done. The caller takes part. Does not allocate.
+void vk_pool_run(vk_pool *pool, vk_task_fn fn, void *context, size_t task_count);
+
+/// Calls `fn(context, t, t + 1, t)` exactly once on every thread `t` of the pool.
+void vk_pool_run_on_each_thread(vk_pool *pool, vk_task_fn fn, void *context);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

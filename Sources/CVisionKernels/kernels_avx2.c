@@ -1,0 +1,20 @@
+// AVX2/FMA build of the kernels (x86-64 only; chosen at run time).
+#if defined(__x86_64__) || defined(_M_X64)
+#include <immintrin.h>
+
+#pragma clang attribute push(__attribute__((target("avx2,fma"))), apply_to = function)
+
+typedef float vk_v __attribute__((ext_vector_type(8)));
+typedef float vk_h __attribute__((ext_vector_type(8)));
+#define VK_LANES 8
+#define VK_MR 6
+#define VK_SUFFIX(name) name##_avx2
+#define VK_FMA(a, b, c) __builtin_elementwise_fma(a, b, c)
+#define VK_MAX(bound, x) ((vk_v)_mm256_max_ps((__m256)(bound), (__m256)(x)))
+#define VK_MIN(bound, x) ((vk_v)_mm256_min_ps((__m256)(bound), (__m256)(x)))
+#define VK_MAXH VK_MAX
+#define VK_MINH VK_MIN
+#include "kernels_body.h"
+
+#pragma clang attribute pop
+#endif

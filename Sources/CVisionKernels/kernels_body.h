@@ -1,0 +1,427 @@
+// The kernels, written once over vector types and instantiated per instruction set.
+//
+// An including file defines:
+//   VK_SUFFIX(name)   appends the instruction set's suffix to a function name
+//   vk_v, VK_LANES    the widest vector type and its float count (16 or 8)
+//   vk_h              an 8-float vector type
+//   VK_FMA(a, b, c)   a * b + c (fused where the instruction set has it)
+//   VK_MAX, VK_MIN    lane-wise max / min of vk_v; VK_MAXH, VK_MINH of vk_h. Called as
+//                     VK_MAX(bound, x) and must return x when x is NaN.
+//   VK_MR             rows per matrix-product micro-kernel call
+// and wraps the include in a target attribute region where needed.
+
+#include <string.h>
+#include "gemm_layout.h"
+
+
+// Unaligned, aliasing-safe vector access.
+typedef float VK_SUFFIX(vk_vu) __attribute__((ext_vector_type(VK_LANES), aligned(4), may_alias));
+typedef float VK_SUFFIX(vk_hu) __attribute__((ext_vector_type(8), aligned(4), may_alias));
+#define VK_LOAD(p) (*(const VK_SUFFIX(vk_vu) *)(p))
+#define VK_STORE(p, v) (*(VK_SUFFIX(vk_vu) *)(p) = (v))
+#define VK_LOADH(p) (*(const VK_SUFFIX(vk_hu) *)(p))
+#define VK_STOREH(p, v) (*(VK_SUFFIX(vk_hu) *)(p) = (v))
+
+// MARK: Matrix product
+
+// Micro-kernel: `mr` (1...VK_MR) rows times one panel of NV vectors of type T (L lanes each).
+// Rows beyond `mr` repeat the last row; only `mr` rows and `nc` columns are stored.
+#define VK_GEMM_UKERNEL(NAME, T, L, NV, LOAD, STORE, MAXF, MINF)                                       \
+    static void NAME(size_t mr, size_t kc, const float *restrict a, size_t as, const float *restrict w,  \
+                     float *restrict c, size_t cs, size_t nc, float lo, float hi) {                      \
+        const float *ap[VK_MR];                                                                          \
+        for (size_t r = 0; r < VK_MR; r++) ap[r] = a + (r < mr ? r : mr - 1) * as;                       \
+        T acc[VK_MR][NV];                                                                                \
+        for (size_t v = 0; v < NV; v++) {                                                                \
+            T b = LOAD(w + v * L);                                                                       \
+            for (size_t r = 0; r < VK_MR; r++) acc[r][v] = b;                                            \
+        }                                                                                                \
+        w += NV * L;                                                                                     \
+        for (size_t k = 0; k < kc; k++) {                                                                \
+            T wv[NV];                                                                                    \
+            for (size_t v = 0; v < NV; v++) wv[v] = LOAD(w + v * L);                                     \
+            w += NV * L;                                                                                 \
+            for (size_t r = 0; r < VK_MR; r++) {                                                         \
+                T x = (T)(ap[r][k]);                                                                     \
+                for (size_t v = 0; v < NV; v++) acc[r][v] = VK_FMA(x, wv[v], acc[r][v]);                 \
+            }                                                                                            \
+        }                                                                                                \
+        T vlo = (T)(lo), vhi = (T)(hi);                                                                  \
+        for (size_t r = 0; r < VK_MR; r++)                                                               \
+            for (size_t v = 0; v < NV; v++) acc[r][v] = MINF(vhi, MAXF(vlo, acc[r][v]));                 \
+        if (nc == NV * L) {                                                                              \
+            for (size_t r = 0; r < VK_MR; r++) {                                                         \
+                if (r >= mr) break;                                                                      \
+                for (size_t v = 0; v < NV; v++) STORE(c + r * cs + v * L, acc[r][v]);                    \
+            }                                                                                            \
+        } else {                                                                                         \
+            for (size_t r = 0; r < VK_MR; r++) {                                                         \
+                if (r >= mr) break;                                                                      \
+                float tmp[NV * L];                                                                       \
+                for (size_t v = 0; v < NV; v++) STORE(tmp + v * L, acc[r][v]);                           \
+                memcpy(c + r * cs, tmp, nc * sizeof(float));                                             \
+            }                                                                                            \
+        }                                                                                                \
+    }
+
+#if VK_LANES == 16
+VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w32), vk_v, 16, 2, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)
+VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w16), vk_v, 16, 1, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)
+#else
+VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w32), vk_h, 8, 4, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
+VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w16), vk_h, 8, 2, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
+#endif
+VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w8), vk_h, 8, 1, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
+
+void VK_SUFFIX(vk_gemm_run)(vk_gemm_shape shape, const float *packed, const float *a, size_t a_stride, float *c,
+                            size_t c_stride, size_t row_begin, size_t row_end, size_t panel_begin,
+                            size_t panel_end, float lo, float hi) {
+    for (size_t row = row_begin; row < row_end; row += VK_MR) {
+        size_t mr = row_end - row < VK_MR ? row_end - row : VK_MR;
+        const float *ar = a + row * a_stride;
+        float *cr = c + row * c_stride;
+        for (size_t p = panel_begin; p < panel_end; p++) {
+            vk_panel panel = vk_gemm_panel(shape, p);
+            size_t nc = shape.n - panel.column < panel.width ? shape.n - panel.column : panel.width;
+            const float *w = packed + panel.offset;
+            switch (panel.width) {
+            case 32: VK_SUFFIX(gemm_w32)(mr, shape.k, ar, a_stride, w, cr + panel.column, c_stride, nc, lo, hi); break;
+            case 16: VK_SUFFIX(gemm_w16)(mr, shape.k, ar, a_stride, w, cr + panel.column, c_stride, nc, lo, hi); break;
+            default: VK_SUFFIX(gemm_w8)(mr, shape.k, ar, a_stride, w, cr + panel.column, c_stride, nc, lo, hi); break;
+            }
+        }
+    }
+}
+
+// MARK: Depthwise convolution
+
+// One output pixel, any window: taps outside the input columns are skipped; rows outside the
+// input read `rows[ky]`, which then points at zeros. Channels [c_begin, C).
+static void VK_SUFFIX(dw_pixel)(const vk_dwconv *p, const float *const *rows, size_t ox, size_t c_begin, float *out) {
+    const size_t C = p->channels, KH = p->kernel_height, KW = p->kernel_width;
+    const ptrdiff_t ix0 = (ptrdiff_t)(ox * p->stride_w) - (ptrdiff_t)p->pad_left;
+    const float *bias = p->weights + KH * KW * C;
+    size_t kx_lo = 0, kx_hi = KW;
+    while (kx_lo < KW && ix0 + (ptrdiff_t)(kx_lo * p->dilation_w) < 0) kx_lo++;
+    while (kx_hi > kx_lo && ix0 + (ptrdiff_t)((kx_hi - 1) * p->dilation_w) >= (ptrdiff_t)p->input_width) kx_hi--;
+    for (size_t c = c_begin; c < C; c++) {
+        vk_h acc = (vk_h)(bias[c]);
+        for (size_t ky = 0; ky < KH; ky++)
+            for (size_t kx = kx_lo; kx < kx_hi; kx++)
+                acc = VK_FMA((vk_h)(rows[ky][(size_t)(ix0 + (ptrdiff_t)(kx * p->dilation_w)) * C + c]),
+                             (vk_h)(p->weights[(ky * KW + kx) * C + c]), acc);
+        acc = VK_MINH((vk_h)(p->hi), VK_MAXH((vk_h)(p->lo), acc));
+        out[c] = acc[0];
+    }
+}
+
+// Channels [c, c + L) of output rows [row_begin, row_end) for a fixed window (inlined with
+// constant KH and KW; dilation 1): the block's weights stay in registers over all the pixels.
+// Window rows outside the input read the zero row; window columns outside the input are
+// skipped (only the first and last few output columns check them).
+/// Output pixels per step of the interior loop of the fixed-window depthwise kernel: adjacent
+/// pixels share the input vectors they read.
+#define VK_DW_PIXELS 4
+
+#define VK_DW_BLOCK(NAME, T, L, LOAD, STORE, MAXF, MINF)                                                       \
+    static inline __attribute__((always_inline)) void NAME(const vk_dwconv *p, size_t KH, size_t KW, size_t SW, \
+                                                           size_t c, size_t row_begin, size_t row_end,         \
+                                                           size_t inner_lo, size_t inner_hi) {                 \
+        const size_t C = p->channels, W = p->input_width, OW = p->output_width;                                 \
+        T w[KH * KW];                                                                                           \
+        for (size_t t = 0; t < KH * KW; t++) w[t] = LOAD(p->weights + t * C + c);                               \
+        const T b = LOAD(p->weights + KH * KW * C + c);                                                         \
+        const T vlo = (T)(p->lo), vhi = (T)(p->hi);                                                             \
+        for (size_t oy = row_begin; oy < row_end; oy++) {                                                       \
+            const ptrdiff_t iy0 = (ptrdiff_t)(oy * p->stride_h) - (ptrdiff_t)p->pad_top;                         \
+            const float *in[KH];                                                                                \
+            for (size_t ky = 0; ky < KH; ky++) {                                                                \
+                ptrdiff_t iy = iy0 + (ptrdiff_t)(ky * p->dilation_h);                                           \
+                in[ky] = (iy >= 0 && iy < (ptrdiff_t)p->input_height ? p->input + (size_t)iy * W * C : p->zeros) + c; \
+            }                                                                                                   \
+            float *out = p->output + oy * OW * C + c;                                                           \
+            size_t ox = inner_lo;                                                                               \
+            for (; ox + VK_DW_PIXELS <= inner_hi; ox += VK_DW_PIXELS) {                                         \
+                /* Each input vector of a window row is loaded once for all the pixels that use it. */         \
+                T acc[VK_DW_PIXELS];                                                                            \
+                for (size_t q = 0; q < VK_DW_PIXELS; q++) acc[q] = b;                                           \
+                for (size_t ky = 0; ky < KH; ky++) {                                                            \
+                    const float *xr = in[ky] + (ox * SW - p->pad_left) * C;                                      \
+                    for (size_t j = 0; j < (VK_DW_PIXELS - 1) * SW + KW; j++) {                                 \
+                        T x = LOAD(xr + j * C);                                                                 \
+                        for (size_t q = 0; q < VK_DW_PIXELS; q++)                                               \
+                            if (j >= q * SW && j - q * SW < KW) acc[q] = VK_FMA(x, w[ky * KW + j - q * SW], acc[q]); \
+                    }                                                                                           \
+                }                                                                                               \
+                for (size_t q = 0; q < VK_DW_PIXELS; q++) STORE(out + (ox + q) * C, MINF(vhi, MAXF(vlo, acc[q]))); \
+            }                                                                                                   \
+            for (; ox < inner_hi; ox++) {                                                                       \
+                T acc = b;                                                                                      \
+                for (size_t ky = 0; ky < KH; ky++) {                                                            \
+                    const float *xr = in[ky] + (ox * SW - p->pad_left) * C;                                      \
+                    for (size_t kx = 0; kx < KW; kx++) acc = VK_FMA(LOAD(xr + kx * C), w[ky * KW + kx], acc);    \
+                }                                                                                               \
+                STORE(out + ox * C, MINF(vhi, MAXF(vlo, acc)));                                                 \
+            }                                                                                                   \
+            for (size_t e = 0; e < OW - (inner_hi - inner_lo); e++) {                                           \
+                /* Edge columns: [0, inner_lo) then [inner_hi, OW). */                                          \
+                size_t ox = e < inner_lo ? e : inner_hi + (e - inner_lo);                                       \
+                const ptrdiff_t ix0 = (ptrdiff_t)(ox * SW) - (ptrdiff_t)p->pad_left;                             \
+                T acc = b;                                                                                      \
+                for (size_t ky = 0; ky < KH; ky++)                                                              \
+                    for (size_t kx = 0; kx < KW; kx++) {                                                        \
+                        ptrdiff_t ix = ix0 + (ptrdiff_t)kx;                                                     \
+                        if (ix >= 0 && ix < (ptrdiff_t)W) acc = VK_FMA(LOAD(in[ky] + (size_t)ix * C), w[ky * KW + kx], acc); \
+                    }                                                                                           \
+                STORE(out + ox * C, MINF(vhi, MAXF(vlo, acc)));                                                 \
+            }                                                                                                   \
+        }                                                                                                       \
+    }
+
+VK_DW_BLOCK(VK_SUFFIX(dw_block), vk_v, VK_LANES, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)
+#if VK_LANES == 16
+VK_DW_BLOCK(VK_SUFFIX(dw_block_h), vk_h, 8, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
+#endif
+
+// All channels of rows [row_begin, row_end) for a fixed undilated KH x KW window.
+static inline __attribute__((always_inline)) void VK_SUFFIX(dw_fixed)(const vk_dwconv *p, size_t KH, size_t KW,
+                                                                      size_t SW, size_t row_begin, size_t row_end) {
+
+    const size_t C = p->channels, W = p->input_width, OW = p->output_width, sw = SW;
+    // Output columns whose window lies inside the input columns.
+    size_t lo = (p->pad_left + sw - 1) / sw;
+    size_t hi = W + p->pad_left >= KW ? (W + p->pad_left - KW) / sw + 1 : 0;
+    if (hi > OW) hi = OW;
+    if (lo > hi) lo = hi;
+    size_t c = 0;
+    for (; c + VK_LANES <= C; c += VK_LANES) VK_SUFFIX(dw_block)(p, KH, KW, SW, c, row_begin, row_end, lo, hi);
+#if VK_LANES == 16
+    for (; c + 8 <= C; c += 8) VK_SUFFIX(dw_block_h)(p, KH, KW, SW, c, row_begin, row_end, lo, hi);
+#endif
+    if (c < C) {
+        const float *rows[8];
+        for (size_t oy = row_begin; oy < row_end; oy++) {
+            const ptrdiff_t iy0 = (ptrdiff_t)(oy * p->stride_h) - (ptrdiff_t)p->pad_top;
+            for (size_t ky = 0; ky < KH; ky++) {
+                ptrdiff_t iy = iy0 + (ptrdiff_t)(ky * p->dilation_h);
+                rows[ky] = iy >= 0 && iy < (ptrdiff_t)p->input_height ? p->input + (size_t)iy * W * C : p->zeros;
+            }
+            for (size_t ox = 0; ox < OW; ox++) VK_SUFFIX(dw_pixel)(p, rows, ox, c, p->output + (oy * OW + ox) * C);
+        }
+    }
+}
+
+void VK_SUFFIX(vk_dwconv_run)(const vk_dwconv *p, size_t row_begin, size_t row_end) {
+    const size_t C = p->channels, W = p->input_width, KH = p->kernel_height, KW = p->kernel_width;
+    if (p->dilation_w == 1 && (p->stride_w == 1 || p->stride_w == 2) && ((KH == 3 && KW == 3) || (KH == 5 && KW == 5))) {
+        // Bands of output rows whose input rows fit the per-core cache: every channel block of
+        // a band reads the same input rows.
+        const size_t row_bytes = W * C * sizeof(float) * p->stride_h;
+        size_t band = row_bytes > 0 ? (128 * 1024) / row_bytes : 1;
+        if (band < 1) band = 1;
+        for (size_t r = row_begin; r < row_end; r += band) {
+            size_t end = r + band < row_end ? r + band : row_end;
+            if (KH == 3 && p->stride_w == 1) VK_SUFFIX(dw_fixed)(p, 3, 3, 1, r, end);
+            else if (KH == 3) VK_SUFFIX(dw_fixed)(p, 3, 3, 2, r, end);
+            else if (p->stride_w == 1) VK_SUFFIX(dw_fixed)(p, 5, 5, 1, r, end);
+            else VK_SUFFIX(dw_fixed)(p, 5, 5, 2, r, end);
+        }
+        return;
+    }
+    const float *rows[32];
+    if (KH > 32) return;  // rejected by the caller; keeps `rows` in bounds
+    for (size_t oy = row_begin; oy < row_end; oy++) {
+        const ptrdiff_t iy0 = (ptrdiff_t)(oy * p->stride_h) - (ptrdiff_t)p->pad_top;
+        for (size_t ky = 0; ky < KH; ky++) {
+            ptrdiff_t iy = iy0 + (ptrdiff_t)(ky * p->dilation_h);
+            rows[ky] = iy >= 0 && iy < (ptrdiff_t)p->input_height ? p->input + (size_t)iy * W * C : p->zeros;
+        }
+        for (size_t ox = 0; ox < p->output_width; ox++)
+            VK_SUFFIX(dw_pixel)(p, rows, ox, 0, p->output + (oy * p->output_width + ox) * C);
+    }
+}
+
+// MARK: Convolution as dot products (few output channels)
+
+/// Adds the dot product of `length` floats of `x` and `w` into the accumulators.
+static inline __attribute__((always_inline)) void VK_SUFFIX(dot_add)(const float *x, const float *w, size_t length,
+                                                                     vk_v *acc, vk_h *acc_h, float *acc_s) {
+    size_t i = 0;
+    for (; i + VK_LANES <= length; i += VK_LANES) *acc = VK_FMA(VK_LOAD(x + i), VK_LOAD(w + i), *acc);
+#if VK_LANES == 16
+    for (; i + 8 <= length; i += 8) *acc_h = VK_FMA(VK_LOADH(x + i), VK_LOADH(w + i), *acc_h);
+#else
+    (void)acc_h;
+#endif
+    for (; i < length; i++) *acc_s += x[i] * w[i];
+}
+
+// Output `o` of one pixel: dot products over the window rows `rows[ky]`, columns
+// [kx_lo, kx_hi) starting at input column ix0, then bias and clamp.
+#define VK_DOT_PIXEL(OUT, KX_LO, KX_HI)                                                                  \
+    for (size_t o = 0; o < n; o++) {                                                                     \
+        const float *w = filter + o * K;                                                                 \
+        vk_v acc = (vk_v)(0.0f);                                                                         \
+        vk_h acc_h = (vk_h)(0.0f);                                                                       \
+        float acc_s = 0.0f;                                                                              \
+        for (size_t ky = 0; ky < KH; ky++) {                                                             \
+            if (dilated) {                                                                               \
+                for (size_t kx = (KX_LO); kx < (KX_HI); kx++)                                            \
+                    VK_SUFFIX(dot_add)(rows[ky] + (size_t)(ix0 + (ptrdiff_t)(kx * g->dilation_w)) * C,    \
+                                       w + (ky * KW + kx) * C, C, &acc, &acc_h, &acc_s);                  \
+            } else {                                                                                     \
+                VK_SUFFIX(dot_add)(rows[ky] + (size_t)(ix0 + (ptrdiff_t)(KX_LO)) * C, w + (ky * KW + (KX_LO)) * C, \
+                                   ((KX_HI) - (KX_LO)) * C, &acc, &acc_h, &acc_s);                       \
+            }                                                                                            \
+        }                                                                                                \
+        VK_DOT_REDUCE(acc, acc_h);                                                                       \
+        float sum = (bias ? bias[o] : 0.0f) + reduced + acc_s;                                           \
+        sum = sum < lo ? lo : sum;                                                                       \
+        (OUT)[o] = sum > hi ? hi : sum;                                                                  \
+    }
+
+// Pairwise (tree) reduction of the vector accumulators into `reduced`.
+typedef float VK_SUFFIX(vk_q) __attribute__((ext_vector_type(4)));
+typedef float VK_SUFFIX(vk_d) __attribute__((ext_vector_type(2)));
+#if VK_LANES == 16
+#define VK_DOT_HALF(acc, acc_h) ((acc).lo + (acc).hi + (acc_h))
+#else
+#define VK_DOT_HALF(acc, acc_h) (acc)
+#endif
+#define VK_DOT_REDUCE(acc, acc_h)                                 \
+    vk_h half_ = VK_DOT_HALF(acc, acc_h);                         \
+    VK_SUFFIX(vk_q) quarter_ = half_.lo + half_.hi;               \
+    VK_SUFFIX(vk_d) pair_ = quarter_.lo + quarter_.hi;            \
+    float reduced = pair_.x + pair_.y
+
+void VK_SUFFIX(vk_conv_dot)(const vk_conv_geometry *g, const float *filter, const float *bias, size_t n, float *output,
+                            size_t pixel, size_t count, float lo, float hi, const float *zeros) {
+    const size_t C = g->channels, KH = g->kernel_height, KW = g->kernel_width, K = KH * KW * C;
+    const size_t W = g->input_width, OW = g->output_width, sw = g->stride_w, per_image = g->output_height * OW;
+    const int dilated = g->dilation_w != 1;
+    // Interior columns (whole window inside the input), for undilated windows.
+    size_t inner_lo = (g->pad_left + sw - 1) / sw;
+    size_t inner_hi = W + g->pad_left >= KW ? (W + g->pad_left - KW) / sw + 1 : 0;
+    if (inner_hi > OW) inner_hi = OW;
+    if (dilated || inner_lo > inner_hi) inner_lo = inner_hi = 0;
+    const float *rows[32];
+    if (KH > 32) return;  // rejected by the caller; keeps `rows` in bounds
+    size_t m = pixel, end = pixel + count;
+    while (m < end) {
+        // One output row segment: image b, row oy, columns [ox, ox_end).
+        size_t b = m / per_image, oy = m % per_image / OW, ox = m % OW;
+        size_t ox_end = ox + (end - m < OW - ox ? end - m : OW - ox);
+        const float *image = g->input + b * g->input_height * W * C;
+        ptrdiff_t iy0 = (ptrdiff_t)(oy * g->stride_h) - (ptrdiff_t)g->pad_top;
+        for (size_t ky = 0; ky < KH; ky++) {
+            ptrdiff_t iy = iy0 + (ptrdiff_t)(ky * g->dilation_h);
+            rows[ky] = iy >= 0 && iy < (ptrdiff_t)g->input_height ? image + (size_t)iy * W * C : zeros;
+        }
+        float *out = output + (m - pixel) * n;
+        for (; ox < ox_end; ox++, out += n, m++) {
+            ptrdiff_t ix0 = (ptrdiff_t)(ox * sw) - (ptrdiff_t)g->pad_left;
+            if (ox >= inner_lo && ox < inner_hi) {
+                VK_DOT_PIXEL(out, 0, KW)
+            } else {
+                size_t kx_lo = 0, kx_hi = KW;
+                while (kx_lo < KW && ix0 + (ptrdiff_t)(kx_lo * g->dilation_w) < 0) kx_lo++;
+                while (kx_hi > kx_lo && ix0 + (ptrdiff_t)((kx_hi - 1) * g->dilation_w) >= (ptrdiff_t)W) kx_hi--;
+                VK_DOT_PIXEL(out, kx_lo, kx_hi)
+            }
+        }
+    }
+}
+
+// MARK: Element-wise
+
+// Channels [0, C) of one pixel: out = prelu(clamp(a + b)), b zero beyond `bc` channels (a
+// channel PAD folded in), prelu skipped when `alpha` is NULL.
+#define VK_ADD_BODY(T, L, LOAD, STORE, MAXF, MINF)                                                   \
+    for (; c + L <= C; c += L) {                                                                     \
+        T x = LOAD(a + c);                                                                           \
+        if (c + L <= bc) x = x + LOAD(b + c);                                                        \
+        else if (c < bc) { T y = (T)(0.0f); for (size_t l = 0; l < bc - c; l++) y[l] = b[c + l]; x = x + y; } \
+        x = MINF((T)(hi), MAXF((T)(lo), x));                                                         \
+        if (alpha) {                                                                                 \
+            T s = x * LOAD(alpha + c);                                                               \
+            x = x >= (T)(0.0f) ? x : s;                                                              \
+        }                                                                                            \
+        STORE(out + c, x);                                                                           \
+    }
+
+void VK_SUFFIX(vk_add_pixels)(const float *a, const float *b, size_t bc, float *out, size_t pixels, size_t C,
+                              float lo, float hi, const float *alpha) {
+    for (size_t p = 0; p < pixels; p++, a += C, b += bc, out += C) {
+        size_t c = 0;
+        VK_ADD_BODY(vk_v, VK_LANES, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)
+#if VK_LANES == 16
+        VK_ADD_BODY(vk_h, 8, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
+#endif
+        for (; c < C; c++) {
+            float x = a[c] + (c < bc ? b[c] : 0.0f);
+            x = x < lo ? lo : x;
+            x = x > hi ? hi : x;
+            if (alpha && x < 0.0f) x = x * alpha[c];
+            out[c] = x;
+        }
+    }
+}
+
+void VK_SUFFIX(vk_prelu_pixels)(const float *x, float *out, size_t pixels, size_t C, const float *alpha) {
+    for (size_t p = 0; p < pixels; p++, x += C, out += C) {
+        size_t c = 0;
+        for (; c + VK_LANES <= C; c += VK_LANES) {
+            vk_v v = VK_LOAD(x + c);
+            vk_v s = v * VK_LOAD(alpha + c);
+            VK_STORE(out + c, v >= (vk_v)(0.0f) ? v : s);
+        }
+#if VK_LANES == 16
+        for (; c + 8 <= C; c += 8) {
+            vk_h v = VK_LOADH(x + c);
+            vk_h s = v * VK_LOADH(alpha + c);
+            VK_STOREH(out + c, v >= (vk_h)(0.0f) ? v : s);
+        }
+#endif
+        for (; c < C; c++) out[c] = x[c] >= 0.0f ? x[c] : x[c] * alpha[c];
+    }
+}
+
+// MARK: Pooling
+
+void VK_SUFFIX(vk_max_pool)(const vk_conv_geometry *g, float *output, size_t row_begin, size_t row_end, float lo,
+                            float hi) {
+    const size_t C = g->channels, W = g->input_width, OW = g->output_width;
+    for (size_t r = row_begin; r < row_end; r++) {
+        size_t b = r / g->output_height, oy = r % g->output_height;
+        const float *image = g->input + b * g->input_height * W * C;
+        ptrdiff_t iy0 = (ptrdiff_t)(oy * g->stride_h) - (ptrdiff_t)g->pad_top;
+        size_t ky_lo = 0, ky_hi = g->kernel_height;
+        while (ky_lo < ky_hi && iy0 + (ptrdiff_t)ky_lo < 0) ky_lo++;
+        while (ky_hi > ky_lo && iy0 + (ptrdiff_t)ky_hi - 1 >= (ptrdiff_t)g->input_height) ky_hi--;
+        float *out = output + r * OW * C;
+        for (size_t ox = 0; ox < OW; ox++, out += C) {
+            ptrdiff_t ix0 = (ptrdiff_t)(ox * g->stride_w) - (ptrdiff_t)g->pad_left;
+            size_t kx_lo = 0, kx_hi = g->kernel_width;
+            while (kx_lo < kx_hi && ix0 + (ptrdiff_t)kx_lo < 0) kx_lo++;
+            while (kx_hi > kx_lo && ix0 + (ptrdiff_t)kx_hi - 1 >= (ptrdiff_t)W) kx_hi--;
+            size_t c = 0;
+            for (; c + VK_LANES <= C; c += VK_LANES) {
+                vk_v m = (vk_v)(-3.402823466e38f);
+                for (size_t ky = ky_lo; ky < ky_hi; ky++)
+                    for (size_t kx = kx_lo; kx < kx_hi; kx++)
+                        m = VK_MAX(m, VK_LOAD(image + ((size_t)(iy0 + (ptrdiff_t)ky) * W + (size_t)(ix0 + (ptrdiff_t)kx)) * C + c));
+                VK_STORE(out + c, VK_MIN((vk_v)(hi), VK_MAX((vk_v)(lo), m)));
+            }
+            for (; c < C; c++) {
+                float m = -3.402823466e38f;
+                for (size_t ky = ky_lo; ky < ky_hi; ky++)
+                    for (size_t kx = kx_lo; kx < kx_hi; kx++) {
+                        float v = image[((size_t)(iy0 + (ptrdiff_t)ky) * W + (size_t)(ix0 + (ptrdiff_t)kx)) * C + c];
+                        m = v > m ? v : m;
+                    }
+                m = m < lo ? lo : m;
+                out[c] = m > hi ? hi : m;
+            }
+        }
+    }
+}

@@ -1,0 +1,160 @@
+import ModelFile
+
+/// Zero padding that a convolution applies to its input on top of its own padding (a folded
+/// `PAD`): extra rows above and below, columns left and right.
+struct ExplicitPadding: Equatable {
+    var top: Int
+    var bottom: Int
+    var left: Int
+    var right: Int
+}
+
+/// Load-time rewrites of the runtime operator list that save whole passes over memory. Each is
+/// exact: the rewritten graph computes the same values with the same operations.
+///
+/// * **PAD folded into convolutions.** A `PAD`/`PADV2` with a zero value that pads only the
+///   height and width of an NHWC tensor, and whose output is read only as the input of
+///   `CONV_2D` / `DEPTHWISE_CONV_2D` operators, is dropped: those convolutions read the PAD's
+///   input and treat the padded rows and columns as part of their window's zero padding (a zero
+///   tap adds nothing). XNNPACK does the same when it builds its runtime (XNNPACK
+///   src/subgraph.c, `xnn_subgraph_fusion`: constant pad into [depthwise] convolution).
+/// * **Channel PAD folded into ADD.** A zero `PAD` of only the end of the last dimension whose
+///   output is read only by `ADD`s of equal-shaped operands is dropped: the ADD reads the
+///   narrower tensor and adds zero to the padded channels (BlazePalm's residual shortcuts).
+/// * **PRELU fused into its producer.** A `PRELU` with one slope per channel (constant, shape
+///   `[…, 1, C]`) whose input is written by a `CONV_2D` or an equal-shape `ADD` and read by
+///   nothing else is dropped: the producer writes the PRELU's output and applies the slope in
+///   its store step.
+struct GraphFusion {
+    /// Operators that no longer run.
+    private(set) var removed: Set<Int> = []
+    /// Replacement input lists, by operator index.
+    private(set) var inputs: [Int: [Int]] = [:]
+    /// Replacement output lists, by operator index.
+    private(set) var outputs: [Int: [Int]] = [:]
+    /// Extra padding of a convolution's input 0, by operator index.
+    private(set) var padding: [Int: ExplicitPadding] = [:]
+    /// ADDs that read a channel-padded input (its PAD folded away), by operator index.
+    private(set) var channelPadded: Set<Int> = []
+    /// The constant slope tensor of a PRELU fused into an operator, by operator index.
+    private(set) var prelu: [Int: Int] = [:]
+
+    /// The inputs operator `index` reads after the rewrites.
+    func inputs(of index: Int, _ op: Operator) -> [Int] {
+        inputs[index] ?? op.inputs.map(Int.init)
+    }
+
+    /// The outputs operator `index` writes after the rewrites.
+    func outputs(of index: Int, _ op: Operator) -> [Int] {
+        outputs[index] ?? op.outputs.map(Int.init)
+    }
+
+    /// Plans the rewrites for `runtimeOperators` (indices into the main subgraph, in order).
+    init(model: TFLiteModel, runtimeOperators: [Int], descriptors: [TensorDescriptor], store: ConstantStore) {
+        let graph = model.mainSubgraph
+        let graphOutputs = Set(graph.outputs.map(Int.init))
+        func code(_ index: Int) -> BuiltinOperator { model.operatorCodes[graph.operators[index].opcodeIndex].builtinCode }
+        func readers(_ tensor: Int) -> [Int] {
+            runtimeOperators.filter { !removed.contains($0) && inputs(of: $0, graph.operators[$0]).contains(tensor) }
+        }
+        func writer(_ tensor: Int) -> Int? {
+            runtimeOperators.first { !removed.contains($0) && outputs(of: $0, graph.operators[$0]).contains(tensor) }
+        }
+
+        // Spatial PADs into convolutions.
+        for index in runtimeOperators where code(index) == .pad || code(index) == .padV2 {
+            let op = graph.operators[index]
+            guard op.inputs.count >= 2, op.outputs.count == 1,
+                  let paddings = GraphFusion.zeroPaddings(op, descriptors: descriptors, store: store),
+                  paddings[0] == 0, paddings[1] == 0, paddings[6] == 0, paddings[7] == 0
+            else { continue }
+            let source = Int(op.inputs[0]), padded = Int(op.outputs[0])
+            let consumers = readers(padded)
+            guard !graphOutputs.contains(padded), !store.isConstant(source), !consumers.isEmpty,
+                  consumers.allSatisfy({ consumer in
+                      let list = inputs(of: consumer, graph.operators[consumer])
+                      return (code(consumer) == .conv2D || code(consumer) == .depthwiseConv2D) && list.first == padded
+                          && !list.dropFirst().contains(padded) && padding[consumer] == nil
+                  })
+            else { continue }
+            removed.insert(index)
+            for consumer in consumers {
+                var list = inputs(of: consumer, graph.operators[consumer])
+                list[0] = source
+                inputs[consumer] = list
+                padding[consumer] = ExplicitPadding(top: paddings[2], bottom: paddings[3], left: paddings[4], right: paddings[5])
+            }
+        }
+
+        // Channel PADs into ADDs.
+        for index in runtimeOperators where !removed.contains(index) && (code(index) == .pad || code(index) == .padV2) {
+            let op = graph.operators[index]
+            guard op.inputs.count >= 2, op.outputs.count == 1,
+                  let paddings = GraphFusion.zeroPaddings(op, descriptors: descriptors, store: store),
+                  paddings.dropLast().allSatisfy({ $0 == 0 }), paddings.last ?? 0 > 0
+            else { continue }
+            let source = Int(op.inputs[0]), padded = Int(op.outputs[0])
+            let consumers = readers(padded)
+            guard !graphOutputs.contains(padded), !store.isConstant(source), !consumers.isEmpty,
+                  consumers.allSatisfy({ consumer in
+                      let list = inputs(of: consumer, graph.operators[consumer])
+                      return code(consumer) == .add && list.count == 2 && list.filter({ $0 == padded }).count == 1
+                          && !channelPadded.contains(consumer) && list.allSatisfy({ $0 >= 0 && !store.isConstant($0) })
+                          && descriptors[list[0]].shape == descriptors[list[1]].shape
+                  })
+            else { continue }
+            removed.insert(index)
+            for consumer in consumers {
+                var list = inputs(of: consumer, graph.operators[consumer])
+                // The full-width operand first, the narrow one second (addition commutes).
+                list = list[0] == padded ? [list[1], source] : [list[0], source]
+                inputs[consumer] = list
+                channelPadded.insert(consumer)
+            }
+        }
+
+        // PRELUs into the CONV_2D or ADD that writes their input.
+        for index in runtimeOperators where code(index) == .prelu {
+            let op = graph.operators[index]
+            guard op.inputs.count == 2, op.outputs.count == 1, op.inputs[0] >= 0, op.inputs[1] >= 0 else { continue }
+            let x = Int(op.inputs[0]), alpha = Int(op.inputs[1])
+            let channels = descriptors[x].shape.last ?? 0
+            guard store.isConstant(alpha), descriptors[alpha].type == .float32, channels > 0,
+                  descriptors[alpha].elementCount == channels, descriptors[alpha].shape.last == channels,
+                  descriptors[x].type == .float32, !graphOutputs.contains(x),
+                  let producer = writer(x), prelu[producer] == nil, readers(x) == [index]
+            else { continue }
+            let producerOp = graph.operators[producer]
+            let producerInputs = inputs(of: producer, producerOp)
+            switch code(producer) {
+            case .conv2D:
+                guard descriptors[x].shape.count == 4 else { continue }
+            case .add:
+                guard producerInputs.count == 2, producerInputs.allSatisfy({ $0 >= 0 }),
+                      channelPadded.contains(producer) || descriptors[producerInputs[0]].shape == descriptors[producerInputs[1]].shape
+                else { continue }
+            default:
+                continue
+            }
+            removed.insert(index)
+            outputs[producer] = [Int(op.outputs[0])]
+            prelu[producer] = alpha
+        }
+    }
+
+    /// The `[rank × 2]` paddings of a rank-4 FLOAT32 PAD/PADV2 that pads with zeros; `nil`
+    /// otherwise.
+    private static func zeroPaddings(_ op: Operator, descriptors: [TensorDescriptor], store: ConstantStore) -> [Int]? {
+        let source = descriptors[Int(op.inputs[0])]
+        guard source.type == .float32, source.shape.count == 4,
+              let paddings = try? store.value(of: Int(op.inputs[1]))?.integers(), paddings.count == 8,
+              paddings.allSatisfy({ $0 >= 0 })
+        else { return nil }
+        if op.inputs.count > 2 && op.inputs[2] >= 0 {
+            guard let value = try? store.value(of: Int(op.inputs[2])), value.descriptor.type == .float32,
+                  value.descriptor.elementCount == 1, value.floats[0] == 0
+            else { return nil }
+        }
+        return paddings
+    }
+}

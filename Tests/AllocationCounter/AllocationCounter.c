@@ -1,0 +1,71 @@
+// Counting wrappers around glibc's allocator. Defined in the test executable, these symbols
+// take precedence over libc's for the whole process (the Swift runtime included); each one
+// forwards to glibc's own entry point.
+#include "AllocationCounter.h"
+
+#if defined(__linux__) && defined(__GLIBC__)
+#include <errno.h>
+#include <stdatomic.h>
+#include <stddef.h>
+
+extern void *__libc_malloc(size_t size);
+extern void *__libc_calloc(size_t count, size_t size);
+extern void *__libc_realloc(void *pointer, size_t size);
+extern void *__libc_memalign(size_t alignment, size_t size);
+
+static __thread int tracked __attribute__((tls_model("initial-exec")));
+static _Atomic uint64_t total;
+static _Atomic int seen;
+
+static inline void count_one(void) {
+    atomic_store_explicit(&seen, 1, memory_order_relaxed);
+    if (tracked) atomic_fetch_add_explicit(&total, 1, memory_order_relaxed);
+}
+
+void *malloc(size_t size) {
+    count_one();
+    return __libc_malloc(size);
+}
+
+void *calloc(size_t count, size_t size) {
+    count_one();
+    return __libc_calloc(count, size);
+}
+
+void *realloc(void *pointer, size_t size) {
+    count_one();
+    return __libc_realloc(pointer, size);
+}
+
+int posix_memalign(void **result, size_t alignment, size_t size) {
+    count_one();
+    if (alignment < sizeof(void *) || (alignment & (alignment - 1)) != 0) return EINVAL;
+    void *pointer = __libc_memalign(alignment, size);
+    if (!pointer && size > 0) return ENOMEM;
+    *result = pointer;
+    return 0;
+}
+
+void *aligned_alloc(size_t alignment, size_t size) {
+    count_one();
+    return __libc_memalign(alignment, size);
+}
+
+void *memalign(size_t alignment, size_t size) {
+    count_one();
+    return __libc_memalign(alignment, size);
+}
+
+void allocation_counter_track_this_thread(int on) { tracked = on != 0; }
+
+uint64_t allocation_counter_total(void) { return atomic_load(&total); }
+
+int allocation_counter_is_active(void) { return atomic_load(&seen); }
+
+#else
+
+void allocation_counter_track_this_thread(int on) { (void)on; }
+uint64_t allocation_counter_total(void) { return 0; }
+int allocation_counter_is_active(void) { return 0; }
+
+#endif

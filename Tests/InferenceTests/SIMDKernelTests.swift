@@ -1,0 +1,230 @@
+import Testing
+import ModelFile
+@testable import Inference
+
+/// The CVisionKernels builds (AVX-512, AVX2/FMA, NEON, portable — every one this CPU runs)
+/// against direct double-precision sums, on shapes that hit every panel width, row-tile
+/// remainder, channel remainder and window edge.
+@Suite struct SIMDKernelTests {
+    static let instructionSets = InstructionSet.all.filter(\.isSupported)
+
+    /// Relative error of `actual` against `expected`, scaled by the sum of absolute terms.
+    private func within(_ actual: Float, _ expected: Double, scale: Double) -> Bool {
+        abs(Double(actual) - expected) <= 1e-5 * max(1, scale)
+    }
+
+    @Test(arguments: instructionSets)
+    func matrixProductMatchesDirectSum(_ isa: InstructionSet) {
+        let h = KernelHarness(threads: 2)
+        for (m, k, n) in [(1, 1, 1), (3, 5, 7), (9, 16, 8), (13, 27, 24), (17, 3, 33), (8, 40, 47), (19, 64, 70), (50, 9, 96), (7, 100, 17)] {
+            let a = RandomInput.values(seed: UInt64(m * 1000 + k), count: m * k, low: -1, high: 1)
+            let w = RandomInput.values(seed: UInt64(n * 7 + k), count: n * k, low: -1, high: 1)
+            let bias = RandomInput.values(seed: UInt64(n), count: n, low: -1, high: 1)
+            let weights = w.withUnsafeBufferPointer { wp in
+                bias.withUnsafeBufferPointer { PackedWeights(weights: wp.baseAddress!, bias: $0.baseAddress, n: n, k: k, instructionSet: isa) }
+            }
+            let out = h.output(m * n)
+            h.run(FullyConnectedKernel(input: h.buffer(a), output: out, rowCount: m, weights: weights, clamp: ActivationClamp(.relu6)!))
+            var failures = 0
+            for row in 0..<m {
+                for column in 0..<n {
+                    var sum = Double(bias[column]), scale = abs(sum)
+                    for kk in 0..<k {
+                        let term = Double(a[row * k + kk]) * Double(w[column * k + kk])
+                        sum += term
+                        scale += abs(term)
+                    }
+                    if !within(out[row * n + column], min(max(sum, 0), 6), scale: scale) { failures += 1 }
+                }
+            }
+            #expect(failures == 0, "\(isa) m \(m) k \(k) n \(n): \(failures) outputs differ")
+            // Nothing written beyond the output.
+            #expect(out[m * n].isNaN, "\(isa) m \(m) k \(k) n \(n): wrote past the end")
+        }
+    }
+
+    /// One convolution through `Conv2DKernel.make`'s choices: GEMM (direct or im2col) or dot products.
+    private func convolution(_ h: KernelHarness, _ isa: InstructionSet, input: [Float], shape: NHWC, filter: [Float],
+                             filterShape: NHWC, bias: [Float], stride: Int, dilation: Int, padding: Padding) -> (out: [Float], shape: NHWC) {
+        let rows = WindowAxis(input: shape.height, filter: filterShape.height, stride: stride, dilation: dilation, padding: padding)!
+        let columns = WindowAxis(input: shape.width, filter: filterShape.width, stride: stride, dilation: dilation, padding: padding)!
+        let outShape = NHWC(batch: shape.batch, height: rows.output, width: columns.output, channels: filterShape.batch)
+        let count = outShape.batch * outShape.height * outShape.width * outShape.channels
+        let out = h.output(count)
+        let k = filterShape.height * filterShape.width * filterShape.channels
+        let kernel: Kernel
+        if filterShape.batch <= ConvDotKernel.maximumOutputChannels {
+            kernel = ConvDotKernel(input: h.buffer(input), output: out, inputShape: shape, outputShape: outShape, rows: rows,
+                                   columns: columns, filter: h.buffer(filter), bias: h.buffer(bias), clamp: .identity, instructionSet: isa)
+        } else {
+            let weights = PackedWeights(weights: h.buffer(filter), bias: h.buffer(bias), n: filterShape.batch, k: k, instructionSet: isa)
+            kernel = Conv2DKernel(input: h.buffer(input), output: out, inputShape: shape, outputShape: outShape, rows: rows,
+                                  columns: columns, weights: weights, clamp: .identity)
+        }
+        h.run(kernel)
+        return (values(out, count), outShape)
+    }
+
+    @Test(arguments: instructionSets)
+    func convolutionsMatchDirectSum(_ isa: InstructionSet) {
+        let h = KernelHarness(threads: 2)
+        // (height, width, cin, cout, filter, stride, dilation, padding)
+        let cases: [(Int, Int, Int, Int, Int, Int, Int, Padding)] = [
+            (9, 11, 3, 24, 3, 2, 1, .same), (7, 6, 3, 32, 5, 2, 1, .same), (8, 8, 8, 1, 3, 1, 1, .same),
+            (5, 9, 16, 2, 1, 1, 1, .valid), (6, 7, 5, 3, 3, 1, 2, .same), (4, 4, 12, 9, 2, 2, 1, .valid),
+            (6, 5, 7, 40, 1, 2, 1, .same), (10, 3, 4, 4, 3, 1, 1, .valid),
+        ]
+        for (index, (height, width, cin, cout, f, stride, dilation, padding)) in cases.enumerated() {
+            let shape = NHWC(batch: 2, height: height, width: width, channels: cin)
+            let filterShape = NHWC(batch: cout, height: f, width: f, channels: cin)
+            let input = RandomInput.values(seed: UInt64(index + 1), count: 2 * height * width * cin, low: -1, high: 1)
+            let filter = RandomInput.values(seed: UInt64(index + 50), count: cout * f * f * cin, low: -1, high: 1)
+            let bias = RandomInput.values(seed: UInt64(index + 99), count: cout, low: -1, high: 1)
+            let (out, outShape) = convolution(h, isa, input: input, shape: shape, filter: filter, filterShape: filterShape,
+                                              bias: bias, stride: stride, dilation: dilation, padding: padding)
+            let rows = WindowAxis(input: height, filter: f, stride: stride, dilation: dilation, padding: padding)!
+            let columns = WindowAxis(input: width, filter: f, stride: stride, dilation: dilation, padding: padding)!
+            var failures = 0
+            for b in 0..<2 { for y in 0..<outShape.height { for x in 0..<outShape.width { for o in 0..<cout {
+                var sum = Double(bias[o]), scale = abs(sum)
+                for ky in 0..<f { for kx in 0..<f {
+                    let iy = rows.origin(y) + ky * dilation, ix = columns.origin(x) + kx * dilation
+                    guard iy >= 0, iy < height, ix >= 0, ix < width else { continue }
+                    for c in 0..<cin {
+                        let term = Double(input[((b * height + iy) * width + ix) * cin + c]) * Double(filter[((o * f + ky) * f + kx) * cin + c])
+                        sum += term
+                        scale += abs(term)
+                    }
+                } }
+                let at = ((b * outShape.height + y) * outShape.width + x) * cout + o
+                if !within(out[at], sum, scale: scale) { failures += 1 }
+            } } } }
+            #expect(failures == 0, "\(isa) case \(index): \(failures) outputs differ")
+        }
+    }
+
+    @Test(arguments: instructionSets)
+    func depthwiseMatchesDirectSum(_ isa: InstructionSet) {
+        let h = KernelHarness(threads: 2)
+        // (height, width, channels, filter, stride, dilation, padding)
+        let cases: [(Int, Int, Int, Int, Int, Int, Padding)] = [
+            (9, 13, 37, 3, 1, 1, .same), (12, 11, 24, 3, 2, 1, .same), (8, 9, 40, 5, 1, 1, .same), (14, 10, 16, 5, 2, 1, .same),
+            (1, 1, 8, 5, 1, 1, .same), (6, 7, 5, 3, 1, 2, .same), (7, 7, 19, 2, 1, 1, .valid), (11, 12, 48, 3, 2, 1, .valid),
+            (3, 40, 8, 3, 1, 1, .same), (6, 6, 3, 3, 3, 1, .same),
+        ]
+        for (index, (height, width, channels, f, stride, dilation, padding)) in cases.enumerated() {
+            let rows = WindowAxis(input: height, filter: f, stride: stride, dilation: dilation, padding: padding)!
+            let columns = WindowAxis(input: width, filter: f, stride: stride, dilation: dilation, padding: padding)!
+            let inShape = NHWC(batch: 2, height: height, width: width, channels: channels)
+            let outShape = NHWC(batch: 2, height: rows.output, width: columns.output, channels: channels)
+            let input = RandomInput.values(seed: UInt64(index + 7), count: 2 * height * width * channels, low: -2, high: 2)
+            let filter = RandomInput.values(seed: UInt64(index + 70), count: f * f * channels, low: -1, high: 1)
+            let bias = RandomInput.values(seed: UInt64(index + 700), count: channels, low: -1, high: 1)
+            let count = 2 * outShape.height * outShape.width * channels
+            let out = h.output(count)
+            h.run(DepthwiseConv2DKernel(input: h.buffer(input), output: out, inputShape: inShape, outputShape: outShape,
+                                        rows: rows, columns: columns, filter: h.buffer(filter), bias: h.buffer(bias),
+                                        clamp: ActivationClamp(lower: -1.5, upper: 1.5, isTanh: false), instructionSet: isa))
+            var failures = 0
+            for b in 0..<2 { for y in 0..<outShape.height { for x in 0..<outShape.width { for c in 0..<channels {
+                var sum = Double(bias[c]), scale = abs(sum)
+                for ky in 0..<f { for kx in 0..<f {
+                    let iy = rows.origin(y) + ky * dilation, ix = columns.origin(x) + kx * dilation
+                    guard iy >= 0, iy < height, ix >= 0, ix < width else { continue }
+                    let term = Double(input[((b * height + iy) * width + ix) * channels + c]) * Double(filter[(ky * f + kx) * channels + c])
+                    sum += term
+                    scale += abs(term)
+                } }
+                if !within(out[((b * outShape.height + y) * outShape.width + x) * channels + c], min(max(sum, -1.5), 1.5), scale: scale) {
+                    failures += 1
+                }
+            } } } }
+            #expect(failures == 0, "\(isa) case \(index): \(failures) outputs differ")
+            #expect(out[count].isNaN, "\(isa) case \(index): wrote past the end")
+        }
+    }
+
+    /// The fused-multiply-add builds run the same operations in the same order, so they agree
+    /// to the bit (the property that also makes results independent of the thread count).
+    @Test func fusedBuildsAgreeBitForBit() {
+        let fused = SIMDKernelTests.instructionSets.filter { $0 != .portable }
+        guard fused.count > 1 else {
+            print("skipping: this CPU runs only \(fused.map(\.description)) with fused multiply-add")
+            return
+        }
+        let h = KernelHarness(threads: 1)
+        let (m, k, n) = (29, 37, 75)
+        let a = RandomInput.values(seed: 3, count: m * k, low: -1, high: 1)
+        let w = RandomInput.values(seed: 4, count: n * k, low: -1, high: 1)
+        let inShape = NHWC(batch: 1, height: 9, width: 10, channels: 24)
+        let rows = WindowAxis(input: 9, filter: 5, stride: 1, dilation: 1, padding: .same)!
+        let columns = WindowAxis(input: 10, filter: 5, stride: 1, dilation: 1, padding: .same)!
+        let image = RandomInput.values(seed: 5, count: 9 * 10 * 24, low: -1, high: 1)
+        let taps = RandomInput.values(seed: 6, count: 25 * 24, low: -1, high: 1)
+        var results: [[UInt32]] = []
+        for isa in fused {
+            let weights = PackedWeights(weights: h.buffer(w), bias: nil, n: n, k: k, instructionSet: isa)
+            let product = h.output(m * n)
+            h.run(FullyConnectedKernel(input: h.buffer(a), output: product, rowCount: m, weights: weights, clamp: .identity))
+            let depthwise = h.output(9 * 10 * 24)
+            h.run(DepthwiseConv2DKernel(input: h.buffer(image), output: depthwise, inputShape: inShape, outputShape: inShape,
+                                        rows: rows, columns: columns, filter: h.buffer(taps), bias: nil, clamp: .identity,
+                                        instructionSet: isa))
+            results.append((values(product, m * n) + values(depthwise, 9 * 10 * 24)).map(\.bitPattern))
+        }
+        for (isa, result) in zip(fused.dropFirst(), results.dropFirst()) {
+            #expect(result == results[0], "\(isa) differs from \(fused[0])")
+        }
+    }
+}
+
+/// The fork-join pool: every task runs exactly once per job, whatever the thread count, over
+/// many jobs in a row (the workers poll, sleep and wake between them).
+@Suite struct ThreadPoolTests {
+    private final class CountingJob: ParallelJob {
+        let counts: UnsafeMutablePointer<Int>
+        let taskCount: Int
+        let threads: UnsafeMutablePointer<Int>
+
+        init(taskCount: Int, threadCount: Int) {
+            self.taskCount = taskCount
+            counts = .allocate(capacity: taskCount)
+            counts.initialize(repeating: 0, count: taskCount)
+            threads = .allocate(capacity: threadCount)
+            threads.initialize(repeating: 0, count: threadCount)
+        }
+
+        deinit {
+            counts.deallocate()
+            threads.deallocate()
+        }
+
+        func run(tasks range: Range<Int>, thread: Int) {
+            for task in range { counts[task] += 1 }
+            threads[thread] += 1
+        }
+    }
+
+    @Test(arguments: [1, 2, 3, 4])
+    func everyTaskRunsExactlyOnce(_ threadCount: Int) {
+        let pool = ThreadPool(threadCount: threadCount)
+        for (round, taskCount) in [1, 2, 3, 7, 64, 1000, 5, 100_000].enumerated() {
+            for repetition in 0..<50 {
+                let job = CountingJob(taskCount: taskCount, threadCount: pool.threadCount)
+                pool.run(job, taskCount: taskCount)
+                let wrong = (0..<taskCount).filter { job.counts[$0] != 1 }.count
+                #expect(wrong == 0, "\(threadCount) threads, round \(round) repetition \(repetition): \(wrong) tasks not run once")
+            }
+        }
+    }
+
+    @Test(arguments: [1, 2, 3])
+    func runOnEachThreadCallsEveryThreadOnce(_ threadCount: Int) {
+        let pool = ThreadPool(threadCount: threadCount)
+        for _ in 0..<20 {
+            let job = CountingJob(taskCount: pool.threadCount, threadCount: pool.threadCount)
+            pool.runOnEachThread(job)
+            #expect((0..<pool.threadCount).allSatisfy { job.counts[$0] == 1 && job.threads[$0] == 1 })
+        }
+    }
+}
