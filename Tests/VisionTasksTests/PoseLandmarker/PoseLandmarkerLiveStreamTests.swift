@@ -94,7 +94,7 @@ struct PoseLandmarkerLiveStreamTests {
         var receiver: Receiver? = Receiver()
         options.poseLandmarkerLiveStreamDelegate = receiver
         let landmarker = try PoseLandmarker(options: options)
-        weak var released = receiver
+        weak let released = receiver
         receiver = nil
         #expect(released == nil)  // held weakly, as upstream
         try landmarker.detectAsync(image: image, timestampInMilliseconds: 1)
