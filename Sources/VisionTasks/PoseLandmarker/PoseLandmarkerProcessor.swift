@@ -157,15 +157,11 @@ struct PoseLandmarkerProcessor: FrameProcessor {
         if settings.outputsSegmentationMasks {
             let matrix = geometry.matrix
             let transform = TransformMatrix(values: (0..<16).map { matrix[$0] })
-            let values = try model.withOutput(2) { (logits) throws(TasksError) in
-                try SegmentationMaskProjection.project(
+            mask = try model.withOutput(2) { (logits) throws(TasksError) in
+                try SegmentationMaskProjection.mask(
                     logits: logits, maskWidth: models.maskWidth, maskHeight: models.maskHeight, matrix: transform,
-                    imageSize: imageSize)
+                    imageSize: imageSize, threads: model.threads)
             }
-            guard let projected = Mask(float32Values: values, width: imageSize.width, height: imageSize.height) else {
-                throw .internalError("segmentation mask of \(values.count) values for \(imageSize.width)×\(imageSize.height)")
-            }
-            mask = projected
         }
         let next = try PoseRegions.nextFrameRegion(auxiliaryLandmarks: decoded.auxiliaryLandmarks, imageSize: imageSize)
         return Pose(result: decoded, mask: mask, nextFrameRegion: next)

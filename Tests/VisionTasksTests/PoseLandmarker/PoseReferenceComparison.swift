@@ -74,6 +74,8 @@ struct PoseComparison: CustomStringConvertible {
     private(set) var widenedCount = 0
     /// Landmarks exempted as refinement ties, described.
     private(set) var ties: [String] = []
+    /// The largest difference of a 16×16 cell mean of a mask (OpenCV `INTER_AREA`), reported.
+    private(set) var worstMaskCell: Float = 0
     /// Values outside their allowance, described.
     private(set) var failures: [String] = []
 
@@ -123,6 +125,12 @@ struct PoseComparison: CustomStringConvertible {
             }
             if let masks, pose < masks.count, pose < result.segmentationMasks.count {
                 check(abs(Self.mean(result.segmentationMasks[pose]) - masks[pose].mean), .maskMean, pose, 0, spread, label)
+                let cells = Self.cellMeans(result.segmentationMasks[pose])
+                for (row, expected) in masks[pose].downsampled16x16.enumerated() {
+                    for (column, value) in expected.enumerated() where row < 16 && column < 16 {
+                        worstMaskCell = max(worstMaskCell, abs(cells[row * 16 + column] - value))
+                    }
+                }
             }
         }
     }
@@ -153,6 +161,7 @@ struct PoseComparison: CustomStringConvertible {
         let all = PoseQuantity.allCases.map { String(format: "%.4f", worstAll[$0.rawValue]) }
         return "where MediaPipe is reproducible (\(strictCount) values): " + strict.joined(separator: ", ")
             + "; elsewhere (\(widenedCount) values) all-value maxima " + all.joined(separator: "/")
+            + (worstMaskCell > 0 ? String(format: "; mask 16×16 cells within %.4f", worstMaskCell) : "")
             + (ties.isEmpty ? "" : "; refinement ties exempt in x, y: " + ties.joined(separator: ", "))
     }
 
@@ -162,6 +171,41 @@ struct PoseComparison: CustomStringConvertible {
         case (nil, nil): return 0
         case let (value?, expected?): return abs(value - expected)
         default: return .infinity
+        }
+    }
+
+    /// The mask averaged over a 16×16 grid of cells with fractional pixel coverage (what
+    /// `cv2.resize(…, (16, 16), interpolation=INTER_AREA)` computes), row-major.
+    static func cellMeans(_ mask: Mask) -> [Float] {
+        mask.withUnsafeFloat32Buffer { values in
+            let width = Double(mask.width), height = Double(mask.height)
+            func coverage(_ cell: Int, _ size: Double) -> [(Int, Double)] {
+                let start = Double(cell) * size / 16, end = Double(cell + 1) * size / 16
+                var pixels: [(Int, Double)] = []
+                var pixel = Int(start.rounded(.down))
+                while Double(pixel) < end {
+                    let weight = min(end, Double(pixel + 1)) - max(start, Double(pixel))
+                    if weight > 0 { pixels.append((pixel, weight)) }
+                    pixel += 1
+                }
+                return pixels
+            }
+            var cells = [Float](repeating: 0, count: 256)
+            for row in 0..<16 {
+                let rows = coverage(row, height)
+                for column in 0..<16 {
+                    let columns = coverage(column, width)
+                    var sum = 0.0, area = 0.0
+                    for (y, wy) in rows {
+                        for (x, wx) in columns {
+                            sum += Double(values[y * mask.width + x]) * wx * wy
+                            area += wx * wy
+                        }
+                    }
+                    cells[row * 16 + column] = Float(sum / area)
+                }
+            }
+            return cells
         }
     }
 
