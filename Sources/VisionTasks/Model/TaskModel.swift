@@ -135,6 +135,15 @@ package final class TaskModel {
         }
     }
 
+    /// The interpreter's threads, for work that goes along with the model (such as warping its
+    /// mask back onto the image): `body` runs once on each, with the thread's number.
+    var threads: SegmentationMaskProjection.Threads {
+        let interpreter = interpreter
+        return SegmentationMaskProjection.Threads(count: interpreter.threadCount) { body in
+            interpreter.forEachThread(body)
+        }
+    }
+
     /// The number of outputs.
     package var outputCount: Int { interpreter.outputCount }
 }

@@ -12,6 +12,7 @@ package enum CLI {
         [
             InspectCommand.self,
             ModelsCommand.self,
+            PoseCommand.self,
             HandsCommand.self,
             ObjectsCommand.self,
             BenchCommand.self,
