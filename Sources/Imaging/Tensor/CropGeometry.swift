@@ -30,8 +30,8 @@ package struct CropGeometry: Sendable, Equatable {
     package var matrix: SIMD16<Float> {
         let a = region.width
         let b = region.height
-        let c = Foundation.cos(region.rotation)
-        let d = Foundation.sin(region.rotation)
+        let c = CorrectlyRounded.cos(region.rotation)
+        let d = CorrectlyRounded.sin(region.rotation)
         let e = region.centerX
         let f = region.centerY
         let g = 1 / Float(imageWidth)

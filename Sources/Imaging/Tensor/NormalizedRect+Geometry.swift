@@ -33,8 +33,8 @@ extension NormalizedRect {
     package func projecting(x: Float, y: Float, z: Float = 0) -> (x: Float, y: Float, z: Float) {
         let dx = x - 0.5
         let dy = y - 0.5
-        let cosine = Foundation.cos(rotation)
-        let sine = Foundation.sin(rotation)
+        let cosine = CorrectlyRounded.cos(rotation)
+        let sine = CorrectlyRounded.sin(rotation)
         return (
             xCenter + (cosine * dx - sine * dy) * width,
             yCenter + (sine * dx + cosine * dy) * height,

@@ -49,10 +49,12 @@ struct GraphFusion {
         outputs[index] ?? op.outputs.map(Int.init)
     }
 
-    /// Plans the rewrites for `runtimeOperators` (indices into the main subgraph, in order).
-    init(model: TFLiteModel, runtimeOperators: [Int], descriptors: [TensorDescriptor], store: ConstantStore) {
+    /// Plans the rewrites for `runtimeOperators` (indices into the main subgraph, in order);
+    /// tensors in `kept` (extra outputs) are treated like graph outputs and never fused away.
+    init(model: TFLiteModel, runtimeOperators: [Int], descriptors: [TensorDescriptor], store: ConstantStore,
+         kept: Set<Int> = []) {
         let graph = model.mainSubgraph
-        let graphOutputs = Set(graph.outputs.map(Int.init))
+        let graphOutputs = Set(graph.outputs.map(Int.init)).union(kept)
         func code(_ index: Int) -> BuiltinOperator { model.operatorCodes[graph.operators[index].opcodeIndex].builtinCode }
         func readers(_ tensor: Int) -> [Int] {
             runtimeOperators.filter { !removed.contains($0) && inputs(of: $0, graph.operators[$0]).contains(tensor) }

@@ -13,6 +13,7 @@ package enum CLI {
             InspectCommand.self,
             ModelsCommand.self,
             PoseCommand.self,
+            HandsCommand.self,
             ObjectsCommand.self,
             BenchCommand.self,
             RunModelCommand.self,
