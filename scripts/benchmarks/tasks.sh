@@ -26,6 +26,7 @@ swift build -c release --product vision-tasks >&2
 BIN="$(swift build -c release --show-bin-path)/vision-tasks"
 RAW="$(mktemp)"
 trap 'rm -f "$RAW"' EXIT
+LOAD_BEFORE="$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?')"
 
 # task (bench word and MediaPipe task), model file
 for entry in "pose pose_landmarker_full.task" "pose pose_landmarker_lite.task"; do
@@ -44,5 +45,6 @@ for entry in "pose pose_landmarker_full.task" "pose pose_landmarker_lite.task"; 
 done
 
 python3 scripts/benchmarks/make_tasks_table.py "$RAW" "$OUT" "$(basename "$IMAGE")" \
-  "$("$MP_VENV/bin/python" -c 'import mediapipe; print(mediapipe.__version__)' 2>/dev/null || echo '?')"
+  "$("$MP_VENV/bin/python" -c 'import mediapipe; print(mediapipe.__version__)' 2>/dev/null || echo '?')" \
+  "$LOAD_BEFORE" "$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?')"
 echo "wrote the Tasks section of $OUT" >&2

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import VisionTasks
 
@@ -51,7 +52,7 @@ struct LandmarkDecodingTests {
         var landmarks = [NormalizedLandmark(x: 0.5, y: 0.5, z: 0)]
         let heatmap = hwc([[z, z, z, 1, z, z, z, z, z]])
         try heatmap.withUnsafeBufferPointer {
-            try HeatmapRefinement.refine(&landmarks, heatmap: $0, height: 3, width: 3, channels: 1, kernelSize: 3, minConfidence: 0.1)
+            _ = try HeatmapRefinement.refine(&landmarks, heatmap: $0, height: 3, width: 3, channels: 1, kernelSize: 3, minConfidence: 0.1)
         }
         #expect(landmarks[0].x == 0)
         #expect(close(landmarks[0].y, 1 / 3))
@@ -62,7 +63,7 @@ struct LandmarkDecodingTests {
         let plane: [Float] = [z, z, z, 0, z, z, z, z, z]  // best confidence sigmoid(0) = 0.5 < 0.6
         let heatmap = hwc([plane, plane, plane])
         try heatmap.withUnsafeBufferPointer {
-            try HeatmapRefinement.refine(&landmarks, heatmap: $0, height: 3, width: 3, channels: 3, kernelSize: 3, minConfidence: 0.6)
+            _ = try HeatmapRefinement.refine(&landmarks, heatmap: $0, height: 3, width: 3, channels: 3, kernelSize: 3, minConfidence: 0.6)
         }
         #expect(landmarks.allSatisfy { $0.x == 0.5 && $0.y == 0.5 })
     }
@@ -71,7 +72,7 @@ struct LandmarkDecodingTests {
         var landmarks = [NormalizedLandmark(x: 0, y: 0, z: 0), NormalizedLandmark(x: 0.9, y: 0.9, z: 0)]
         let heatmap = hwc([[z, z, z, 0, z, 0, z, z, z], [z, z, z, 0, z, 0, z, z, 0]])
         try heatmap.withUnsafeBufferPointer {
-            try HeatmapRefinement.refine(&landmarks, heatmap: $0, height: 3, width: 3, channels: 2, kernelSize: 3, minConfidence: 0.1)
+            _ = try HeatmapRefinement.refine(&landmarks, heatmap: $0, height: 3, width: 3, channels: 2, kernelSize: 3, minConfidence: 0.1)
         }
         #expect(landmarks[0].x == 0 && close(landmarks[0].y, 1 / 3))
         #expect(close(landmarks[1].x, 2 / 3) && close(landmarks[1].y, 0.5))
@@ -96,5 +97,22 @@ struct LandmarkDecodingTests {
                 try HeatmapRefinement.refine(&landmarks, heatmap: $0, height: 8, width: 8, channels: 1)
             }
         }
+    }
+
+    @Test func heatmapRefinementReportsConfidencesAndLeavesLandmarksBelowTheHeatmap() throws {
+        // 8×8 heatmap, one channel, the bottom row hot. A landmark at y = 1.05 (row 8) lies below
+        // the heatmap and stays put; upstream's bounds check never compares the row with the
+        // height and would pull it onto the bottom rows (docs/DIFFERENCES.md).
+        var heatmap = [Float](repeating: z, count: 64)
+        for column in 0..<8 { heatmap[7 * 8 + column] = 3 }
+        var below = [NormalizedLandmark(x: 0.5, y: 1.05, z: 0)], inside = [NormalizedLandmark(x: 0.5, y: 0.95, z: 0)]
+        let confidences = try heatmap.withUnsafeBufferPointer {
+            (try HeatmapRefinement.refine(&below, heatmap: $0, height: 8, width: 8, channels: 1),
+             try HeatmapRefinement.refine(&inside, heatmap: $0, height: 8, width: 8, channels: 1))
+        }
+        #expect(below == [NormalizedLandmark(x: 0.5, y: 1.05, z: 0)])
+        #expect(confidences.0 == [nil])
+        #expect(close(inside[0].y, 7 / 8))
+        #expect(close(confidences.1[0] ?? 0, 1 / (1 + expf(-3))))
     }
 }

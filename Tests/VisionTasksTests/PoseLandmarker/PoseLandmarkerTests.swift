@@ -204,3 +204,23 @@ struct PoseLandmarkerTests {
             == PoseLandmarker(options: two).detect(image: image).landmarks)
     }
 }
+
+@Suite("PoseLandmarker on odd images", .serialized)
+struct PoseLandmarkerOddImageTests {
+    @Test(arguments: [(1, 1), (1, 700), (700, 1), (3, 2)])
+    func tinyAndExtremeImagesGiveResultsNotCrashes(width: Int, height: Int) throws {
+        guard let model = PoseTestData.liteModel else { return skipWithoutSharedData("pose model") }
+        let pixels = (0..<(width * height * 3)).map { UInt8(truncatingIfNeeded: $0 &* 97) }
+        let image = try MPImage(pixels: pixels, width: width, height: height, bytesPerRow: width * 3, format: .rgb8)
+        let options = PoseTestData.options(model, .video)
+        options.shouldOutputSegmentationMasks = true
+        options.minPoseDetectionConfidence = 0
+        options.minPosePresenceConfidence = 0
+        let landmarker = try PoseLandmarker(options: options)
+        for frame in 0..<3 {
+            let result = try landmarker.detect(videoFrame: image, timestampInMilliseconds: frame)
+            #expect(result.landmarks.count == result.segmentationMasks.count)
+            #expect(result.segmentationMasks.allSatisfy { $0.width == width && $0.height == height })
+        }
+    }
+}
