@@ -5,8 +5,9 @@ import TestSupport
 @testable import Inference
 
 /// Quantized kernels and TFLite_Detection_PostProcess allocate nothing per invoke either, in
-/// both arithmetics (counted as in ``AllocationTests``).
-@Suite(.serialized) struct QuantizedAllocationTests {
+/// both arithmetics. Part of the serialized ``AllocationTests`` suite: the counter's total is
+/// shared by every tracked thread, so no two allocation tests may run at once.
+extension AllocationTests {
     static func steadyStateAllocations(_ model: TFLiteModel, arithmetic: QuantizedArithmetic, threads: Int) throws -> Int {
         let interpreter = try Interpreter(model: model, options: InterpreterOptions(threadCount: threads, quantizedArithmetic: arithmetic))
         for i in 0..<interpreter.inputCount {
