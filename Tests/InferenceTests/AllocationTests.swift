@@ -16,6 +16,10 @@ import TestSupport
 
     @Test(arguments: models, [1, 2])
     func invokeAllocatesNothingAfterWarmUp(_ name: String, threads: Int) throws {
+        try AllocationMeasurement.exclusively { try measureInvokeAllocatesNothingAfterWarmUp(name, threads: threads) }
+    }
+
+    private func measureInvokeAllocatesNothingAfterWarmUp(_ name: String, threads: Int) throws {
         guard allocation_counter_is_active() != 0 else {
             print("skipping: allocations cannot be counted on this platform (needs glibc)")
             return

@@ -26,6 +26,10 @@ extension AllocationTests {
 
     @Test(arguments: [QuantizedArithmetic.xnnpack, .reference], [1, 2])
     func quantizedInvokeAllocatesNothingAfterWarmUp(_ arithmetic: QuantizedArithmetic, threads: Int) throws {
+        try AllocationMeasurement.exclusively { try measureQuantizedInvokeAllocatesNothingAfterWarmUp(arithmetic, threads: threads) }
+    }
+
+    private func measureQuantizedInvokeAllocatesNothingAfterWarmUp(_ arithmetic: QuantizedArithmetic, threads: Int) throws {
         guard allocation_counter_is_active() != 0 else {
             print("skipping: allocations cannot be counted on this platform (needs glibc)")
             return

@@ -45,3 +45,16 @@ public enum SharedData {
         #endif
     }
 }
+
+/// Serializes tests that read the process-wide allocation counter, so that one test's
+/// allocations are never counted in another's measuring window.
+public enum AllocationMeasurement {
+    private static let lock = NSLock()
+
+    /// Runs `body` while no other allocation measurement runs.
+    public static func exclusively<R>(_ body: () throws -> R) rethrows -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+}
