@@ -5,9 +5,8 @@ import TestSupport
 @testable import Inference
 
 /// Quantized kernels and TFLite_Detection_PostProcess allocate nothing per invoke either, in
-/// both arithmetics. Part of the serialized ``AllocationTests`` suite: the counter's total is
-/// shared by every tracked thread, so no two allocation tests may run at once.
-extension AllocationTests {
+/// both arithmetics (measured one at a time with the other allocation tests).
+@Suite(.serialized) struct QuantizedAllocationTests {
     static func steadyStateAllocations(_ model: TFLiteModel, arithmetic: QuantizedArithmetic, threads: Int) throws -> Int {
         let interpreter = try Interpreter(model: model, options: InterpreterOptions(threadCount: threads, quantizedArithmetic: arithmetic))
         for i in 0..<interpreter.inputCount {
