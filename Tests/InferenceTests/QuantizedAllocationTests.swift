@@ -5,7 +5,7 @@ import TestSupport
 @testable import Inference
 
 /// Quantized kernels and TFLite_Detection_PostProcess allocate nothing per invoke either, in
-/// both arithmetics (counted as in ``AllocationTests``).
+/// both arithmetics (measured one at a time with the other allocation tests).
 @Suite(.serialized) struct QuantizedAllocationTests {
     static func steadyStateAllocations(_ model: TFLiteModel, arithmetic: QuantizedArithmetic, threads: Int) throws -> Int {
         let interpreter = try Interpreter(model: model, options: InterpreterOptions(threadCount: threads, quantizedArithmetic: arithmetic))

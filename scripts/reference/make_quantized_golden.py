@@ -144,7 +144,10 @@ def ssd_golden(shared):
     members["manifest.json"] = json.dumps(manifest, indent=1).encode()
     with zipfile.ZipFile(os.path.join(OUT, "ssd_mobilenet_v1.zip"), "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
         for member, payload in members.items():
-            z.writestr(member, payload)
+            # A fixed timestamp keeps the archive byte-identical from run to run.
+            info = zipfile.ZipInfo(member, date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            z.writestr(info, payload, compresslevel=9)
 
 
 # ---------------------------------------------------------------------------------------------
