@@ -12,6 +12,7 @@
 
 #include <string.h>
 #include "gemm_layout.h"
+#include "sparse_layout.h"
 
 
 // Unaligned, aliasing-safe vector access.
@@ -425,3 +426,125 @@ void VK_SUFFIX(vk_max_pool)(const vk_conv_geometry *g, float *output, size_t row
         }
     }
 }
+
+// MARK: Sparse 1x1 convolution
+
+// 8x8 transpose: dst[j * dst_stride + i] = src[i * src_stride + j].
+static inline __attribute__((always_inline)) void VK_SUFFIX(transpose8)(const float *src, size_t src_stride,
+                                                                        float *dst, size_t dst_stride) {
+    vk_h r0 = VK_LOADH(src), r1 = VK_LOADH(src + src_stride), r2 = VK_LOADH(src + 2 * src_stride),
+         r3 = VK_LOADH(src + 3 * src_stride), r4 = VK_LOADH(src + 4 * src_stride), r5 = VK_LOADH(src + 5 * src_stride),
+         r6 = VK_LOADH(src + 6 * src_stride), r7 = VK_LOADH(src + 7 * src_stride);
+    vk_h t0 = __builtin_shufflevector(r0, r1, 0, 8, 1, 9, 4, 12, 5, 13);
+    vk_h t1 = __builtin_shufflevector(r0, r1, 2, 10, 3, 11, 6, 14, 7, 15);
+    vk_h t2 = __builtin_shufflevector(r2, r3, 0, 8, 1, 9, 4, 12, 5, 13);
+    vk_h t3 = __builtin_shufflevector(r2, r3, 2, 10, 3, 11, 6, 14, 7, 15);
+    vk_h t4 = __builtin_shufflevector(r4, r5, 0, 8, 1, 9, 4, 12, 5, 13);
+    vk_h t5 = __builtin_shufflevector(r4, r5, 2, 10, 3, 11, 6, 14, 7, 15);
+    vk_h t6 = __builtin_shufflevector(r6, r7, 0, 8, 1, 9, 4, 12, 5, 13);
+    vk_h t7 = __builtin_shufflevector(r6, r7, 2, 10, 3, 11, 6, 14, 7, 15);
+    vk_h u0 = __builtin_shufflevector(t0, t2, 0, 1, 8, 9, 4, 5, 12, 13);
+    vk_h u1 = __builtin_shufflevector(t0, t2, 2, 3, 10, 11, 6, 7, 14, 15);
+    vk_h u2 = __builtin_shufflevector(t1, t3, 0, 1, 8, 9, 4, 5, 12, 13);
+    vk_h u3 = __builtin_shufflevector(t1, t3, 2, 3, 10, 11, 6, 7, 14, 15);
+    vk_h u4 = __builtin_shufflevector(t4, t6, 0, 1, 8, 9, 4, 5, 12, 13);
+    vk_h u5 = __builtin_shufflevector(t4, t6, 2, 3, 10, 11, 6, 7, 14, 15);
+    vk_h u6 = __builtin_shufflevector(t5, t7, 0, 1, 8, 9, 4, 5, 12, 13);
+    vk_h u7 = __builtin_shufflevector(t5, t7, 2, 3, 10, 11, 6, 7, 14, 15);
+    VK_STOREH(dst, __builtin_shufflevector(u0, u4, 0, 1, 2, 3, 8, 9, 10, 11));
+    VK_STOREH(dst + dst_stride, __builtin_shufflevector(u1, u5, 0, 1, 2, 3, 8, 9, 10, 11));
+    VK_STOREH(dst + 2 * dst_stride, __builtin_shufflevector(u2, u6, 0, 1, 2, 3, 8, 9, 10, 11));
+    VK_STOREH(dst + 3 * dst_stride, __builtin_shufflevector(u3, u7, 0, 1, 2, 3, 8, 9, 10, 11));
+    VK_STOREH(dst + 4 * dst_stride, __builtin_shufflevector(u0, u4, 4, 5, 6, 7, 12, 13, 14, 15));
+    VK_STOREH(dst + 5 * dst_stride, __builtin_shufflevector(u1, u5, 4, 5, 6, 7, 12, 13, 14, 15));
+    VK_STOREH(dst + 6 * dst_stride, __builtin_shufflevector(u2, u6, 4, 5, 6, 7, 12, 13, 14, 15));
+    VK_STOREH(dst + 7 * dst_stride, __builtin_shufflevector(u3, u7, 4, 5, 6, 7, 12, 13, 14, 15));
+}
+
+// Pixels per sparse tile: two vectors.
+#define VK_SPARSE_PIXELS (2 * VK_LANES)
+
+size_t VK_SUFFIX(vk_sparse_tile_pixels)(void) { return VK_SPARSE_PIXELS; }
+
+void VK_SUFFIX(vk_sparse_run)(const float *packed, size_t n, size_t k, const float *a, size_t a_stride, float *c,
+                              size_t c_stride, size_t row_begin, size_t row_end, size_t group_begin,
+                              size_t group_end, float lo, float hi, float *scratch) {
+    const size_t P = VK_SPARSE_PIXELS;
+    const size_t groups = vk_sparse_word(packed, 0), block = vk_sparse_word(packed, 1);
+    const size_t blocks = vk_sparse_word(packed, 2);
+    float *at = scratch;            // block x P: one block of the tile's inputs, a row per input channel
+    float *tile = at + block * P;   // (n + 1) x P: results, a row per output channel (+1 spare)
+    const vk_v vlo = (vk_v)(lo), vhi = (vk_v)(hi);
+    if (group_end > groups) group_end = groups;
+    const int all = group_begin == 0 && group_end == groups;
+    for (size_t m0 = row_begin; m0 < row_end; m0 += P) {
+        const size_t rows = row_end - m0 < P ? row_end - m0 : P;
+        for (size_t b = 0; b < blocks; b++) {
+            // Transpose this block of the tile's inputs (zeros for missing pixels).
+            const size_t k0 = b * block, k1 = k0 + block < k ? k0 + block : k;
+            size_t kk = k0;
+            if (rows == P) {
+                for (; kk + 8 <= k1; kk += 8)
+                    for (size_t p = 0; p < P; p += 8)
+                        VK_SUFFIX(transpose8)(a + (m0 + p) * a_stride + kk, a_stride, at + (kk - k0) * P + p, P);
+            } else {
+                memset(at, 0, block * P * sizeof(float));
+            }
+            for (; kk < k1; kk++)
+                for (size_t p = 0; p < rows; p++) at[(kk - k0) * P + p] = a[(m0 + p) * a_stride + kk];
+            // Groups of four output channels: continue their sums over this block.
+            for (size_t group = group_begin; group < group_end; group++) {
+                const float *g = packed + vk_sparse_group_offset(packed, group);
+                const vk_u32 *head = (const vk_u32 *)g;
+                vk_v acc[4][2];
+                for (size_t i = 0; i < 4; i++) {
+                    if (b == 0) {
+                        acc[i][0] = acc[i][1] = (vk_v)(g[8 + i]);
+                    } else {
+                        const float *row = tile + (size_t)head[i] * P;
+                        acc[i][0] = VK_LOAD(row);
+                        acc[i][1] = VK_LOAD(row + VK_LANES);
+                    }
+                }
+                // Steps of earlier blocks precede this block's.
+                const float *step = g + 12 + blocks;
+                for (size_t e = 0; e < b; e++) step += 8 * (size_t)head[12 + e];
+                const size_t steps = head[12 + b];
+                for (size_t s = 0; s < steps; s++, step += 8) {
+                    const vk_u32 *index = (const vk_u32 *)step;
+                    for (size_t i = 0; i < 4; i++) {
+                        const float *x = at + (size_t)index[i] * P;
+                        vk_v w = (vk_v)(step[4 + i]);
+                        acc[i][0] = VK_FMA(VK_LOAD(x), w, acc[i][0]);
+                        acc[i][1] = VK_FMA(VK_LOAD(x + VK_LANES), w, acc[i][1]);
+                    }
+                }
+                const int last = b + 1 == blocks;
+                for (size_t i = 0; i < 4; i++) {
+                    float *row = tile + (size_t)head[i] * P;
+                    VK_STORE(row, last ? VK_MIN(vhi, VK_MAX(vlo, acc[i][0])) : acc[i][0]);
+                    VK_STORE(row + VK_LANES, last ? VK_MIN(vhi, VK_MAX(vlo, acc[i][1])) : acc[i][1]);
+                }
+            }
+        }
+        // Transpose the results into the output rows.
+        if (all && rows == P) {
+            size_t nn = 0;
+            for (; nn + 8 <= n; nn += 8)
+                for (size_t p = 0; p < P; p += 8)
+                    VK_SUFFIX(transpose8)(tile + nn * P + p, P, c + (m0 + p) * c_stride + nn, c_stride);
+            for (; nn < n; nn++)
+                for (size_t p = 0; p < P; p++) c[(m0 + p) * c_stride + nn] = tile[nn * P + p];
+        } else {
+            for (size_t group = group_begin; group < group_end; group++) {
+                const vk_u32 *head = (const vk_u32 *)(packed + vk_sparse_group_offset(packed, group));
+                for (size_t i = 0; i < 4; i++) {
+                    size_t channel = head[i];
+                    if (channel >= n) continue;
+                    for (size_t p = 0; p < rows; p++) c[(m0 + p) * c_stride + channel] = tile[channel * P + p];
+                }
+            }
+        }
+    }
+}
+

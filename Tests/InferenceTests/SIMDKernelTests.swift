@@ -144,6 +144,41 @@ import ModelFile
         }
     }
 
+    /// The sparse 1×1 convolution sums the non-zero terms of the dense product in the same
+    /// order, so it matches the dense kernel to the bit — over partial pixel tiles, channel
+    /// counts that are not multiples of 4, channel groups split between tasks (few pixels) and
+    /// input channels in several cache blocks (k = 300).
+    @Test(arguments: instructionSets)
+    func sparseConvolutionEqualsDenseProduct(_ isa: InstructionSet) {
+        let h = KernelHarness(threads: 2)
+        for (pixels, k, n) in [(37, 40, 13), (5, 64, 70), (100, 300, 24), (33, 96, 9)] {
+            let a = RandomInput.values(seed: UInt64(pixels * 31 + k), count: pixels * k, low: -1, high: 1)
+            let dense = RandomInput.values(seed: UInt64(n * 17 + k), count: n * k, low: -1, high: 1)
+            let keep = RandomInput.values(seed: UInt64(n + k + 5), count: n * k, low: 0, high: 1)
+            let w = zip(dense, keep).map { $0.1 < 0.25 ? $0.0 : 0 }
+            let bias = RandomInput.values(seed: UInt64(n), count: n, low: -1, high: 1)
+            let clamp = ActivationClamp(.relu6)!
+            guard let sparse = SparseConvKernel(input: h.buffer(a), output: h.output(pixels * n), pixelCount: pixels,
+                                                filter: h.buffer(w), bias: h.buffer(bias), n: n, k: k, clamp: clamp,
+                                                instructionSet: isa) else {
+                Issue.record("\(isa): 25 % dense weights were not taken as sparse")
+                continue
+            }
+            h.run(sparse)
+            let reference = h.output(pixels * n)
+            h.run(FullyConnectedKernel(input: h.buffer(a), output: reference, rowCount: pixels,
+                                       weights: PackedWeights(weights: h.buffer(w), bias: h.buffer(bias), n: n, k: k, instructionSet: isa),
+                                       clamp: clamp))
+            #expect(values(sparse.output, pixels * n).map(\.bitPattern) == values(reference, pixels * n).map(\.bitPattern),
+                    "\(isa) pixels \(pixels) k \(k) n \(n)")
+            #expect(sparse.output[pixels * n].isNaN, "\(isa) pixels \(pixels) k \(k) n \(n): wrote past the end")
+        }
+        // Dense weights stay dense.
+        let full = RandomInput.values(seed: 1, count: 64 * 40, low: 0.5, high: 1)
+        #expect(SparseConvKernel(input: h.output(40), output: h.output(64), pixelCount: 1, filter: h.buffer(full), bias: nil,
+                                 n: 64, k: 40, clamp: .identity, instructionSet: isa) == nil)
+    }
+
     /// The fused-multiply-add builds run the same operations in the same order, so they agree
     /// to the bit (the property that also makes results independent of the thread count).
     @Test func fusedBuildsAgreeBitForBit() {

@@ -123,6 +123,36 @@ typedef struct vk_dwconv {
 /// row-major order (taps outside the input add zero), then the clamp.
 void vk_dwconv_run(const vk_dwconv *conv, size_t row_begin, size_t row_end);
 
+// MARK: Sparse 1x1 convolution
+
+/// Number of non-zero values among `n * k` weights.
+size_t vk_sparse_nonzeros(size_t n, size_t k, const float *weights);
+
+/// Number of floats (words) the packed sparse weights take for `isa`; 0 when memory runs out.
+size_t vk_sparse_packed_count(vk_isa isa, size_t n, size_t k, const float *weights);
+
+/// Packs the non-zero weights (`n` rows of `k`) and `bias` (or NULL) for vk_sparse_run on `isa`;
+/// returns 0 when memory runs out.
+int vk_sparse_pack(vk_isa isa, size_t n, size_t k, const float *weights, const float *bias, float *packed);
+
+/// Floats of scratch memory vk_sparse_run needs per thread.
+size_t vk_sparse_scratch_count(vk_isa isa, const float *packed, size_t n);
+
+/// Number of channel groups (tasks may split them).
+size_t vk_sparse_group_count(const float *packed);
+
+/// Output pixels per tile of vk_sparse_run for `isa`.
+size_t vk_sparse_tile_pixels(vk_isa isa);
+
+/// A 1x1 convolution with sparse weights: rows (pixels) `[row_begin, row_end)` and channel
+/// groups `[group_begin, group_end)` of `c[m][o] = clamp(bias[o] + sum_k a[m][k] * w[o][k])`,
+/// summing the non-zero weights in increasing k (so the result equals the dense product's).
+/// Tiles of pixels are transposed into scratch, a block of input channels at a time, so that each
+/// weight multiplies a vector of pixels.
+void vk_sparse_run(vk_isa isa, const float *packed, size_t n, size_t k, const float *a, size_t a_stride, float *c,
+                   size_t c_stride, size_t row_begin, size_t row_end, size_t group_begin, size_t group_end, float lo,
+                   float hi, float *scratch);
+
 // MARK: Element-wise and pooling
 
 /// For `pixels` pixels of `channels` floats: `out = prelu(clamp(a + b, lo, hi), alpha)`, where `b`

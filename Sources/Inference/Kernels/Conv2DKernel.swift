@@ -72,6 +72,15 @@ final class Conv2DKernel: Kernel, ParallelJob {
                                  outputShape: outputShape, rows: rows, columns: columns, filter: filter.floats,
                                  bias: bias?.floats, clamp: clamp, instructionSet: ctx.instructionSet, slopes: slopes)
         }
+        let pointwise = filterShape.height == 1 && filterShape.width == 1 && rows.stride == 1 && columns.stride == 1
+            && rows.padBefore == 0 && columns.padBefore == 0 && rows.output == inputShape.height && columns.output == inputShape.width
+        if pointwise && slopes == nil && !clamp.isTanh,
+           let sparse = SparseConvKernel(input: ctx.inputFloats(0), output: ctx.outputFloats(0), pixelCount: inputShape.batch
+                                            * inputShape.height * inputShape.width, filter: filter.floats, bias: bias?.floats,
+                                         n: filterShape.batch, k: filterShape.channels, clamp: clamp,
+                                         instructionSet: ctx.instructionSet) {
+            return sparse
+        }
         let weights = PackedWeights(
             weights: filter.floats, bias: bias?.floats, n: filterShape.batch,
             k: filterShape.height * filterShape.width * filterShape.channels, instructionSet: ctx.instructionSet)

@@ -1,0 +1,80 @@
+import CVisionKernels
+
+/// A 1×1 CONV_2D (stride 1, no padding) whose weights are mostly zero — the pose detector's
+/// pruned layers are 25 % dense — computed from the non-zero weights only (CVisionKernels'
+/// `vk_sparse_run`), as XNNPACK does for such models.
+///
+/// Tiles of pixels are transposed so that each non-zero weight multiplies a vector of pixels;
+/// output channels run in groups of four with similar non-zero counts. Every output is the
+/// bias plus the non-zero terms in increasing input channel — the dense product's sum without
+/// its zero terms, hence the same value. Work is split over pixel tiles (and channel groups
+/// when there are few tiles).
+final class SparseConvKernel: Kernel, ParallelJob {
+    /// Weights denser than this run as a dense matrix product.
+    static let maximumDensity = 0.4
+    /// With fewer input channels the transposes cost more than the skipped zeros save.
+    static let minimumInputChannels = 32
+
+    let input: UnsafeMutablePointer<Float>
+    let output: UnsafeMutablePointer<Float>
+    let pixelCount: Int
+    let n: Int
+    let k: Int
+    let clamp: ActivationClamp
+    let instructionSet: InstructionSet
+    let packed: AlignedBuffer
+    private let tilePixels: Int
+    private let tileCount: Int
+    private let groupCount: Int
+    private let groupSplits: Int
+
+    /// `nil` when the weights are too dense to gain from sparsity (or memory runs out).
+    init?(input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, pixelCount: Int,
+          filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?, n: Int, k: Int, clamp: ActivationClamp,
+          instructionSet: InstructionSet) {
+        guard n > 0, k >= SparseConvKernel.minimumInputChannels, Double(vk_sparse_nonzeros(n, k, filter)) <= SparseConvKernel.maximumDensity * Double(n * k) else {
+            return nil
+        }
+        let words = vk_sparse_packed_count(instructionSet.isa, n, k, filter)
+        guard words > 0 else { return nil }
+        packed = AlignedBuffer(byteCount: words * MemoryLayout<Float>.stride)
+        guard vk_sparse_pack(instructionSet.isa, n, k, filter, bias, packed.floats) != 0 else { return nil }
+        self.input = input
+        self.output = output
+        self.pixelCount = pixelCount
+        self.n = n
+        self.k = k
+        self.clamp = clamp
+        self.instructionSet = instructionSet
+        tilePixels = vk_sparse_tile_pixels(instructionSet.isa)
+        tileCount = (pixelCount + tilePixels - 1) / tilePixels
+        groupCount = vk_sparse_group_count(packed.floats)
+        groupSplits = tileCount >= 8 ? 1 : Swift.min(groupCount, (8 + tileCount - 1) / tileCount)
+        scratchBytesPerThread = vk_sparse_scratch_count(instructionSet.isa, packed.floats, n) * MemoryLayout<Float>.stride
+    }
+
+    /// Bytes of packed weights.
+    var byteCount: Int { packed.byteCount }
+
+    let scratchBytesPerThread: Int
+
+    private var context: ExecutionContext?
+
+    func execute(_ context: ExecutionContext) {
+        self.context = context
+        context.pool.run(self, taskCount: tileCount * groupSplits)
+        self.context = nil
+    }
+
+    func run(tasks range: Range<Int>, thread: Int) {
+        guard let context else { return }
+        let scratch = context.scratchFloats(thread: thread)
+        for task in range {
+            let tile = task / groupSplits, split = task % groupSplits
+            let first = tile * tilePixels
+            vk_sparse_run(instructionSet.isa, packed.floats, n, k, input, k, output, n, first,
+                          Swift.min(pixelCount, first + tilePixels), groupCount * split / groupSplits,
+                          groupCount * (split + 1) / groupSplits, clamp.lower, clamp.upper, scratch)
+        }
+    }
+}
