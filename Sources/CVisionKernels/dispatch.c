@@ -9,6 +9,8 @@
     void vk_gemm_run_##suffix(vk_gemm_shape, const float *, const float *, size_t, float *, size_t, size_t,  \
                               size_t, size_t, size_t, float, float);                                        \
     void vk_dwconv_run_##suffix(const vk_dwconv *, size_t, size_t);                                         \
+    void vk_gemm_conv_##suffix(vk_gemm_shape, const float *, const vk_conv_geometry *, const float *, float *,  \
+                               size_t, size_t, size_t, size_t, size_t, float, float);                                         \
     void vk_conv_dot_##suffix(const vk_conv_geometry *, const float *, const float *, size_t, float *, size_t, \
                               size_t, float, float, const float *);                                       \
     void vk_add_pixels_##suffix(const float *, const float *, size_t, float *, size_t, size_t, float, float,     \
@@ -379,4 +381,15 @@ void vk_sparse_run(vk_isa isa, const float *packed, size_t n, size_t k, const fl
                    float hi, float *scratch) {
     VK_DISPATCH(isa, vk_sparse_run, packed, n, k, a, a_stride, c, c_stride, row_begin, row_end, group_begin, group_end,
                 lo, hi, scratch)
+}
+
+// MARK: Convolution through the packed matrix-product weights
+
+size_t vk_gemm_conv_max_taps(void) { return VK_CONV_MAX_TAPS; }
+
+void vk_gemm_conv(vk_gemm_shape shape, const float *packed, const vk_conv_geometry *geometry, const float *zeros,
+                  float *c, size_t c_stride, size_t pixel_begin, size_t pixel_end, size_t panel_begin, size_t panel_end,
+                  float lo, float hi) {
+    VK_DISPATCH(shape.isa, vk_gemm_conv, shape, packed, geometry, zeros, c, c_stride, pixel_begin, pixel_end,
+                panel_begin, panel_end, lo, hi)
 }

@@ -5,6 +5,9 @@
 
 #include "CVisionKernels.h"
 
+/// Window taps the indirect convolution kernel takes (larger windows use im2col).
+#define VK_CONV_MAX_TAPS 64
+
 /// One column panel of packed weights.
 typedef struct vk_panel {
     size_t column;

@@ -74,6 +74,121 @@ VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w16), vk_h, 8, 2, VK_LOADH, VK_STOREH, VK_MAXH, V
 #endif
 VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w8), vk_h, 8, 1, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
 
+// Indirect micro-kernel (convolutions): the k loop runs over `taps` window taps of `kc`
+// channels each; `ptrs[t * VK_MR + r]` is row r's input pixel for tap t (or a zero pixel).
+// The same multiply-adds in the same order as the direct kernel on the gathered patches.
+#define VK_IGEMM_UKERNEL(NAME, T, L, NV, LOAD, STORE, MAXF, MINF)                                      \
+    static void NAME(size_t mr, size_t taps, size_t kc, const float *const *ptrs, const float *restrict w, \
+                     float *restrict c, size_t cs, size_t nc, float lo, float hi) {                      \
+        T acc[VK_MR][NV];                                                                                \
+        for (size_t v = 0; v < NV; v++) {                                                                \
+            T b = LOAD(w + v * L);                                                                       \
+            for (size_t r = 0; r < VK_MR; r++) acc[r][v] = b;                                            \
+        }                                                                                                \
+        w += NV * L;                                                                                     \
+        for (size_t t = 0; t < taps; t++, ptrs += VK_MR) {                                               \
+            const float *ap[VK_MR];                                                                      \
+            for (size_t r = 0; r < VK_MR; r++) ap[r] = ptrs[r];                                          \
+            for (size_t k = 0; k < kc; k++) {                                                            \
+                T wv[NV];                                                                                \
+                for (size_t v = 0; v < NV; v++) wv[v] = LOAD(w + v * L);                                 \
+                w += NV * L;                                                                             \
+                for (size_t r = 0; r < VK_MR; r++) {                                                     \
+                    T x = (T)(ap[r][k]);                                                                 \
+                    for (size_t v = 0; v < NV; v++) acc[r][v] = VK_FMA(x, wv[v], acc[r][v]);             \
+                }                                                                                        \
+            }                                                                                            \
+        }                                                                                                \
+        T vlo = (T)(lo), vhi = (T)(hi);                                                                  \
+        for (size_t r = 0; r < VK_MR; r++)                                                               \
+            for (size_t v = 0; v < NV; v++) acc[r][v] = MINF(vhi, MAXF(vlo, acc[r][v]));                 \
+        for (size_t r = 0; r < VK_MR; r++) {                                                             \
+            if (r >= mr) break;                                                                          \
+            if (nc == NV * L) {                                                                          \
+                for (size_t v = 0; v < NV; v++) STORE(c + r * cs + v * L, acc[r][v]);                    \
+            } else {                                                                                     \
+                float tmp[NV * L];                                                                       \
+                for (size_t v = 0; v < NV; v++) STORE(tmp + v * L, acc[r][v]);                           \
+                memcpy(c + r * cs, tmp, nc * sizeof(float));                                             \
+            }                                                                                            \
+        }                                                                                                \
+    }
+
+#if VK_LANES == 16
+VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w32), vk_v, 16, 2, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)
+VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w16), vk_v, 16, 1, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)
+#else
+VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w32), vk_h, 8, 4, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
+VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w16), vk_h, 8, 2, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
+#endif
+VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w8), vk_h, 8, 1, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
+
+void VK_SUFFIX(vk_gemm_conv)(vk_gemm_shape shape, const float *packed, const vk_conv_geometry *g, const float *zeros,
+                             float *c, size_t c_stride, size_t pixel_begin, size_t pixel_end, size_t panel_begin,
+                             size_t panel_end, float lo, float hi) {
+    const size_t KH = g->kernel_height, KW = g->kernel_width, C = g->channels, taps = KH * KW;
+    const size_t OW = g->output_width, per_image = g->output_height * OW;
+    const float *ptrs[VK_CONV_MAX_TAPS * VK_MR];
+    if (taps > VK_CONV_MAX_TAPS || pixel_begin >= pixel_end) return;  // the caller checks the tap count
+    // Offsets of the taps from a window's first pixel, for windows inside the input.
+    ptrdiff_t offsets[VK_CONV_MAX_TAPS];
+    for (size_t ky = 0; ky < KH; ky++)
+        for (size_t kx = 0; kx < KW; kx++)
+            offsets[ky * KW + kx] = (ptrdiff_t)((ky * g->dilation_h * g->input_width + kx * g->dilation_w) * C);
+    const ptrdiff_t extent_h = (ptrdiff_t)((KH - 1) * g->dilation_h), extent_w = (ptrdiff_t)((KW - 1) * g->dilation_w);
+    size_t b = pixel_begin / per_image, oy = pixel_begin % per_image / OW, ox = pixel_begin % OW;
+    for (size_t row = pixel_begin; row < pixel_end; row += VK_MR) {
+        const size_t mr = pixel_end - row < VK_MR ? pixel_end - row : VK_MR;
+        // The window pixels of the tile's output pixels (the last one repeated to fill the tile).
+        for (size_t r = 0; r < VK_MR; r++) {
+            if (r > 0 && r < mr && ++ox == OW) {
+                ox = 0;
+                if (++oy == g->output_height) {
+                    oy = 0;
+                    b++;
+                }
+            }
+            const float *image = g->input + b * g->input_height * g->input_width * C;
+            const ptrdiff_t iy0 = (ptrdiff_t)(oy * g->stride_h) - (ptrdiff_t)g->pad_top;
+            const ptrdiff_t ix0 = (ptrdiff_t)(ox * g->stride_w) - (ptrdiff_t)g->pad_left;
+            if (iy0 >= 0 && ix0 >= 0 && iy0 + extent_h < (ptrdiff_t)g->input_height
+                && ix0 + extent_w < (ptrdiff_t)g->input_width) {
+                const float *base = image + ((size_t)iy0 * g->input_width + (size_t)ix0) * C;
+                for (size_t t = 0; t < taps; t++) ptrs[t * VK_MR + r] = base + offsets[t];
+                continue;
+            }
+            for (size_t ky = 0; ky < KH; ky++) {
+                const ptrdiff_t iy = iy0 + (ptrdiff_t)(ky * g->dilation_h);
+                const int row_inside = iy >= 0 && iy < (ptrdiff_t)g->input_height;
+                for (size_t kx = 0; kx < KW; kx++) {
+                    const ptrdiff_t ix = ix0 + (ptrdiff_t)(kx * g->dilation_w);
+                    ptrs[(ky * KW + kx) * VK_MR + r] = row_inside && ix >= 0 && ix < (ptrdiff_t)g->input_width
+                        ? image + ((size_t)iy * g->input_width + (size_t)ix) * C : zeros;
+                }
+            }
+        }
+        // Next tile starts one pixel after this tile's last.
+        if (++ox == OW) {
+            ox = 0;
+            if (++oy == g->output_height) {
+                oy = 0;
+                b++;
+            }
+        }
+        float *cr = c + row * c_stride;
+        for (size_t p = panel_begin; p < panel_end; p++) {
+            vk_panel panel = vk_gemm_panel(shape, p);
+            size_t nc = shape.n - panel.column < panel.width ? shape.n - panel.column : panel.width;
+            const float *w = packed + panel.offset;
+            switch (panel.width) {
+            case 32: VK_SUFFIX(igemm_w32)(mr, taps, C, ptrs, w, cr + panel.column, c_stride, nc, lo, hi); break;
+            case 16: VK_SUFFIX(igemm_w16)(mr, taps, C, ptrs, w, cr + panel.column, c_stride, nc, lo, hi); break;
+            default: VK_SUFFIX(igemm_w8)(mr, taps, C, ptrs, w, cr + panel.column, c_stride, nc, lo, hi); break;
+            }
+        }
+    }
+}
+
 void VK_SUFFIX(vk_gemm_run)(vk_gemm_shape shape, const float *packed, const float *a, size_t a_stride, float *c,
                             size_t c_stride, size_t row_begin, size_t row_end, size_t panel_begin,
                             size_t panel_end, float lo, float hi) {

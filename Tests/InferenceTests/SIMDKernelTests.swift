@@ -73,6 +73,8 @@ import ModelFile
             (9, 11, 3, 24, 3, 2, 1, .same), (7, 6, 3, 32, 5, 2, 1, .same), (8, 8, 8, 1, 3, 1, 1, .same),
             (5, 9, 16, 2, 1, 1, 1, .valid), (6, 7, 5, 3, 3, 1, 2, .same), (4, 4, 12, 9, 2, 2, 1, .valid),
             (6, 5, 7, 40, 1, 2, 1, .same), (10, 3, 4, 4, 3, 1, 1, .valid),
+            // 81 taps: patches gathered (im2col) instead of read in place.
+            (12, 11, 2, 10, 9, 1, 1, .same),
         ]
         for (index, (height, width, cin, cout, f, stride, dilation, padding)) in cases.enumerated() {
             let shape = NHWC(batch: 2, height: height, width: width, channels: cin)

@@ -89,6 +89,18 @@ typedef struct vk_conv_geometry {
 /// input (im2col).
 void vk_im2col(const vk_conv_geometry *geometry, size_t pixel, size_t count, float *out);
 
+/// Largest `kernel_height * kernel_width` vk_gemm_conv takes.
+size_t vk_gemm_conv_max_taps(void);
+
+/// A convolution through matrix-product weights packed from its OHWI filter (`k` = kernel_height
+/// * kernel_width * channels): output pixels `[pixel_begin, pixel_end)` (counted over the batch,
+/// pixel m written at `c + m * c_stride`) and panels `[panel_begin, panel_end)`. The kernel reads
+/// each tap's input pixel in place (zeros — at least `channels` of them — outside the input), in
+/// the same order as vk_gemm_run on im2col patches, so the results are identical.
+void vk_gemm_conv(vk_gemm_shape shape, const float *packed, const vk_conv_geometry *geometry, const float *zeros,
+                  float *c, size_t c_stride, size_t pixel_begin, size_t pixel_end, size_t panel_begin, size_t panel_end,
+                  float lo, float hi);
+
 /// A convolution with few output channels (`n`, best for 1...4), computed pixel by pixel as dot
 /// products of the input window with each filter, read in place (no patch copy). Output `o`
 /// of pixel `m` is `bias[o]` plus the window's dot product with `filter + o * k` (`k` =

@@ -5,8 +5,9 @@ import ModelFile
 /// filter, packed at load (``PackedWeights``).
 ///
 /// A 1×1 filter with stride 1 and no padding reads its rows straight from the input; other
-/// filters gather each tile's patches (im2col, zeros for padding) into per-thread scratch
-/// memory first. Work is split over tiles of output pixels (and, when there are few, over
+/// filters read each window tap's input pixel in place (`vk_gemm_conv`, zeros outside the
+/// input), or gather the patches into per-thread scratch first (im2col) for windows of more
+/// than 64 taps. Work is split over tiles of output pixels (and, when there are few, over
 /// column panels too).
 final class Conv2DKernel: Kernel, ParallelJob {
     let input: UnsafeMutablePointer<Float>
@@ -109,11 +110,17 @@ final class Conv2DKernel: Kernel, ParallelJob {
             kernel_height: rows.filter, kernel_width: columns.filter, stride_h: rows.stride, stride_w: columns.stride,
             dilation_h: rows.dilation, dilation_w: columns.dilation, pad_top: rows.padBefore, pad_left: columns.padBefore)
         tiling = GemmTiling(rowCount: pixelCount, weights: weights)
+        zeros = AlignedBuffer(byteCount: inputShape.channels * MemoryLayout<Float>.stride)
     }
 
     var scratchBytesPerThread: Int {
-        isDirect ? 0 : weights.tileRows * weights.k * MemoryLayout<Float>.stride
+        isDirect || isIndirect ? 0 : weights.tileRows * weights.k * MemoryLayout<Float>.stride
     }
+
+    /// Whether the window taps are read in place (`vk_gemm_conv`) rather than gathered (im2col).
+    private var isIndirect: Bool { !isDirect && rows.filter * columns.filter <= vk_gemm_conv_max_taps() }
+    /// `channels` zeros read for window taps outside the input.
+    private let zeros: AlignedBuffer
 
     private let geometry: vk_conv_geometry
     private let tiling: GemmTiling
@@ -134,6 +141,20 @@ final class Conv2DKernel: Kernel, ParallelJob {
             let (rows, panels) = tiling.task(task)
             if isDirect {
                 weights.run(a: input, aStride: k, c: output, cStride: n, rows: rows, panels: panels, clamp: clamp)
+                applySlopes(rows: rows, panels: panels)
+                continue
+            }
+            if isIndirect {
+                withUnsafePointer(to: geometry) {
+                    let lower = clamp.isTanh ? -Float.infinity : clamp.lower, upper = clamp.isTanh ? Float.infinity : clamp.upper
+                    vk_gemm_conv(weights.shape, weights.data.floats, $0, zeros.floats, output, n, rows.lowerBound, rows.upperBound,
+                                 panels.lowerBound, panels.upperBound, lower, upper)
+                }
+                if clamp.isTanh {
+                    var first = 0, end = 0
+                    vk_gemm_panel_columns(weights.shape, panels.lowerBound, panels.upperBound, &first, &end)
+                    for m in rows { clamp.apply(to: output + m * n + first, count: end - first) }
+                }
                 applySlopes(rows: rows, panels: panels)
                 continue
             }
