@@ -170,7 +170,9 @@ public final class Interpreter {
                                       inputIndices: fusion.inputs(of: index, op), outputIndices: fusion.outputs(of: index, op),
                                       descriptors: descriptors, constants: store, address: address,
                                       instructionSet: instructionSet, inputPadding: fusion.padding[index],
-                                      channelPaddedInput: fusion.channelPadded.contains(index), preluAlpha: fusion.prelu[index])
+                                      channelPaddedInput: fusion.channelPadded.contains(index), preluAlpha: fusion.prelu[index],
+                                      residualOptions: fusion.residual[index].map { graph.operators[$0.add].builtinOptions },
+                                      residualChannelPadded: fusion.residual[index]?.channelPadded ?? false)
             kernels.append(try KernelFactory.make(ctx))
             labels.append("\(ctx.name)#\(index)")
         }

@@ -21,6 +21,11 @@ struct ExplicitPadding: Equatable {
 /// * **Channel PAD folded into ADD.** A zero `PAD` of only the end of the last dimension whose
 ///   output is read only by `ADD`s of equal-shaped operands is dropped: the ADD reads the
 ///   narrower tensor and adds zero to the padded channels (BlazePalm's residual shortcuts).
+/// * **Residual ADD fused into a convolution.** An `ADD` of equal shapes (or with a folded
+///   channel PAD) whose one operand is written by a `CONV_2D` read by nothing else, and whose
+///   other operand is ready before that convolution runs, is dropped: the convolution adds the
+///   other operand (and applies the ADD's activation) to each tile it has just computed, while
+///   the tile is in cache, and writes the ADD's output.
 /// * **PRELU fused into its producer.** A `PRELU` with one slope per channel (constant, shape
 ///   `[…, 1, C]`) whose input is written by a `CONV_2D` or an equal-shape `ADD` and read by
 ///   nothing else is dropped: the producer writes the PRELU's output and applies the slope in
@@ -38,6 +43,10 @@ struct GraphFusion {
     private(set) var channelPadded: Set<Int> = []
     /// The constant slope tensor of a PRELU fused into an operator, by operator index.
     private(set) var prelu: [Int: Int] = [:]
+    /// A residual ADD fused into a convolution, by the convolution's operator index: the ADD's
+    /// index (for its options), and whether the residual is channel padded. The residual is the
+    /// convolution's input 3.
+    private(set) var residual: [Int: (add: Int, channelPadded: Bool)] = [:]
 
     /// The inputs operator `index` reads after the rewrites.
     func inputs(of index: Int, _ op: Operator) -> [Int] {
@@ -110,6 +119,36 @@ struct GraphFusion {
                 list = list[0] == padded ? [list[1], source] : [list[0], source]
                 inputs[consumer] = list
                 channelPadded.insert(consumer)
+            }
+        }
+
+        // Residual ADDs into the CONV_2D that writes one of their operands.
+        let position = Dictionary(uniqueKeysWithValues: runtimeOperators.enumerated().map { ($0.element, $0.offset) })
+        for index in runtimeOperators where !removed.contains(index) && code(index) == .add {
+            let op = graph.operators[index]
+            let list = inputs(of: index, op)
+            guard list.count == 2, list.allSatisfy({ $0 >= 0 && !store.isConstant($0) }), op.outputs.count == 1,
+                  channelPadded.contains(index) || descriptors[list[0]].shape == descriptors[list[1]].shape
+            else { continue }
+            // With a channel-padded ADD only the full-width operand (first) can be the convolution's.
+            for side in (channelPadded.contains(index) ? [0] : [0, 1]) {
+                let produced = list[side], other = list[1 - side]
+                guard !graphOutputs.contains(produced), let producer = writer(produced), code(producer) == .conv2D,
+                      residual[producer] == nil, prelu[producer] == nil, readers(produced) == [index],
+                      let convPosition = position[producer], descriptors[produced].shape.count == 4
+                else { continue }
+                // The other operand must be ready when the convolution runs.
+                if let otherWriter = writer(other), let otherPosition = position[otherWriter], otherPosition >= convPosition {
+                    continue
+                }
+                removed.insert(index)
+                // The residual becomes input 3 (after an omitted bias if need be).
+                var extended = inputs(of: producer, graph.operators[producer])
+                while extended.count < 3 { extended.append(-1) }
+                inputs[producer] = extended + [other]
+                outputs[producer] = [Int(op.outputs[0])]
+                residual[producer] = (index, channelPadded.contains(index))
+                break
             }
         }
 

@@ -24,7 +24,8 @@ final class Conv2DKernel: Kernel, ParallelJob {
 
     static func make(_ ctx: OperatorContext) throws -> Kernel {
         guard case let .conv2D(options) = ctx.options else { throw ctx.invalid("missing Conv2DOptions") }
-        try ctx.expect(inputs: 2...3, outputs: 1)
+        // A fourth input is the operand of a fused residual ADD (GraphFusion).
+        try ctx.expect(inputs: 2...(ctx.residualOptions == nil ? 3 : 4), outputs: 1)
         try ctx.requireFloat(inputs: [0])
         let inputDescriptor = try ctx.input(0)
         guard let inputShape = NHWC(inputDescriptor.shape) else {
@@ -60,26 +61,19 @@ final class Conv2DKernel: Kernel, ParallelJob {
         let outputShape = NHWC(batch: inputShape.batch, height: rows.output, width: columns.output, channels: filterShape.batch)
         try ctx.requireOutputShape(outputShape.shape)
         let clamp = try ctx.clamp(options.activation)
-        var slopes: AlignedBuffer?
-        if let alpha = ctx.preluAlpha {
-            guard let value = try ctx.constants.value(of: alpha), value.descriptor.type == .float32,
-                  value.descriptor.elementCount == outputShape.channels else {
-                throw ctx.invalid("the fused PRELU needs \(outputShape.channels) constant FLOAT32 slopes")
-            }
-            slopes = AlignedBuffer(copying: UnsafeBufferPointer(start: value.floats, count: outputShape.channels))
-        }
+        let epilogue = try ConvEpilogue(ctx, channels: outputShape.channels)
         if filterShape.batch <= ConvDotKernel.maximumOutputChannels {
             return ConvDotKernel(input: ctx.inputFloats(0), output: ctx.outputFloats(0), inputShape: inputShape,
                                  outputShape: outputShape, rows: rows, columns: columns, filter: filter.floats,
-                                 bias: bias?.floats, clamp: clamp, instructionSet: ctx.instructionSet, slopes: slopes)
+                                 bias: bias?.floats, clamp: clamp, instructionSet: ctx.instructionSet, epilogue: epilogue)
         }
         let pointwise = filterShape.height == 1 && filterShape.width == 1 && rows.stride == 1 && columns.stride == 1
             && rows.padBefore == 0 && columns.padBefore == 0 && rows.output == inputShape.height && columns.output == inputShape.width
-        if pointwise && slopes == nil && !clamp.isTanh,
+        if pointwise && !clamp.isTanh,
            let sparse = SparseConvKernel(input: ctx.inputFloats(0), output: ctx.outputFloats(0), pixelCount: inputShape.batch
                                             * inputShape.height * inputShape.width, filter: filter.floats, bias: bias?.floats,
                                          n: filterShape.batch, k: filterShape.channels, clamp: clamp,
-                                         instructionSet: ctx.instructionSet) {
+                                         instructionSet: ctx.instructionSet, epilogue: epilogue) {
             return sparse
         }
         let weights = PackedWeights(
@@ -87,13 +81,13 @@ final class Conv2DKernel: Kernel, ParallelJob {
             k: filterShape.height * filterShape.width * filterShape.channels, instructionSet: ctx.instructionSet)
         return Conv2DKernel(
             input: ctx.inputFloats(0), output: ctx.outputFloats(0), inputShape: inputShape, outputShape: outputShape,
-            rows: rows, columns: columns, weights: weights, clamp: clamp, slopes: slopes)
+            rows: rows, columns: columns, weights: weights, clamp: clamp, epilogue: epilogue)
     }
 
     init(input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: NHWC, outputShape: NHWC,
-         rows: WindowAxis, columns: WindowAxis, weights: PackedWeights, clamp: ActivationClamp, slopes: AlignedBuffer? = nil) {
+         rows: WindowAxis, columns: WindowAxis, weights: PackedWeights, clamp: ActivationClamp, epilogue: ConvEpilogue = ConvEpilogue()) {
         self.input = input
-        self.slopes = slopes
+        self.epilogue = epilogue
         self.output = output
         self.inputShape = inputShape
         self.outputShape = outputShape
@@ -125,8 +119,8 @@ final class Conv2DKernel: Kernel, ParallelJob {
     private let geometry: vk_conv_geometry
     private let tiling: GemmTiling
     private var context: ExecutionContext?
-    /// The slopes of a fused PRELU (one per output channel), applied to each finished tile.
-    private let slopes: AlignedBuffer?
+    /// A fused residual ADD and PRELU, applied to each finished tile.
+    private let epilogue: ConvEpilogue
 
     func execute(_ context: ExecutionContext) {
         self.context = context
@@ -141,7 +135,7 @@ final class Conv2DKernel: Kernel, ParallelJob {
             let (rows, panels) = tiling.task(task)
             if isDirect {
                 weights.run(a: input, aStride: k, c: output, cStride: n, rows: rows, panels: panels, clamp: clamp)
-                applySlopes(rows: rows, panels: panels)
+                applyEpilogue(rows: rows, panels: panels)
                 continue
             }
             if isIndirect {
@@ -155,7 +149,7 @@ final class Conv2DKernel: Kernel, ParallelJob {
                     vk_gemm_panel_columns(weights.shape, panels.lowerBound, panels.upperBound, &first, &end)
                     for m in rows { clamp.apply(to: output + m * n + first, count: end - first) }
                 }
-                applySlopes(rows: rows, panels: panels)
+                applyEpilogue(rows: rows, panels: panels)
                 continue
             }
             let scratch = context.scratchFloats(thread: thread)
@@ -164,26 +158,20 @@ final class Conv2DKernel: Kernel, ParallelJob {
                 let count = Swift.min(tileRows, rows.upperBound - first)
                 withUnsafePointer(to: geometry) { vk_im2col($0, first, count, scratch) }
                 weights.run(a: scratch, aStride: k, c: output + first * n, cStride: n, rows: 0..<count, panels: panels, clamp: clamp)
-                applySlopes(rows: first..<(first + count), panels: panels)
+                applyEpilogue(rows: first..<(first + count), panels: panels)
                 first += count
             }
         }
     }
 
-    /// The fused PRELU on output rows `rows`, columns of `panels` (still in cache).
+    /// The fused epilogue on output rows `rows`, columns of `panels` (still in cache).
     @inline(__always)
-    private func applySlopes(rows: Range<Int>, panels: Range<Int>) {
-        guard let slopes else { return }
-        let n = outputShape.channels
+    private func applyEpilogue(rows: Range<Int>, panels: Range<Int>) {
+        if epilogue.isEmpty { return }
         var first = 0, end = 0
         vk_gemm_panel_columns(weights.shape, panels.lowerBound, panels.upperBound, &first, &end)
-        if first == 0 && end == n {
-            vk_prelu_pixels(weights.shape.isa, output + rows.lowerBound * n, output + rows.lowerBound * n, rows.count, n, slopes.floats)
-        } else {
-            for m in rows {
-                vk_prelu_pixels(weights.shape.isa, output + m * n + first, output + m * n + first, 1, end - first, slopes.floats + first)
-            }
-        }
+        epilogue.apply(InstructionSet(isa: weights.shape.isa), output: output, channels: outputShape.channels, rows: rows,
+                       columns: first..<end)
     }
 }
 
@@ -207,14 +195,14 @@ final class ConvDotKernel: Kernel, ParallelJob {
     private let geometry: vk_conv_geometry
     /// A row of zeros read for window rows outside the input.
     private let zeros: AlignedBuffer
-    /// The slopes of a fused PRELU (one per output channel).
-    private let slopes: AlignedBuffer?
+    /// A fused residual ADD and PRELU.
+    private let epilogue: ConvEpilogue
 
     init(input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: NHWC, outputShape: NHWC,
          rows: WindowAxis, columns: WindowAxis, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
-         clamp: ActivationClamp, instructionSet: InstructionSet, slopes: AlignedBuffer? = nil) {
+         clamp: ActivationClamp, instructionSet: InstructionSet, epilogue: ConvEpilogue = ConvEpilogue()) {
         self.output = output
-        self.slopes = slopes
+        self.epilogue = epilogue
         outputChannels = outputShape.channels
         pixelCount = outputShape.batch * outputShape.height * outputShape.width
         self.clamp = clamp
@@ -246,9 +234,7 @@ final class ConvDotKernel: Kernel, ParallelJob {
                         outputChannels, output + first * outputChannels, first, count, lower, upper, zeros.floats)
         }
         if clamp.isTanh { clamp.apply(to: output + first * outputChannels, count: count * outputChannels) }
-        if let slopes {
-            let out = output + first * outputChannels
-            vk_prelu_pixels(instructionSet.isa, out, out, count, outputChannels, slopes.floats)
-        }
+        epilogue.apply(instructionSet, output: output, channels: outputChannels, rows: first..<(first + count),
+                       columns: 0..<outputChannels)
     }
 }

@@ -27,11 +27,13 @@ final class SparseConvKernel: Kernel, ParallelJob {
     private let tileCount: Int
     private let groupCount: Int
     private let groupSplits: Int
+    /// A fused residual ADD and PRELU, applied to each finished tile.
+    private let epilogue: ConvEpilogue
 
     /// `nil` when the weights are too dense to gain from sparsity (or memory runs out).
     init?(input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, pixelCount: Int,
           filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?, n: Int, k: Int, clamp: ActivationClamp,
-          instructionSet: InstructionSet) {
+          instructionSet: InstructionSet, epilogue: ConvEpilogue = ConvEpilogue()) {
         guard n > 0, k >= SparseConvKernel.minimumInputChannels, Double(vk_sparse_nonzeros(n, k, filter)) <= SparseConvKernel.maximumDensity * Double(n * k) else {
             return nil
         }
@@ -46,10 +48,12 @@ final class SparseConvKernel: Kernel, ParallelJob {
         self.k = k
         self.clamp = clamp
         self.instructionSet = instructionSet
+        self.epilogue = epilogue
         tilePixels = vk_sparse_tile_pixels(instructionSet.isa)
         tileCount = (pixelCount + tilePixels - 1) / tilePixels
         groupCount = vk_sparse_group_count(packed.floats)
-        groupSplits = tileCount >= 8 ? 1 : Swift.min(groupCount, (8 + tileCount - 1) / tileCount)
+        // Few tiles: split the channel groups too (not with an epilogue, which needs whole pixels).
+        groupSplits = tileCount >= 8 || !epilogue.isEmpty ? 1 : Swift.min(groupCount, (8 + tileCount - 1) / tileCount)
         scratchBytesPerThread = vk_sparse_scratch_count(instructionSet.isa, packed.floats, n) * MemoryLayout<Float>.stride
     }
 
@@ -72,9 +76,11 @@ final class SparseConvKernel: Kernel, ParallelJob {
         for task in range {
             let tile = task / groupSplits, split = task % groupSplits
             let first = tile * tilePixels
-            vk_sparse_run(instructionSet.isa, packed.floats, n, k, input, k, output, n, first,
-                          Swift.min(pixelCount, first + tilePixels), groupCount * split / groupSplits,
-                          groupCount * (split + 1) / groupSplits, clamp.lower, clamp.upper, scratch)
+            let end = Swift.min(pixelCount, first + tilePixels)
+            vk_sparse_run(instructionSet.isa, packed.floats, n, k, input, k, output, n, first, end,
+                          groupCount * split / groupSplits, groupCount * (split + 1) / groupSplits,
+                          clamp.lower, clamp.upper, scratch)
+            epilogue.apply(instructionSet, output: output, channels: n, rows: first..<end, columns: 0..<n)
         }
     }
 }
