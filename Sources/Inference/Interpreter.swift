@@ -24,6 +24,9 @@ public final class Interpreter {
     package let outputDescriptors: [TensorDescriptor]
     /// Bytes of the arena (intermediate tensors, inputs and outputs) plus kernel scratch memory.
     public let arenaByteCount: Int
+    /// Bytes of constant data kept for running: weights packed for the kernels, biases, and
+    /// constants read in place. With ``arenaByteCount``, the interpreter's working memory.
+    public let packedWeightByteCount: Int
     /// Number of threads that run the kernels.
     public let threadCount: Int
     /// The SIMD instruction set the kernels run with.
@@ -193,6 +196,9 @@ public final class Interpreter {
         outputAddresses = graphOutputs.map { address($0) }
         retainedConstants = retained
         arenaByteCount = plan.byteCount + scratch.byteCount
+        var distinct: [ObjectIdentifier: Int] = [:]
+        for value in retained { distinct[ObjectIdentifier(value.buffer)] = value.buffer.byteCount }
+        packedWeightByteCount = kernels.reduce(0) { $0 + $1.constantByteCount } + distinct.values.reduce(0, +)
     }
 
     /// Runs one operator whose inputs are all constant and records its outputs as constants.

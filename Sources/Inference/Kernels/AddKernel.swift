@@ -20,6 +20,8 @@ final class AddKernel: Kernel, ParallelJob {
     /// The fused PRELU's slopes (`channels` floats), if any.
     private let slopes: AlignedBuffer?
 
+    var constantByteCount: Int { slopes?.byteCount ?? 0 }
+
     static func make(_ ctx: OperatorContext) throws -> Kernel {
         try ctx.expect(inputs: 2...2, outputs: 1)
         try ctx.requireFloat(inputs: [0, 1])

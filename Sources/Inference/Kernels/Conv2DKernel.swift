@@ -116,6 +116,8 @@ final class Conv2DKernel: Kernel, ParallelJob {
     /// `channels` zeros read for window taps outside the input.
     private let zeros: AlignedBuffer
 
+    var constantByteCount: Int { weights.byteCount + zeros.byteCount + epilogue.byteCount }
+
     private let geometry: vk_conv_geometry
     private let tiling: GemmTiling
     private var context: ExecutionContext?
@@ -195,6 +197,8 @@ final class ConvDotKernel: Kernel, ParallelJob {
     private let geometry: vk_conv_geometry
     /// A row of zeros read for window rows outside the input.
     private let zeros: AlignedBuffer
+
+    var constantByteCount: Int { weights.byteCount + zeros.byteCount + epilogue.byteCount }
     /// A fused residual ADD and PRELU.
     private let epilogue: ConvEpilogue
 

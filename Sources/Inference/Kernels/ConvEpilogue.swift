@@ -14,6 +14,9 @@ struct ConvEpilogue {
 
     var isEmpty: Bool { residual == nil && slopes == nil }
 
+    /// Bytes of the slopes.
+    var byteCount: Int { slopes?.byteCount ?? 0 }
+
     /// Reads the fused ADD and PRELU of `ctx` for an output of `channels` channels.
     init(_ ctx: OperatorContext, channels: Int) throws {
         if let alpha = ctx.preluAlpha {

@@ -97,8 +97,7 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
             lo: clamp.isTanh ? -.infinity : clamp.lower, hi: clamp.isTanh ? .infinity : clamp.upper)
     }
 
-    /// Bytes of weights and constant buffers.
-    var byteCount: Int { weights.byteCount + zeros.byteCount }
+    var constantByteCount: Int { weights.byteCount + zeros.byteCount }
 
     func execute(_ context: ExecutionContext) {
         context.pool.run(self, taskCount: outputShape.batch * outputShape.height)

@@ -55,6 +55,8 @@ final class FullyConnectedKernel: Kernel, ParallelJob {
 
     private let tiling: GemmTiling
 
+    var constantByteCount: Int { weights.byteCount }
+
     func execute(_ context: ExecutionContext) {
         context.pool.run(self, taskCount: tiling.taskCount)
     }

@@ -57,8 +57,7 @@ final class SparseConvKernel: Kernel, ParallelJob {
         scratchBytesPerThread = vk_sparse_scratch_count(instructionSet.isa, packed.floats, n) * MemoryLayout<Float>.stride
     }
 
-    /// Bytes of packed weights.
-    var byteCount: Int { packed.byteCount }
+    var constantByteCount: Int { packed.byteCount + epilogue.byteCount }
 
     let scratchBytesPerThread: Int
 
