@@ -17,6 +17,7 @@
                                 const float *);                                                                \
     void vk_prelu_pixels_##suffix(const float *, float *, size_t, size_t, const float *);                        \
     void vk_max_pool_##suffix(const vk_conv_geometry *, float *, size_t, size_t, float, float);                \
+    void vk_resize_bilinear_##suffix(const vk_resize *, size_t, size_t);                \
     size_t vk_sparse_tile_pixels_##suffix(void);                                                               \
     void vk_sparse_run_##suffix(const float *, size_t, size_t, const float *, size_t, float *, size_t, size_t,   \
                                 size_t, size_t, size_t, float, float, float *);
@@ -392,4 +393,8 @@ void vk_gemm_conv(vk_gemm_shape shape, const float *packed, const vk_conv_geomet
                   float lo, float hi) {
     VK_DISPATCH(shape.isa, vk_gemm_conv, shape, packed, geometry, zeros, c, c_stride, pixel_begin, pixel_end,
                 panel_begin, panel_end, lo, hi)
+}
+
+void vk_resize_bilinear(vk_isa isa, const vk_resize *resize, size_t row_begin, size_t row_end) {
+    VK_DISPATCH(isa, vk_resize_bilinear, resize, row_begin, row_end)
 }

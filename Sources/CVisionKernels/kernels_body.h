@@ -663,3 +663,45 @@ void VK_SUFFIX(vk_sparse_run)(const float *packed, size_t n, size_t k, const flo
     }
 }
 
+
+// MARK: Bilinear resize
+
+void VK_SUFFIX(vk_resize_bilinear)(const vk_resize *r, size_t row_begin, size_t row_end) {
+    const size_t C = r->channels, W = r->input_width, OW = r->output_width;
+    for (size_t task = row_begin; task < row_end; task++) {
+        const size_t b = task / r->output_height, oy = task % r->output_height;
+        const float *image = r->input + b * r->input_height * W * C;
+        const float *top = image + (size_t)r->y_index[2 * oy] * W * C;
+        const float *bottom = image + (size_t)r->y_index[2 * oy + 1] * W * C;
+        const float dy = r->y_weight[oy];
+        float *out = r->output + task * OW * C;
+        for (size_t ox = 0; ox < OW; ox++, out += C) {
+            const size_t x0 = (size_t)r->x_index[2 * ox] * C, x1 = (size_t)r->x_index[2 * ox + 1] * C;
+            const float dx = r->x_weight[ox];
+            // The reference's weights and order: p00 w00 + p10 w10 + p01 w01 + p11 w11.
+            const float w00 = (1 - dy) * (1 - dx), w01 = (1 - dy) * dx, w10 = dy * (1 - dx), w11 = dy * dx;
+            size_t c = 0;
+            for (; c + VK_LANES <= C; c += VK_LANES) {
+                vk_v v = VK_LOAD(top + x0 + c) * (vk_v)(w00);
+                v = VK_FMA(VK_LOAD(bottom + x0 + c), (vk_v)(w10), v);
+                v = VK_FMA(VK_LOAD(top + x1 + c), (vk_v)(w01), v);
+                VK_STORE(out + c, VK_FMA(VK_LOAD(bottom + x1 + c), (vk_v)(w11), v));
+            }
+#if VK_LANES == 16
+            for (; c + 8 <= C; c += 8) {
+                vk_h v = VK_LOADH(top + x0 + c) * (vk_h)(w00);
+                v = VK_FMA(VK_LOADH(bottom + x0 + c), (vk_h)(w10), v);
+                v = VK_FMA(VK_LOADH(top + x1 + c), (vk_h)(w01), v);
+                VK_STOREH(out + c, VK_FMA(VK_LOADH(bottom + x1 + c), (vk_h)(w11), v));
+            }
+#endif
+            for (; c < C; c++) {
+                vk_h v = (vk_h)(top[x0 + c] * w00);
+                v = VK_FMA((vk_h)(bottom[x0 + c]), (vk_h)(w10), v);
+                v = VK_FMA((vk_h)(top[x1 + c]), (vk_h)(w01), v);
+                v = VK_FMA((vk_h)(bottom[x1 + c]), (vk_h)(w11), v);
+                out[c] = v[0];
+            }
+        }
+    }
+}

@@ -4,15 +4,21 @@
 #
 #   scripts/benchmarks/run.sh [MODELS_DIR]      (default: ./Models, else ../shared/models)
 #
+# The measurements run in ROUNDS rounds; each round times every model with our engine and
+# with LiteRT, at 1 and 2 threads, so that both sides see the same machine conditions. The
+# table reports the median of the round medians.
+#
 # Environment: VENV (a Python venv with ai-edge-litert==2.3.0 and numpy; created in .venv/bench
-# when missing), ITERATIONS (default 50), OUT (default docs/BENCHMARKS.md).
+# when missing), ITERATIONS (invokes per measurement, default 100), ROUNDS (default 5),
+# OUT (default docs/BENCHMARKS.md).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 MODELS="${1:-}"
 if [ -z "$MODELS" ]; then
   if [ -f Models/pose_landmarker_lite.task ]; then MODELS=Models; else MODELS=../shared/models; fi
 fi
-ITERATIONS="${ITERATIONS:-50}"
+ITERATIONS="${ITERATIONS:-100}"
+ROUNDS="${ROUNDS:-5}"
 OUT="${OUT:-docs/BENCHMARKS.md}"
 VENV="${VENV:-.venv/bench}"
 if [ ! -x "$VENV/bin/python" ]; then
@@ -25,20 +31,26 @@ BIN="$(swift build -c release --show-bin-path)/vision-tasks"
 RAW="$(mktemp)"
 trap 'rm -f "$RAW"' EXIT
 
-for entry in pose_landmarker_full.task:pose_detector.tflite pose_landmarker_full.task:pose_landmarks_detector.tflite \
-             pose_landmarker_lite.task:pose_detector.tflite pose_landmarker_lite.task:pose_landmarks_detector.tflite \
-             hand_landmarker.task:hand_detector.tflite hand_landmarker.task:hand_landmarks_detector.tflite; do
-  file="${entry%%:*}"; member="${entry##*:}"
-  [ -f "$MODELS/$file" ] || continue
-  for threads in 1 2; do
-    echo "ours $file:$member threads=$threads" >&2
-    json="$("$BIN" bench-model "$MODELS/$file" --member "$member" --threads "$threads" --iterations "$ITERATIONS" --json)"
-    echo "{\"side\":\"ours\",\"model\":\"$file\",\"member\":\"$member\",\"threads\":$threads,\"result\":$json}" >> "$RAW"
-  done
-done
-echo "LiteRT" >&2
-"$VENV/bin/python" scripts/benchmarks/litert_bench.py "$MODELS" --iterations "$ITERATIONS" 2>/dev/null \
-  | sed 's/^/{"side":"litert","result":/; s/$/}/' >> "$RAW"
+ENTRIES="pose_landmarker_full.task:pose_detector.tflite pose_landmarker_full.task:pose_landmarks_detector.tflite
+pose_landmarker_lite.task:pose_detector.tflite pose_landmarker_lite.task:pose_landmarks_detector.tflite
+hand_landmarker.task:hand_detector.tflite hand_landmarker.task:hand_landmarks_detector.tflite"
 
-"$VENV/bin/python" scripts/benchmarks/make_table.py "$RAW" > "$OUT"
+echo "{\"side\":\"machine\",\"loadBefore\":\"$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)\"}" >> "$RAW"
+for round in $(seq 1 "$ROUNDS"); do
+  for entry in $ENTRIES; do
+    file="${entry%%:*}"; member="${entry##*:}"
+    [ -f "$MODELS/$file" ] || continue
+    for threads in 1 2; do
+      echo "round $round: ours $file:$member threads=$threads" >&2
+      json="$("$BIN" bench-model "$MODELS/$file" --member "$member" --threads "$threads" --iterations "$ITERATIONS" --json)"
+      echo "{\"side\":\"ours\",\"round\":$round,\"model\":\"$file\",\"member\":\"$member\",\"threads\":$threads,\"result\":$json}" >> "$RAW"
+    done
+  done
+  echo "round $round: LiteRT" >&2
+  "$VENV/bin/python" scripts/benchmarks/litert_bench.py "$MODELS" --iterations "$ITERATIONS" --no-single 2>/dev/null \
+    | sed "s/^/{\"side\":\"litert\",\"round\":$round,\"result\":/; s/\$/}/" >> "$RAW"
+done
+echo "{\"side\":\"machine\",\"loadAfter\":\"$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)\"}" >> "$RAW"
+
+"$VENV/bin/python" scripts/benchmarks/make_table.py "$RAW" --iterations "$ITERATIONS" --rounds "$ROUNDS" > "$OUT"
 echo "wrote $OUT" >&2

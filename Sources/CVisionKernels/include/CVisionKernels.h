@@ -182,6 +182,24 @@ void vk_prelu_pixels(vk_isa isa, const float *x, float *out, size_t pixels, size
 void vk_max_pool(vk_isa isa, const vk_conv_geometry *geometry, float *output, size_t row_begin, size_t row_end,
                  float lo, float hi);
 
+/// RESIZE_BILINEAR over NHWC floats with precomputed source rows and columns: output row `oy`
+/// blends input rows `y_index[2 oy]` and `y_index[2 oy + 1]` with weight `y_weight[oy]` on the
+/// second, and likewise for columns.
+typedef struct vk_resize {
+    const float *input;
+    size_t input_height, input_width, channels;
+    float *output;
+    size_t output_height, output_width;
+    const int32_t *y_index;
+    const float *y_weight;
+    const int32_t *x_index;
+    const float *x_weight;
+} vk_resize;
+
+/// Output rows `[row_begin, row_end)` (counted over the batch) of a bilinear resize: each output
+/// is `p00 w00 + p10 w10 + p01 w01 + p11 w11` (TFLite's reference order) with fused multiply-adds.
+void vk_resize_bilinear(vk_isa isa, const vk_resize *resize, size_t row_begin, size_t row_end);
+
 // MARK: Thread pool
 
 /// Work callback: run tasks `[begin, end)` on thread `thread` (0 is the caller).
