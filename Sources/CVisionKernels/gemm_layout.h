@@ -8,6 +8,13 @@
 /// Window taps the indirect convolution kernel takes (larger windows use im2col).
 #define VK_CONV_MAX_TAPS 64
 
+/// Floats of one planar (channel-major, zero-padded) input row of vk_conv_planar: `channels`
+/// planes of the padded width rounded up, plus room for a whole vector past the end.
+static inline size_t vk_conv_planar_row_floats(const vk_conv_geometry *g) {
+    size_t width = g->output_width + g->kernel_width - 1 + 16;
+    return g->channels * ((width + 15) / 16 * 16);
+}
+
 /// One column panel of packed weights.
 typedef struct vk_panel {
     size_t column;

@@ -705,3 +705,67 @@ void VK_SUFFIX(vk_resize_bilinear)(const vk_resize *r, size_t row_begin, size_t 
         }
     }
 }
+
+// MARK: Convolution with few output channels, pixels in lanes
+
+void VK_SUFFIX(vk_conv_planar)(const vk_conv_geometry *g, const float *filter, const float *bias, size_t n,
+                               float *output, size_t row_begin, size_t row_end, float lo, float hi, float *scratch) {
+    const size_t C = g->channels, KH = g->kernel_height, KW = g->kernel_width, W = g->input_width;
+    const size_t OW = g->output_width, OH = g->output_height, K = KH * KW * C;
+    const size_t plane = vk_conv_planar_row_floats(g) / C;  // floats per channel of a planar row
+    if (KH > 32 || n > 4) return;  // rejected by the caller
+    // A ring of KH planar rows: slot s holds input row rows[s] (image images[s]) as C planes of
+    // `plane` floats, zero-padded left and right.
+    ptrdiff_t rows[32];
+    size_t images[32];
+    for (size_t s = 0; s < KH; s++) rows[s] = -1, images[s] = (size_t)-1;
+    const vk_v vlo = (vk_v)(lo), vhi = (vk_v)(hi);
+    for (size_t task = row_begin; task < row_end; task++) {
+        const size_t b = task / OH, oy = task % OH;
+        const float *image = g->input + b * g->input_height * W * C;
+        const float *slot[32];
+        for (size_t ky = 0; ky < KH; ky++) {
+            const ptrdiff_t iy = (ptrdiff_t)oy - (ptrdiff_t)g->pad_top + (ptrdiff_t)ky;
+            const size_t s = (size_t)(((iy % (ptrdiff_t)KH) + (ptrdiff_t)KH) % (ptrdiff_t)KH);
+            float *dst = scratch + s * C * plane;
+            slot[ky] = dst;
+            if (rows[s] == iy && images[s] == b) continue;
+            rows[s] = iy;
+            images[s] = b;
+            memset(dst, 0, C * plane * sizeof(float));
+            if (iy < 0 || iy >= (ptrdiff_t)g->input_height) continue;
+            const float *src = image + (size_t)iy * W * C;
+            size_t x = 0;
+            if (C % 8 == 0) {
+                for (; x + 8 <= W; x += 8)
+                    for (size_t c = 0; c < C; c += 8)
+                        VK_SUFFIX(transpose8)(src + x * C + c, C, dst + c * plane + g->pad_left + x, plane);
+            }
+            for (; x < W; x++)
+                for (size_t c = 0; c < C; c++) dst[c * plane + g->pad_left + x] = src[x * C + c];
+        }
+        float *out = output + task * OW * n;
+        for (size_t o = 0; o < n; o++) {
+            const float *w = filter + o * K;
+            const vk_v start = (vk_v)(bias ? bias[o] : 0.0f);
+            for (size_t ox = 0; ox < OW; ox += VK_LANES) {
+                vk_v acc = start;
+                for (size_t ky = 0; ky < KH; ky++)
+                    for (size_t c = 0; c < C; c++) {
+                        const float *x = slot[ky] + c * plane + ox;
+                        for (size_t kx = 0; kx < KW; kx++)
+                            acc = VK_FMA(VK_LOAD(x + kx), (vk_v)(w[(ky * KW + kx) * C + c]), acc);
+                    }
+                acc = VK_MIN(vhi, VK_MAX(vlo, acc));
+                float lanes[VK_LANES];
+                VK_STORE(lanes, acc);
+                const size_t count = OW - ox < VK_LANES ? OW - ox : VK_LANES;
+                if (n == 1 && count == VK_LANES) {
+                    VK_STORE(out + ox, acc);
+                } else {
+                    for (size_t l = 0; l < count; l++) out[(ox + l) * n + o] = lanes[l];
+                }
+            }
+        }
+    }
+}

@@ -110,6 +110,17 @@ void vk_gemm_conv(vk_gemm_shape shape, const float *packed, const vk_conv_geomet
 void vk_conv_dot(vk_isa isa, const vk_conv_geometry *geometry, const float *filter, const float *bias, size_t n,
                  float *output, size_t pixel, size_t count, float lo, float hi, const float *zeros);
 
+/// A stride-1, undilated convolution with at most 4 output channels, computed with pixels in
+/// vector lanes: each input row is transposed once into zero-padded channel planes, then each
+/// output is `bias[o]` plus the window's terms in (row, channel, column) order, clamped.
+/// Computes output rows `[row_begin, row_end)` (counted over the batch). `scratch` holds
+/// vk_conv_planar_scratch_floats() floats; consecutive rows reuse the transposed rows in it.
+void vk_conv_planar(vk_isa isa, const vk_conv_geometry *geometry, const float *filter, const float *bias, size_t n,
+                    float *output, size_t row_begin, size_t row_end, float lo, float hi, float *scratch);
+
+/// Floats of scratch memory vk_conv_planar needs per thread.
+size_t vk_conv_planar_scratch_floats(const vk_conv_geometry *geometry);
+
 // MARK: Depthwise convolution (DEPTHWISE_CONV_2D with depth multiplier 1)
 
 /// One image of a depthwise convolution on NHWC floats. The input window of output `(oy, ox)`

@@ -178,9 +178,11 @@ final class Conv2DKernel: Kernel, ParallelJob {
 }
 
 /// CONV_2D with at most ``maximumOutputChannels`` output channels (e.g. a segmentation head's
-/// single logit): each output is a dot product of the input window, read in place, with the
-/// filter (CVisionKernels' `vk_conv_dot`), instead of a matrix product whose column panels
-/// would be mostly padding. Work is split over blocks of output pixels.
+/// single logit), instead of a matrix product whose column panels would be mostly padding.
+/// With stride 1 and no dilation, pixels run in vector lanes over input rows transposed into
+/// channel planes (`vk_conv_planar`, work split over bands of rows); otherwise each output is a
+/// dot product of the input window, read in place, with the filter (`vk_conv_dot`, work split
+/// over blocks of pixels).
 final class ConvDotKernel: Kernel, ParallelJob {
     static let maximumOutputChannels = 4
     /// Output pixels per task.
@@ -224,15 +226,50 @@ final class ConvDotKernel: Kernel, ParallelJob {
             dilation_h: rows.dilation, dilation_w: columns.dilation, pad_top: rows.padBefore, pad_left: columns.padBefore)
     }
 
+    /// Stride 1 without dilation: pixels in vector lanes over transposed rows (`vk_conv_planar`).
+    private var isPlanar: Bool {
+        geometry.stride_h == 1 && geometry.stride_w == 1 && geometry.dilation_h == 1 && geometry.dilation_w == 1
+            && geometry.kernel_height <= 32
+    }
+
+    /// Output rows per task of the planar path (each task transposes its window rows once).
+    static let rowsPerTask = 8
+
+    var scratchBytesPerThread: Int {
+        isPlanar ? withUnsafePointer(to: geometry) { vk_conv_planar_scratch_floats($0) } * MemoryLayout<Float>.stride : 0
+    }
+
+    private var context: ExecutionContext?
+
     func execute(_ context: ExecutionContext) {
+        if isPlanar {
+            self.context = context
+            let rows = pixelCount / Swift.max(1, geometry.output_width)
+            context.pool.run(self, taskCount: (rows + ConvDotKernel.rowsPerTask - 1) / ConvDotKernel.rowsPerTask)
+            self.context = nil
+            return
+        }
         context.pool.run(self, taskCount: (pixelCount + ConvDotKernel.pixelsPerTask - 1) / ConvDotKernel.pixelsPerTask)
     }
 
     func run(tasks range: Range<Int>, thread: Int) {
-        let first = range.lowerBound * ConvDotKernel.pixelsPerTask
-        let count = Swift.min(pixelCount, range.upperBound * ConvDotKernel.pixelsPerTask) - first
         let k = geometry.kernel_height * geometry.kernel_width * geometry.channels
         let lower = clamp.isTanh ? -Float.infinity : clamp.lower, upper = clamp.isTanh ? Float.infinity : clamp.upper
+        if isPlanar, let context {
+            let rows = pixelCount / Swift.max(1, geometry.output_width)
+            let first = range.lowerBound * ConvDotKernel.rowsPerTask
+            let end = Swift.min(rows, range.upperBound * ConvDotKernel.rowsPerTask)
+            withUnsafePointer(to: geometry) {
+                vk_conv_planar(instructionSet.isa, $0, weights.floats, hasBias ? weights.floats + k * outputChannels : nil,
+                               outputChannels, output, first, end, lower, upper, context.scratchFloats(thread: thread))
+            }
+            let pixels = (first * geometry.output_width)..<(end * geometry.output_width)
+            if clamp.isTanh { clamp.apply(to: output + pixels.lowerBound * outputChannels, count: pixels.count * outputChannels) }
+            epilogue.apply(instructionSet, output: output, channels: outputChannels, rows: pixels, columns: 0..<outputChannels)
+            return
+        }
+        let first = range.lowerBound * ConvDotKernel.pixelsPerTask
+        let count = Swift.min(pixelCount, range.upperBound * ConvDotKernel.pixelsPerTask) - first
         withUnsafePointer(to: geometry) {
             vk_conv_dot(instructionSet.isa, $0, weights.floats, hasBias ? weights.floats + k * outputChannels : nil,
                         outputChannels, output + first * outputChannels, first, count, lower, upper, zeros.floats)
