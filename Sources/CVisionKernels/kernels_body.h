@@ -748,7 +748,27 @@ void VK_SUFFIX(vk_conv_planar)(const vk_conv_geometry *g, const float *filter, c
         for (size_t o = 0; o < n; o++) {
             const float *w = filter + o * K;
             const vk_v start = (vk_v)(bias ? bias[o] : 0.0f);
-            for (size_t ox = 0; ox < OW; ox += VK_LANES) {
+            size_t ox = 0;
+            // Four vectors of pixels at a time: independent sums hide the multiply-add latency.
+            for (; n == 1 && ox + 4 * VK_LANES <= OW; ox += 4 * VK_LANES) {
+                vk_v acc0 = start, acc1 = start, acc2 = start, acc3 = start;
+                for (size_t ky = 0; ky < KH; ky++)
+                    for (size_t c = 0; c < C; c++) {
+                        const float *x = slot[ky] + c * plane + ox;
+                        for (size_t kx = 0; kx < KW; kx++) {
+                            const vk_v wv = (vk_v)(w[(ky * KW + kx) * C + c]);
+                            acc0 = VK_FMA(VK_LOAD(x + kx), wv, acc0);
+                            acc1 = VK_FMA(VK_LOAD(x + kx + VK_LANES), wv, acc1);
+                            acc2 = VK_FMA(VK_LOAD(x + kx + 2 * VK_LANES), wv, acc2);
+                            acc3 = VK_FMA(VK_LOAD(x + kx + 3 * VK_LANES), wv, acc3);
+                        }
+                    }
+                VK_STORE(out + ox, VK_MIN(vhi, VK_MAX(vlo, acc0)));
+                VK_STORE(out + ox + VK_LANES, VK_MIN(vhi, VK_MAX(vlo, acc1)));
+                VK_STORE(out + ox + 2 * VK_LANES, VK_MIN(vhi, VK_MAX(vlo, acc2)));
+                VK_STORE(out + ox + 3 * VK_LANES, VK_MIN(vhi, VK_MAX(vlo, acc3)));
+            }
+            for (; ox < OW; ox += VK_LANES) {
                 vk_v acc = start;
                 for (size_t ky = 0; ky < KH; ky++)
                     for (size_t c = 0; c < C; c++) {
