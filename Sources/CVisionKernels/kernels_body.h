@@ -25,103 +25,101 @@ typedef float VK_SUFFIX(vk_hu) __attribute__((ext_vector_type(8), aligned(4), ma
 
 // MARK: Matrix product
 
-// Micro-kernel: `mr` (1...VK_MR) rows times one panel of NV vectors of type T (L lanes each).
-// Rows beyond `mr` repeat the last row; only `mr` rows and `nc` columns are stored.
-#define VK_GEMM_UKERNEL(NAME, T, L, NV, LOAD, STORE, MAXF, MINF)                                       \
+// Micro-kernels: `mr` (1...VK_MR) rows times one panel of NV vectors of type T (L lanes each)
+// followed by NH vectors of type H (8 lanes). Rows beyond `mr` repeat the last row; only `mr`
+// rows and `nc` columns are stored. The direct kernel reads row r's k-th input at
+// `a + r * as + k`; the indirect one (convolutions) runs the k loop over `taps` window taps of
+// `kc` channels, row r's tap t at `ptrs[t * VK_MR + r]` — the same multiply-adds in the same
+// order as the direct kernel on gathered patches.
+#define VK_UK_INIT(T, L, NV, NH, LD, ST, MX, MN)                                                                         \
+    T acc[VK_MR][NV > 0 ? NV : 1];                                                                       \
+    vk_h acch[VK_MR][NH > 0 ? NH : 1];                                                                   \
+    for (size_t v = 0; v < NV; v++) {                                                                    \
+        T b = LD(w + v * L);                                                                  \
+        for (size_t r = 0; r < VK_MR; r++) acc[r][v] = b;                                                \
+    }                                                                                                    \
+    for (size_t v = 0; v < NH; v++) {                                                                    \
+        vk_h b = VK_LOADH(w + NV * L + v * 8);                                                           \
+        for (size_t r = 0; r < VK_MR; r++) acch[r][v] = b;                                               \
+    }                                                                                                    \
+    w += NV * L + NH * 8;
+
+#define VK_UK_STEP(T, L, NV, NH, LD, ST, MX, MN)                                                                         \
+    {                                                                                                    \
+        T wv[NV > 0 ? NV : 1];                                                                           \
+        vk_h wh[NH > 0 ? NH : 1];                                                                        \
+        for (size_t v = 0; v < NV; v++) wv[v] = LD(w + v * L);                                \
+        for (size_t v = 0; v < NH; v++) wh[v] = VK_LOADH(w + NV * L + v * 8);                            \
+        w += NV * L + NH * 8;                                                                            \
+        for (size_t r = 0; r < VK_MR; r++) {                                                             \
+            const float x = ap[r][k];                                                                    \
+            for (size_t v = 0; v < NV; v++) acc[r][v] = VK_FMA((T)(x), wv[v], acc[r][v]);                \
+            for (size_t v = 0; v < NH; v++) acch[r][v] = VK_FMA((vk_h)(x), wh[v], acch[r][v]);           \
+        }                                                                                                \
+    }
+
+#define VK_UK_FINISH(T, L, NV, NH, LD, ST, MX, MN)                                                                       \
+    {                                                                                                    \
+        const T vlo = (T)(lo), vhi = (T)(hi);                                                            \
+        const vk_h hlo = (vk_h)(lo), hhi = (vk_h)(hi);                                                   \
+        for (size_t r = 0; r < VK_MR; r++) {                                                             \
+            for (size_t v = 0; v < NV; v++) acc[r][v] = MN(vhi, MX(vlo, acc[r][v])); \
+            for (size_t v = 0; v < NH; v++) acch[r][v] = VK_MINH(hhi, VK_MAXH(hlo, acch[r][v]));         \
+        }                                                                                                \
+        for (size_t r = 0; r < VK_MR; r++) {                                                             \
+            if (r >= mr) break;                                                                          \
+            float *cr = c + r * cs;                                                                      \
+            if (nc == NV * L + NH * 8) {                                                                 \
+                for (size_t v = 0; v < NV; v++) ST(cr + v * L, acc[r][v]);                   \
+                for (size_t v = 0; v < NH; v++) VK_STOREH(cr + NV * L + v * 8, acch[r][v]);              \
+            } else {                                                                                     \
+                float tmp[NV * L + NH * 8];                                                              \
+                for (size_t v = 0; v < NV; v++) ST(tmp + v * L, acc[r][v]);                  \
+                for (size_t v = 0; v < NH; v++) VK_STOREH(tmp + NV * L + v * 8, acch[r][v]);             \
+                memcpy(cr, tmp, nc * sizeof(float));                                                     \
+            }                                                                                            \
+        }                                                                                                \
+    }
+
+#define VK_GEMM_UKERNEL(NAME, T, L, NV, NH, LD, ST, MX, MN)                                                              \
     static void NAME(size_t mr, size_t kc, const float *restrict a, size_t as, const float *restrict w,  \
                      float *restrict c, size_t cs, size_t nc, float lo, float hi) {                      \
         const float *ap[VK_MR];                                                                          \
         for (size_t r = 0; r < VK_MR; r++) ap[r] = a + (r < mr ? r : mr - 1) * as;                       \
-        T acc[VK_MR][NV];                                                                                \
-        for (size_t v = 0; v < NV; v++) {                                                                \
-            T b = LOAD(w + v * L);                                                                       \
-            for (size_t r = 0; r < VK_MR; r++) acc[r][v] = b;                                            \
-        }                                                                                                \
-        w += NV * L;                                                                                     \
-        for (size_t k = 0; k < kc; k++) {                                                                \
-            T wv[NV];                                                                                    \
-            for (size_t v = 0; v < NV; v++) wv[v] = LOAD(w + v * L);                                     \
-            w += NV * L;                                                                                 \
-            for (size_t r = 0; r < VK_MR; r++) {                                                         \
-                T x = (T)(ap[r][k]);                                                                     \
-                for (size_t v = 0; v < NV; v++) acc[r][v] = VK_FMA(x, wv[v], acc[r][v]);                 \
-            }                                                                                            \
-        }                                                                                                \
-        T vlo = (T)(lo), vhi = (T)(hi);                                                                  \
-        for (size_t r = 0; r < VK_MR; r++)                                                               \
-            for (size_t v = 0; v < NV; v++) acc[r][v] = MINF(vhi, MAXF(vlo, acc[r][v]));                 \
-        if (nc == NV * L) {                                                                              \
-            for (size_t r = 0; r < VK_MR; r++) {                                                         \
-                if (r >= mr) break;                                                                      \
-                for (size_t v = 0; v < NV; v++) STORE(c + r * cs + v * L, acc[r][v]);                    \
-            }                                                                                            \
-        } else {                                                                                         \
-            for (size_t r = 0; r < VK_MR; r++) {                                                         \
-                if (r >= mr) break;                                                                      \
-                float tmp[NV * L];                                                                       \
-                for (size_t v = 0; v < NV; v++) STORE(tmp + v * L, acc[r][v]);                           \
-                memcpy(c + r * cs, tmp, nc * sizeof(float));                                             \
-            }                                                                                            \
-        }                                                                                                \
+        VK_UK_INIT(T, L, NV, NH, LD, ST, MX, MN)                                                                         \
+        for (size_t k = 0; k < kc; k++) VK_UK_STEP(T, L, NV, NH, LD, ST, MX, MN)                                         \
+        VK_UK_FINISH(T, L, NV, NH, LD, ST, MX, MN)                                                                       \
     }
 
-#if VK_LANES == 16
-VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w32), vk_v, 16, 2, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)
-VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w16), vk_v, 16, 1, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)
-#else
-VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w32), vk_h, 8, 4, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
-VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w16), vk_h, 8, 2, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
-#endif
-VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w8), vk_h, 8, 1, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
-
-// Indirect micro-kernel (convolutions): the k loop runs over `taps` window taps of `kc`
-// channels each; `ptrs[t * VK_MR + r]` is row r's input pixel for tap t (or a zero pixel).
-// The same multiply-adds in the same order as the direct kernel on the gathered patches.
-#define VK_IGEMM_UKERNEL(NAME, T, L, NV, LOAD, STORE, MAXF, MINF)                                      \
+#define VK_IGEMM_UKERNEL(NAME, T, L, NV, NH, LD, ST, MX, MN)                                                             \
     static void NAME(size_t mr, size_t taps, size_t kc, const float *const *ptrs, const float *restrict w, \
                      float *restrict c, size_t cs, size_t nc, float lo, float hi) {                      \
-        T acc[VK_MR][NV];                                                                                \
-        for (size_t v = 0; v < NV; v++) {                                                                \
-            T b = LOAD(w + v * L);                                                                       \
-            for (size_t r = 0; r < VK_MR; r++) acc[r][v] = b;                                            \
-        }                                                                                                \
-        w += NV * L;                                                                                     \
+        VK_UK_INIT(T, L, NV, NH, LD, ST, MX, MN)                                                                         \
         for (size_t t = 0; t < taps; t++, ptrs += VK_MR) {                                               \
             const float *ap[VK_MR];                                                                      \
             for (size_t r = 0; r < VK_MR; r++) ap[r] = ptrs[r];                                          \
-            for (size_t k = 0; k < kc; k++) {                                                            \
-                T wv[NV];                                                                                \
-                for (size_t v = 0; v < NV; v++) wv[v] = LOAD(w + v * L);                                 \
-                w += NV * L;                                                                             \
-                for (size_t r = 0; r < VK_MR; r++) {                                                     \
-                    T x = (T)(ap[r][k]);                                                                 \
-                    for (size_t v = 0; v < NV; v++) acc[r][v] = VK_FMA(x, wv[v], acc[r][v]);             \
-                }                                                                                        \
-            }                                                                                            \
+            for (size_t k = 0; k < kc; k++) VK_UK_STEP(T, L, NV, NH, LD, ST, MX, MN)                                     \
         }                                                                                                \
-        T vlo = (T)(lo), vhi = (T)(hi);                                                                  \
-        for (size_t r = 0; r < VK_MR; r++)                                                               \
-            for (size_t v = 0; v < NV; v++) acc[r][v] = MINF(vhi, MAXF(vlo, acc[r][v]));                 \
-        for (size_t r = 0; r < VK_MR; r++) {                                                             \
-            if (r >= mr) break;                                                                          \
-            if (nc == NV * L) {                                                                          \
-                for (size_t v = 0; v < NV; v++) STORE(c + r * cs + v * L, acc[r][v]);                    \
-            } else {                                                                                     \
-                float tmp[NV * L];                                                                       \
-                for (size_t v = 0; v < NV; v++) STORE(tmp + v * L, acc[r][v]);                           \
-                memcpy(c + r * cs, tmp, nc * sizeof(float));                                             \
-            }                                                                                            \
-        }                                                                                                \
+        VK_UK_FINISH(T, L, NV, NH, LD, ST, MX, MN)                                                                       \
     }
 
 #if VK_LANES == 16
-VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w32), vk_v, 16, 2, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)
-VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w16), vk_v, 16, 1, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)
+VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w32), vk_v, 16, 2, 0, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)
+VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w24), vk_v, 16, 1, 1, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)
+VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w16), vk_v, 16, 1, 0, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)
+VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w32), vk_v, 16, 2, 0, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)
+VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w24), vk_v, 16, 1, 1, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)
+VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w16), vk_v, 16, 1, 0, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)
 #else
-VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w32), vk_h, 8, 4, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
-VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w16), vk_h, 8, 2, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
+VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w32), vk_h, 8, 4, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
+VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w24), vk_h, 8, 3, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
+VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w16), vk_h, 8, 2, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
+VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w32), vk_h, 8, 4, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
+VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w24), vk_h, 8, 3, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
+VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w16), vk_h, 8, 2, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
 #endif
-VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w8), vk_h, 8, 1, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
+VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w8), vk_h, 8, 1, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
+VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w8), vk_h, 8, 1, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
 
 void VK_SUFFIX(vk_gemm_conv)(vk_gemm_shape shape, const float *packed, const vk_conv_geometry *g, const float *zeros,
                              float *c, size_t c_stride, size_t pixel_begin, size_t pixel_end, size_t panel_begin,
@@ -182,6 +180,7 @@ void VK_SUFFIX(vk_gemm_conv)(vk_gemm_shape shape, const float *packed, const vk_
             const float *w = packed + panel.offset;
             switch (panel.width) {
             case 32: VK_SUFFIX(igemm_w32)(mr, taps, C, ptrs, w, cr + panel.column, c_stride, nc, lo, hi); break;
+            case 24: VK_SUFFIX(igemm_w24)(mr, taps, C, ptrs, w, cr + panel.column, c_stride, nc, lo, hi); break;
             case 16: VK_SUFFIX(igemm_w16)(mr, taps, C, ptrs, w, cr + panel.column, c_stride, nc, lo, hi); break;
             default: VK_SUFFIX(igemm_w8)(mr, taps, C, ptrs, w, cr + panel.column, c_stride, nc, lo, hi); break;
             }
@@ -202,6 +201,7 @@ void VK_SUFFIX(vk_gemm_run)(vk_gemm_shape shape, const float *packed, const floa
             const float *w = packed + panel.offset;
             switch (panel.width) {
             case 32: VK_SUFFIX(gemm_w32)(mr, shape.k, ar, a_stride, w, cr + panel.column, c_stride, nc, lo, hi); break;
+            case 24: VK_SUFFIX(gemm_w24)(mr, shape.k, ar, a_stride, w, cr + panel.column, c_stride, nc, lo, hi); break;
             case 16: VK_SUFFIX(gemm_w16)(mr, shape.k, ar, a_stride, w, cr + panel.column, c_stride, nc, lo, hi); break;
             default: VK_SUFFIX(gemm_w8)(mr, shape.k, ar, a_stride, w, cr + panel.column, c_stride, nc, lo, hi); break;
             }
