@@ -255,7 +255,7 @@ static void VK_SUFFIX(dw_pixel)(const vk_dwconv *p, const float *const *rows, si
                 ptrdiff_t iy = iy0 + (ptrdiff_t)(ky * p->dilation_h);                                           \
                 in[ky] = (iy >= 0 && iy < (ptrdiff_t)p->input_height ? p->input + (size_t)iy * W * C : p->zeros) + c; \
             }                                                                                                   \
-            float *out = p->output + oy * OW * C + c;                                                           \
+            float *out = p->output + (oy - p->output_row_offset) * OW * C + c;                                  \
             size_t ox = inner_lo;                                                                               \
             for (; ox + VK_DW_PIXELS <= inner_hi; ox += VK_DW_PIXELS) {                                         \
                 /* Each input vector of a window row is loaded once for all the pixels that use it. */         \
@@ -322,7 +322,8 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(dw_fixed)(const vk_d
                 ptrdiff_t iy = iy0 + (ptrdiff_t)(ky * p->dilation_h);
                 rows[ky] = iy >= 0 && iy < (ptrdiff_t)p->input_height ? p->input + (size_t)iy * W * C : p->zeros;
             }
-            for (size_t ox = 0; ox < OW; ox++) VK_SUFFIX(dw_pixel)(p, rows, ox, c, p->output + (oy * OW + ox) * C);
+            for (size_t ox = 0; ox < OW; ox++)
+                VK_SUFFIX(dw_pixel)(p, rows, ox, c, p->output + ((oy - p->output_row_offset) * OW + ox) * C);
         }
     }
 }
@@ -353,7 +354,7 @@ void VK_SUFFIX(vk_dwconv_run)(const vk_dwconv *p, size_t row_begin, size_t row_e
             rows[ky] = iy >= 0 && iy < (ptrdiff_t)p->input_height ? p->input + (size_t)iy * W * C : p->zeros;
         }
         for (size_t ox = 0; ox < p->output_width; ox++)
-            VK_SUFFIX(dw_pixel)(p, rows, ox, 0, p->output + (oy * p->output_width + ox) * C);
+            VK_SUFFIX(dw_pixel)(p, rows, ox, 0, p->output + ((oy - p->output_row_offset) * p->output_width + ox) * C);
     }
 }
 

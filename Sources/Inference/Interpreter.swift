@@ -167,15 +167,25 @@ public final class Interpreter {
         // Pass 4: build the kernels.
         var kernels: [Kernel] = []
         var labels: [String] = []
-        for index in runtimeOperators where !aliased.contains(index) {
+        func context(_ index: Int) -> OperatorContext {
             let op = graph.operators[index]
-            let ctx = OperatorContext(index: index, code: model.operatorCodes[op.opcodeIndex], options: op.builtinOptions,
-                                      inputIndices: fusion.inputs(of: index, op), outputIndices: fusion.outputs(of: index, op),
-                                      descriptors: descriptors, constants: store, address: address,
-                                      instructionSet: instructionSet, inputPadding: fusion.padding[index],
-                                      channelPaddedInput: fusion.channelPadded.contains(index), preluAlpha: fusion.prelu[index],
-                                      residualOptions: fusion.residual[index].map { graph.operators[$0.add].builtinOptions },
-                                      residualChannelPadded: fusion.residual[index]?.channelPadded ?? false)
+            return OperatorContext(index: index, code: model.operatorCodes[op.opcodeIndex], options: op.builtinOptions,
+                                   inputIndices: fusion.inputs(of: index, op), outputIndices: fusion.outputs(of: index, op),
+                                   descriptors: descriptors, constants: store, address: address,
+                                   instructionSet: instructionSet, inputPadding: fusion.padding[index],
+                                   channelPaddedInput: fusion.channelPadded.contains(index), preluAlpha: fusion.prelu[index],
+                                   residualOptions: fusion.residual[index].map { graph.operators[$0.add].builtinOptions },
+                                   residualChannelPadded: fusion.residual[index]?.channelPadded ?? false)
+        }
+        for index in runtimeOperators where !aliased.contains(index) {
+            var ctx = context(index)
+            if let producer = fusion.depthwise[index] {
+                // The fused depthwise convolution's output lives in the convolution's scratch.
+                guard let stage = try DepthwiseConv2DKernel.make(context(producer)) as? DepthwiseConv2DKernel else {
+                    throw InferenceError.invalidModel("operator \(producer) cannot be fused into operator \(index)")
+                }
+                ctx.fusedDepthwise = stage
+            }
             kernels.append(try KernelFactory.make(ctx))
             labels.append("\(ctx.name)#\(index)")
         }

@@ -132,6 +132,9 @@ typedef struct vk_dwconv {
     size_t input_height, input_width, channels;
     float *output;
     size_t output_height, output_width;
+    /// Output row `oy` is stored at `output + (oy - output_row_offset) * output_width * channels`
+    /// (0 for a whole output; a band's first row when computing into a band buffer).
+    size_t output_row_offset;
     size_t kernel_height, kernel_width;
     size_t stride_h, stride_w, dilation_h, dilation_w;
     size_t pad_top, pad_left;

@@ -26,6 +26,11 @@ struct ExplicitPadding: Equatable {
 ///   other operand is ready before that convolution runs, is dropped: the convolution adds the
 ///   other operand (and applies the ADD's activation) to each tile it has just computed, while
 ///   the tile is in cache, and writes the ADD's output.
+/// * **Depthwise into the 1×1 convolution after it.** A `DEPTHWISE_CONV_2D` whose output (at
+///   least ``GraphFusion/minimumFusedDepthwiseBytes``) is read only by a 1×1, stride-1
+///   `CONV_2D` is dropped: that convolution computes the depthwise rows band by band into
+///   per-thread scratch and multiplies them while they are in cache, so the depthwise output
+///   never goes through memory.
 /// * **PRELU fused into its producer.** A `PRELU` with one slope per channel (constant, shape
 ///   `[…, 1, C]`) whose input is written by a `CONV_2D` or an equal-shape `ADD` and read by
 ///   nothing else is dropped: the producer writes the PRELU's output and applies the slope in
@@ -41,6 +46,10 @@ struct GraphFusion {
     private(set) var padding: [Int: ExplicitPadding] = [:]
     /// ADDs that read a channel-padded input (its PAD folded away), by operator index.
     private(set) var channelPadded: Set<Int> = []
+    /// The depthwise operator fused into a 1×1 convolution, by the convolution's index.
+    private(set) var depthwise: [Int: Int] = [:]
+    /// Depthwise outputs smaller than this stay in cache anyway and are not fused.
+    static let minimumFusedDepthwiseBytes = 256 * 1024
     /// The constant slope tensor of a PRELU fused into an operator, by operator index.
     private(set) var prelu: [Int: Int] = [:]
     /// A residual ADD fused into a convolution, by the convolution's operator index: the ADD's
@@ -178,6 +187,44 @@ struct GraphFusion {
             removed.insert(index)
             outputs[producer] = [Int(op.outputs[0])]
             prelu[producer] = alpha
+        }
+
+        fuseDepthwise(model: model, runtimeOperators: runtimeOperators, descriptors: descriptors, store: store)
+    }
+
+    /// Plans the depthwise → 1×1 convolution fusions (after the other rewrites).
+    private mutating func fuseDepthwise(model: TFLiteModel, runtimeOperators: [Int], descriptors: [TensorDescriptor],
+                                        store: ConstantStore) {
+        let graph = model.mainSubgraph
+        let graphOutputs = Set(graph.outputs.map(Int.init))
+        func code(_ index: Int) -> BuiltinOperator { model.operatorCodes[graph.operators[index].opcodeIndex].builtinCode }
+        for index in runtimeOperators where !removed.contains(index) && code(index) == .conv2D {
+            let op = graph.operators[index]
+            guard case let .conv2D(options) = op.builtinOptions, options.strideHeight == 1, options.strideWidth == 1,
+                  padding[index] == nil
+            else { continue }
+            var list = inputs(of: index, op)
+            guard list.count >= 2, list[0] >= 0, list[1] >= 0, store.isConstant(list[1]),
+                  descriptors[list[1]].shape.count == 4, descriptors[list[1]].shape[1] == 1, descriptors[list[1]].shape[2] == 1,
+                  let filter = try? store.value(of: list[1]), filter.descriptor.type == .float32,
+                  // Sparse weights multiply tiles of pixels that bands of rows would cut badly.
+                  !SparseConvKernel.prefersSparse(filter.floats, n: descriptors[list[1]].shape[0], k: descriptors[list[1]].shape[3])
+            else { continue }
+            let middle = list[0]
+            guard !graphOutputs.contains(middle), (descriptors[middle].byteCount ?? 0) >= GraphFusion.minimumFusedDepthwiseBytes,
+                  let producer = runtimeOperators.first(where: { !removed.contains($0) && outputs(of: $0, graph.operators[$0]).contains(middle) }),
+                  code(producer) == .depthwiseConv2D, prelu[producer] == nil,
+                  runtimeOperators.filter({ !removed.contains($0) && inputs(of: $0, graph.operators[$0]).contains(middle) }) == [index]
+            else { continue }
+            let dw = graph.operators[producer]
+            let dwInputs = inputs(of: producer, dw)
+            // Multiplier 1 only (equal input and output depth).
+            guard dwInputs.count >= 2, dwInputs[0] >= 0, descriptors[dwInputs[0]].shape.last == descriptors[middle].shape.last
+            else { continue }
+            removed.insert(producer)
+            list[0] = dwInputs[0]
+            inputs[index] = list
+            depthwise[index] = producer
         }
     }
 

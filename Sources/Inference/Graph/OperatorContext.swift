@@ -27,6 +27,9 @@ struct OperatorContext {
     var residualOptions: BuiltinOptions? = nil
     /// Whether that residual has fewer channels than the output (a folded channel PAD).
     var residualChannelPadded = false
+    /// A depthwise convolution fused into this 1×1 convolution: it computes input 0, which is
+    /// then the depthwise convolution's input.
+    var fusedDepthwise: DepthwiseConv2DKernel? = nil
 
     var name: String { code.name }
     var version: Int { code.version }

@@ -28,7 +28,8 @@ final class Conv2DKernel: Kernel, ParallelJob {
         try ctx.expect(inputs: 2...(ctx.residualOptions == nil ? 3 : 4), outputs: 1)
         try ctx.requireFloat(inputs: [0])
         let inputDescriptor = try ctx.input(0)
-        guard let inputShape = NHWC(inputDescriptor.shape) else {
+        // With a fused depthwise stage, the convolution's input is that stage's output.
+        guard let inputShape = ctx.fusedDepthwise?.outputShape ?? NHWC(inputDescriptor.shape) else {
             throw ctx.unsupported("input must have rank 4, has shape \(inputDescriptor.shapeText)")
         }
         let filter = try ctx.requireConstant(1, "the filter")
@@ -69,6 +70,21 @@ final class Conv2DKernel: Kernel, ParallelJob {
         }
         let pointwise = filterShape.height == 1 && filterShape.width == 1 && rows.stride == 1 && columns.stride == 1
             && rows.padBefore == 0 && columns.padBefore == 0 && rows.output == inputShape.height && columns.output == inputShape.width
+        if let stage = ctx.fusedDepthwise {
+            guard pointwise, stage.multiplier == 1 else { throw ctx.invalid("only a 1×1 convolution takes a depthwise stage") }
+            // GraphFusion leaves sparse weights unfused; the sparse stage remains for robustness.
+            let pointwiseStage: DepthwisePointwiseKernel.Pointwise
+            if !clamp.isTanh, let sparse = SparseConvKernel(
+                input: ctx.outputFloats(0), output: ctx.outputFloats(0), pixelCount: 0, filter: filter.floats, bias: bias?.floats,
+                n: filterShape.batch, k: filterShape.channels, clamp: clamp, instructionSet: ctx.instructionSet) {
+                pointwiseStage = .sparse(sparse)
+            } else {
+                pointwiseStage = .dense(PackedWeights(weights: filter.floats, bias: bias?.floats, n: filterShape.batch,
+                                                      k: filterShape.channels, instructionSet: ctx.instructionSet))
+            }
+            return DepthwisePointwiseKernel(depthwise: stage, pointwise: pointwiseStage, output: ctx.outputFloats(0),
+                                            outputChannels: filterShape.batch, clamp: clamp, epilogue: epilogue)
+        }
         if pointwise && !clamp.isTanh,
            let sparse = SparseConvKernel(input: ctx.inputFloats(0), output: ctx.outputFloats(0), pixelCount: inputShape.batch
                                             * inputShape.height * inputShape.width, filter: filter.floats, bias: bias?.floats,

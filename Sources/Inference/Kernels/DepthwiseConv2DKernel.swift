@@ -22,7 +22,7 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
     let weights: AlignedBuffer
     /// A row of zeros that the C kernel reads for window rows above or below the input.
     private let zeros: AlignedBuffer
-    private let convolution: vk_dwconv
+    let convolution: vk_dwconv
 
     static func make(_ ctx: OperatorContext) throws -> Kernel {
         guard case let .depthwiseConv2D(options) = ctx.options else { throw ctx.invalid("missing DepthwiseConv2DOptions") }
@@ -91,7 +91,7 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
         convolution = vk_dwconv(
             isa: instructionSet.isa, input: input, input_height: inputShape.height, input_width: inputShape.width,
             channels: channels, output: output, output_height: outputShape.height, output_width: outputShape.width,
-            kernel_height: rows.filter, kernel_width: columns.filter, stride_h: rows.stride, stride_w: columns.stride,
+            output_row_offset: 0, kernel_height: rows.filter, kernel_width: columns.filter, stride_h: rows.stride, stride_w: columns.stride,
             dilation_h: rows.dilation, dilation_w: columns.dilation, pad_top: rows.padBefore, pad_left: columns.padBefore,
             weights: weights.floats, zeros: zeros.floats,
             lo: clamp.isTanh ? -.infinity : clamp.lower, hi: clamp.isTanh ? .infinity : clamp.upper)

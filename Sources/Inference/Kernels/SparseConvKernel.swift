@@ -30,13 +30,16 @@ final class SparseConvKernel: Kernel, ParallelJob {
     /// A fused residual ADD and PRELU, applied to each finished tile.
     private let epilogue: ConvEpilogue
 
+    /// Whether `n` rows of `k` weights run as a sparse product.
+    static func prefersSparse(_ filter: UnsafePointer<Float>, n: Int, k: Int) -> Bool {
+        n > 0 && k >= minimumInputChannels && Double(vk_sparse_nonzeros(n, k, filter)) <= maximumDensity * Double(n * k)
+    }
+
     /// `nil` when the weights are too dense to gain from sparsity (or memory runs out).
     init?(input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, pixelCount: Int,
           filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?, n: Int, k: Int, clamp: ActivationClamp,
           instructionSet: InstructionSet, epilogue: ConvEpilogue = ConvEpilogue()) {
-        guard n > 0, k >= SparseConvKernel.minimumInputChannels, Double(vk_sparse_nonzeros(n, k, filter)) <= SparseConvKernel.maximumDensity * Double(n * k) else {
-            return nil
-        }
+        guard SparseConvKernel.prefersSparse(filter, n: n, k: k) else { return nil }
         let words = vk_sparse_packed_count(instructionSet.isa, n, k, filter)
         guard words > 0 else { return nil }
         packed = AlignedBuffer(byteCount: words * MemoryLayout<Float>.stride)
@@ -53,7 +56,8 @@ final class SparseConvKernel: Kernel, ParallelJob {
         tileCount = (pixelCount + tilePixels - 1) / tilePixels
         groupCount = vk_sparse_group_count(packed.floats)
         // Few tiles: split the channel groups too (not with an epilogue, which needs whole pixels).
-        groupSplits = tileCount >= 8 || !epilogue.isEmpty ? 1 : Swift.min(groupCount, (8 + tileCount - 1) / tileCount)
+        groupSplits = tileCount >= 8 || tileCount == 0 || !epilogue.isEmpty
+            ? 1 : Swift.min(groupCount, (8 + tileCount - 1) / tileCount)
         scratchBytesPerThread = vk_sparse_scratch_count(instructionSet.isa, packed.floats, n) * MemoryLayout<Float>.stride
     }
 
@@ -62,6 +66,13 @@ final class SparseConvKernel: Kernel, ParallelJob {
     let scratchBytesPerThread: Int
 
     private var context: ExecutionContext?
+
+    /// Computes `pixels` rows read from `a` (row stride `k`) into `output` (row stride `n`), with
+    /// this kernel's bias and clamp (not its epilogue); `scratch` holds ``scratchBytesPerThread``.
+    func multiply(_ a: UnsafePointer<Float>, pixels: Int, output: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>) {
+        vk_sparse_run(instructionSet.isa, packed.floats, n, k, a, k, output, n, 0, pixels, 0, groupCount,
+                      clamp.lower, clamp.upper, scratch)
+    }
 
     func execute(_ context: ExecutionContext) {
         self.context = context
