@@ -26,6 +26,19 @@ let package = Package(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
 
+        // setjmp-guarded C wrappers around libjpeg/libpng (their errors longjmp, which must
+        // never cross Swift frames). Compiled to stubs where the libraries are absent.
+        .target(
+            name: "CImagingSupport",
+            dependencies: [
+                .target(name: "CJPEG", condition: linuxOnly),
+                .target(name: "CPNG", condition: linuxOnly),
+            ],
+            linkerSettings: [
+                .linkedLibrary("jpeg", .when(platforms: [.linux, .android])),
+                .linkedLibrary("png16", .when(platforms: [.linux, .android])),
+            ]),
+
         // file → model
         .target(
             name: "ModelFile",
@@ -41,6 +54,7 @@ let package = Package(
             dependencies: [
                 .target(name: "CJPEG", condition: linuxOnly),
                 .target(name: "CPNG", condition: linuxOnly),
+                .target(name: "CImagingSupport", condition: linuxOnly),
             ]),
         // task pipelines and the public MediaPipe-style API
         .target(name: "VisionTasks", dependencies: ["ModelFile", "Inference", "Imaging"]),
@@ -60,8 +74,10 @@ let package = Package(
         .testTarget(
             name: "InferenceTests", dependencies: ["Inference", "ModelFile", "TestSupport", "AllocationCounter"],
             resources: [.copy("Golden")]),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
-        .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks", "TestSupport"]),
+        .testTarget(
+            name: "ImagingTests", dependencies: ["Imaging", "TestSupport"],
+            resources: [.copy("Golden")]),
+        .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks", "Imaging", "TestSupport"]),
         .testTarget(name: "PoseDetectionTests", dependencies: ["PoseDetection", "TestSupport"]),
         .testTarget(name: "VisionTasksCLITests", dependencies: ["VisionTasksCLI", "ModelFile", "Inference", "TestSupport"]),
     ],

@@ -1,7 +1,8 @@
 import Dispatch
 import ModelFile
 
-/// Runs a float TFLite model with the engine's own kernels.
+/// Runs a TFLite model — float32, or quantized UINT8 / INT8 (see ``QuantizedArithmetic``) — with
+/// the engine's own kernels.
 ///
 /// Creating an interpreter does all the work that does not depend on input values: it checks
 /// every operator, folds constant subgraphs (FLOAT16 `DEQUANTIZE`, sparse `DENSIFY`, and any
@@ -53,10 +54,29 @@ public final class Interpreter {
     ///   version the engine does not implement, ``InferenceError/unsupportedOption(name:version:index:detail:)``
     ///   for an unsupported option or type, ``InferenceError/invalidModel(_:)`` for
     ///   inconsistent shapes or data.
-    public init(model: TFLiteModel, options: InterpreterOptions = InterpreterOptions()) throws {
+    public convenience init(model: TFLiteModel, options: InterpreterOptions = InterpreterOptions()) throws {
+        try self.init(model: model, options: options, additionalOutputs: [])
+    }
+
+    /// Prepares `model` with the tensors `additionalOutputs` (indices in the main subgraph)
+    /// treated as extra outputs after the model's own: they stay readable after ``invoke()``
+    /// (for checking intermediate results).
+    package init(model: TFLiteModel, options: InterpreterOptions, additionalOutputs: [Int]) throws {
         self.model = model
         let graph = model.mainSubgraph
-        let descriptors = graph.tensors.enumerated().map { TensorDescriptor(index: $0.offset, tensor: $0.element) }
+        var descriptors = graph.tensors.enumerated().map { TensorDescriptor(index: $0.offset, tensor: $0.element) }
+        // Operators that set their output shapes at run time in TFLite (the model records none)
+        // have shapes fixed by their options; they are known before memory is planned.
+        for op in graph.operators {
+            guard op.opcodeIndex >= 0, op.opcodeIndex < model.operatorCodes.count,
+                  let shapes = KernelFactory.outputShapes(model.operatorCodes[op.opcodeIndex], customOptions: op.customOptions)
+            else { continue }
+            for (t, shape) in zip(op.outputs.map(Int.init), shapes) where t >= 0 && t < descriptors.count {
+                let d = descriptors[t]
+                descriptors[t] = TensorDescriptor(index: d.index, name: d.name, shape: shape, type: d.type, quantization: d.quantization)
+            }
+        }
+        let arithmetic = options.quantizedArithmetic
         let store = ConstantStore(model: model, descriptors: descriptors)
         let pool = ThreadPool(threadCount: options.threadCount)
         self.pool = pool
@@ -65,7 +85,10 @@ public final class Interpreter {
         self.instructionSet = instructionSet
 
         let graphInputs = graph.inputs.map(Int.init)
-        let graphOutputs = graph.outputs.map(Int.init)
+        for t in additionalOutputs where t < 0 || t >= graph.tensors.count {
+            throw InferenceError.tensorIndexOutOfRange(kind: "tensor", index: t, count: graph.tensors.count)
+        }
+        let graphOutputs = graph.outputs.map(Int.init) + additionalOutputs
         let outputSet = Set(graphOutputs)
         for t in graphInputs + graphOutputs where descriptors[t].byteCount == nil {
             throw InferenceError.invalidModel("tensor \(t) ('\(descriptors[t].name)') has unsupported type \(descriptors[t].type)")
@@ -84,7 +107,7 @@ public final class Interpreter {
                 && !outputs.contains(where: { outputSet.contains($0) || graph.tensors[$0].isVariable })
             if foldable {
                 try Interpreter.fold(index: index, op: op, code: code, descriptors: descriptors, store: store, pool: pool,
-                                     instructionSet: instructionSet)
+                                     arithmetic: arithmetic, instructionSet: instructionSet)
             } else {
                 if code.builtinCode == .densify {
                     throw InferenceError.unsupportedOption(name: code.name, version: code.version, index: index,
@@ -96,7 +119,8 @@ public final class Interpreter {
 
         // Pass 2: fold PADs into convolutions; decide which tensors share memory (reshapes)
         // and their lifetimes.
-        let fusion = GraphFusion(model: model, runtimeOperators: runtimeOperators, descriptors: descriptors, store: store)
+        let fusion = GraphFusion(model: model, runtimeOperators: runtimeOperators, descriptors: descriptors, store: store,
+                                 kept: Set(additionalOutputs))
         runtimeOperators.removeAll { fusion.removed.contains($0) }
         var root = Array(0..<descriptors.count)
         func find(_ t: Int) -> Int {
@@ -113,7 +137,8 @@ public final class Interpreter {
                   op.outputs.count == 1, !store.isConstant(Int(input)) else { continue }
             let ctx = OperatorContext(index: index, code: code, options: op.builtinOptions, inputIndices: op.inputs.map(Int.init),
                                       outputIndices: op.outputs.map(Int.init), descriptors: descriptors, constants: store,
-                                      address: { _ in placeholder.raw }, instructionSet: instructionSet)
+                                      address: { _ in placeholder.raw }, arithmetic: arithmetic, customOptions: op.customOptions,
+                                      instructionSet: instructionSet)
             try KernelFactory.validateReshape(ctx)
             let output = Int(op.outputs[0])
             // An output that is a graph input cannot be an alias (it is written by the caller).
@@ -171,8 +196,9 @@ public final class Interpreter {
             let op = graph.operators[index]
             return OperatorContext(index: index, code: model.operatorCodes[op.opcodeIndex], options: op.builtinOptions,
                                    inputIndices: fusion.inputs(of: index, op), outputIndices: fusion.outputs(of: index, op),
-                                   descriptors: descriptors, constants: store, address: address,
-                                   instructionSet: instructionSet, inputPadding: fusion.padding[index],
+                                   descriptors: descriptors, constants: store, address: address, arithmetic: arithmetic,
+                                   customOptions: op.customOptions, instructionSet: instructionSet,
+                                   inputPadding: fusion.padding[index],
                                    channelPaddedInput: fusion.channelPadded.contains(index), preluAlpha: fusion.prelu[index],
                                    residualOptions: fusion.residual[index].map { graph.operators[$0.add].builtinOptions },
                                    residualChannelPadded: fusion.residual[index]?.channelPadded ?? false)
@@ -213,7 +239,8 @@ public final class Interpreter {
 
     /// Runs one operator whose inputs are all constant and records its outputs as constants.
     private static func fold(index: Int, op: Operator, code: OperatorCode, descriptors: [TensorDescriptor],
-                             store: ConstantStore, pool: ThreadPool, instructionSet: InstructionSet) throws {
+                             store: ConstantStore, pool: ThreadPool, arithmetic: QuantizedArithmetic,
+                             instructionSet: InstructionSet) throws {
         let inputs = op.inputs.map(Int.init), outputs = op.outputs.map(Int.init)
         if code.builtinCode == .densify {
             guard inputs.count == 1, outputs.count == 1, let sparse = store.sparseData(of: inputs[0]) else {
@@ -242,7 +269,8 @@ public final class Interpreter {
         let ctx = OperatorContext(
             index: index, code: code, options: op.builtinOptions, inputIndices: inputs, outputIndices: outputs,
             descriptors: descriptors, constants: store,
-            address: { t in buffers[t]?.raw ?? values[t]?.buffer.raw ?? placeholder.raw }, instructionSet: instructionSet)
+            address: { t in buffers[t]?.raw ?? values[t]?.buffer.raw ?? placeholder.raw }, arithmetic: arithmetic,
+            customOptions: op.customOptions, instructionSet: instructionSet)
         let kernel = try KernelFactory.make(ctx)
         let scratch = AlignedBuffer(byteCount: kernel.scratchBytesPerThread * pool.threadCount)
         kernel.execute(ExecutionContext(pool: pool, scratch: scratch.raw, scratchStride: kernel.scratchBytesPerThread))
@@ -281,12 +309,45 @@ public final class Interpreter {
         return outputDescriptors[index]
     }
 
+    /// The element type of input `index` (FLOAT32, or UINT8 / INT8 for quantized models).
+    public func inputType(_ index: Int) throws -> TensorType { try inputDescriptor(index).type }
+    /// The element type of output `index`.
+    public func outputType(_ index: Int) throws -> TensorType { try outputDescriptor(index).type }
+    /// The scales and zero points of input `index`, or `nil` when it is not quantized.
+    public func inputQuantization(_ index: Int) throws -> QuantizationParameters? { try inputDescriptor(index).quantization }
+    /// The scales and zero points of output `index`, or `nil` when it is not quantized.
+    public func outputQuantization(_ index: Int) throws -> QuantizationParameters? { try outputDescriptor(index).quantization }
+
+    /// Gives `body` the raw memory of input `index` — elements of ``inputType(_:)`` in NHWC
+    /// order (e.g. the UINT8 pixels of a quantized model) — to fill before ``invoke()``.
+    public func withInputBytes<R>(_ index: Int, _ body: (UnsafeMutableRawBufferPointer) throws -> R) throws -> R {
+        let d = try inputDescriptor(index)
+        return try body(UnsafeMutableRawBufferPointer(start: inputAddresses[index], count: d.byteCount ?? 0))
+    }
+
+    /// Gives `body` the raw memory of output `index` (elements of ``outputType(_:)``), valid
+    /// until the next invoke.
+    public func withOutputBytes<R>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+        let d = try outputDescriptor(index)
+        return try body(UnsafeRawBufferPointer(start: outputAddresses[index], count: d.byteCount ?? 0))
+    }
+
     /// Gives `body` the memory of float32 input `index` (NHWC order) to fill before ``invoke()``.
     /// The memory keeps its contents across invokes.
     public func withInputBuffer<R>(_ index: Int, _ body: (UnsafeMutableBufferPointer<Float>) throws -> R) throws -> R {
         let d = try inputDescriptor(index)
         guard d.type == .float32 else { throw InferenceError.inputMismatch("input \(index) has type \(d.type), not FLOAT32") }
         return try body(UnsafeMutableBufferPointer(start: inputAddresses[index].assumingMemoryBound(to: Float.self), count: d.elementCount))
+    }
+
+    /// Gives `body` the memory of 8-bit input `index` (UINT8 or INT8 bytes, NHWC order) to fill
+    /// before ``invoke()``; for quantized models such as the SSD detector.
+    public func withUInt8InputBuffer<R>(_ index: Int, _ body: (UnsafeMutableBufferPointer<UInt8>) throws -> R) throws -> R {
+        let d = try inputDescriptor(index)
+        guard d.type == .uint8 || d.type == .int8 else {
+            throw InferenceError.inputMismatch("input \(index) has type \(d.type), not UINT8 or INT8")
+        }
+        return try body(UnsafeMutableBufferPointer(start: inputAddresses[index].assumingMemoryBound(to: UInt8.self), count: d.elementCount))
     }
 
     /// Copies `values` into float32 input `index`; their count must equal the input's element count.

@@ -57,13 +57,14 @@ import TestSupport
     }
 
     @Test func reportsTheFirstUnsupportedOperatorWithVersionAndIndex() throws {
-        guard let path = SharedData.path("models/ssd_mobilenet_v1.tflite") else {
-            print("skipping: ../shared/models/ssd_mobilenet_v1.tflite is absent")
-            return
+        guard let directory = QuantizedGolden.directory else { throw GoldenError.missing("Golden/Quantized") }
+        let custom = try TFLiteModel(contentsOfFile: directory.appendingPathComponent("models/unsupported-custom-operator.tflite").path)
+        #expect(throws: InferenceError.unsupportedOperator(name: "CUSTOM:VisionTasksUnknownOp", version: 1, index: 1)) {
+            try Interpreter(model: custom)
         }
-        let model = try TFLiteModel(contentsOfFile: path)
-        #expect(throws: InferenceError.unsupportedOperator(name: "CUSTOM:TFLite_Detection_PostProcess", version: 1, index: 63)) {
-            try Interpreter(model: model)
+        let version = try TFLiteModel(contentsOfFile: directory.appendingPathComponent("models/unsupported-operator-version.tflite").path)
+        #expect(throws: InferenceError.unsupportedOperator(name: "LOGISTIC", version: 9, index: 0)) {
+            try Interpreter(model: version)
         }
     }
 

@@ -80,9 +80,10 @@ import TestSupport
     }
 
     @Test func unsupportedModelsFailWithTheOperatorNamed() throws {
-        guard let path = SharedData.path("models/ssd_mobilenet_v1.tflite") else { return }
+        let path = SharedData.packageRoot
+            .appendingPathComponent("Tests/InferenceTests/Golden/Quantized/models/unsupported-custom-operator.tflite").path
         let run = runCLI(["bench-model", path, "--iterations", "1"])
         #expect(run.status == 1)
-        #expect(run.errors.contains("CUSTOM:TFLite_Detection_PostProcess version 1 (operator 63)"))
+        #expect(run.errors.contains("CUSTOM:VisionTasksUnknownOp version 1 (operator 1)"))
     }
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Reproduces docs/BENCHMARKS.md in one run: our engine (vision-tasks bench-model, release build)
-# and LiteRT (ai-edge-litert, XNNPACK) on the same models, same machine, same session.
+# and LiteRT (ai-edge-litert, XNNPACK) on the same models, same machine, same session; then the
+# tasks against MediaPipe's Python task (scripts/benchmarks/tasks.sh).
 #
 #   scripts/benchmarks/run.sh [MODELS_DIR]      (default: ./Models, else ../shared/models)
 #
@@ -54,3 +55,6 @@ echo "{\"side\":\"machine\",\"loadAfter\":\"$(cut -d' ' -f1-3 /proc/loadavg 2>/d
 
 "$VENV/bin/python" scripts/benchmarks/make_table.py "$RAW" --iterations "$ITERATIONS" --rounds "$ROUNDS" > "$OUT"
 echo "wrote $OUT" >&2
+
+# The tasks against MediaPipe's Python task, as their own section of the same file.
+OUT="$OUT" ITERATIONS="$ITERATIONS" scripts/benchmarks/tasks.sh "$MODELS"

@@ -67,10 +67,12 @@ struct GraphFusion {
         outputs[index] ?? op.outputs.map(Int.init)
     }
 
-    /// Plans the rewrites for `runtimeOperators` (indices into the main subgraph, in order).
-    init(model: TFLiteModel, runtimeOperators: [Int], descriptors: [TensorDescriptor], store: ConstantStore) {
+    /// Plans the rewrites for `runtimeOperators` (indices into the main subgraph, in order);
+    /// tensors in `kept` (extra outputs) are treated like graph outputs and never fused away.
+    init(model: TFLiteModel, runtimeOperators: [Int], descriptors: [TensorDescriptor], store: ConstantStore,
+         kept: Set<Int> = []) {
         let graph = model.mainSubgraph
-        let graphOutputs = Set(graph.outputs.map(Int.init))
+        let graphOutputs = Set(graph.outputs.map(Int.init)).union(kept)
         func code(_ index: Int) -> BuiltinOperator { model.operatorCodes[graph.operators[index].opcodeIndex].builtinCode }
         func readers(_ tensor: Int) -> [Int] {
             runtimeOperators.filter { !removed.contains($0) && inputs(of: $0, graph.operators[$0]).contains(tensor) }
@@ -117,7 +119,8 @@ struct GraphFusion {
                   consumers.allSatisfy({ consumer in
                       let list = inputs(of: consumer, graph.operators[consumer])
                       return code(consumer) == .add && list.count == 2 && list.filter({ $0 == padded }).count == 1
-                          && !channelPadded.contains(consumer) && list.allSatisfy({ $0 >= 0 && !store.isConstant($0) })
+                          && !channelPadded.contains(consumer)
+                          && list.allSatisfy({ $0 >= 0 && !store.isConstant($0) && descriptors[$0].type == .float32 })
                           && descriptors[list[0]].shape == descriptors[list[1]].shape
                   })
             else { continue }
@@ -136,7 +139,8 @@ struct GraphFusion {
         for index in runtimeOperators where !removed.contains(index) && code(index) == .add {
             let op = graph.operators[index]
             let list = inputs(of: index, op)
-            guard list.count == 2, list.allSatisfy({ $0 >= 0 && !store.isConstant($0) }), op.outputs.count == 1,
+            guard list.count == 2, list.allSatisfy({ $0 >= 0 && !store.isConstant($0) && descriptors[$0].type == .float32 }),
+                  op.outputs.count == 1, descriptors[Int(op.outputs[0])].type == .float32,
                   channelPadded.contains(index) || descriptors[list[0]].shape == descriptors[list[1]].shape
             else { continue }
             // With a channel-padded ADD only the full-width operand (first) can be the convolution's.
@@ -189,14 +193,14 @@ struct GraphFusion {
             prelu[producer] = alpha
         }
 
-        fuseDepthwise(model: model, runtimeOperators: runtimeOperators, descriptors: descriptors, store: store)
+        fuseDepthwise(model: model, runtimeOperators: runtimeOperators, descriptors: descriptors, store: store,
+                      graphOutputs: graphOutputs)
     }
 
     /// Plans the depthwise → 1×1 convolution fusions (after the other rewrites).
     private mutating func fuseDepthwise(model: TFLiteModel, runtimeOperators: [Int], descriptors: [TensorDescriptor],
-                                        store: ConstantStore) {
+                                        store: ConstantStore, graphOutputs: Set<Int>) {
         let graph = model.mainSubgraph
-        let graphOutputs = Set(graph.outputs.map(Int.init))
         func code(_ index: Int) -> BuiltinOperator { model.operatorCodes[graph.operators[index].opcodeIndex].builtinCode }
         for index in runtimeOperators where !removed.contains(index) && code(index) == .conv2D {
             let op = graph.operators[index]
@@ -211,7 +215,8 @@ struct GraphFusion {
                   !SparseConvKernel.prefersSparse(filter.floats, n: descriptors[list[1]].shape[0], k: descriptors[list[1]].shape[3])
             else { continue }
             let middle = list[0]
-            guard !graphOutputs.contains(middle), (descriptors[middle].byteCount ?? 0) >= GraphFusion.minimumFusedDepthwiseBytes,
+            guard descriptors[middle].type == .float32, op.outputs.count == 1, descriptors[Int(op.outputs[0])].type == .float32,
+                  !graphOutputs.contains(middle), (descriptors[middle].byteCount ?? 0) >= GraphFusion.minimumFusedDepthwiseBytes,
                   let producer = runtimeOperators.first(where: { !removed.contains($0) && outputs(of: $0, graph.operators[$0]).contains(middle) }),
                   code(producer) == .depthwiseConv2D, prelu[producer] == nil,
                   runtimeOperators.filter({ !removed.contains($0) && inputs(of: $0, graph.operators[$0]).contains(middle) }) == [index]

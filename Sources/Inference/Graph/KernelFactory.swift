@@ -11,12 +11,27 @@ enum KernelFactory {
 
     /// Checks that the engine implements `code` at `version`.
     static func validate(_ code: OperatorCode, index: Int) throws {
-        guard code.builtinCode != .custom,
-              let maximum = SupportedOperators.maximumVersion[code.builtinCode], code.version <= maximum
+        let maximum = code.builtinCode == .custom
+            ? code.customCode.flatMap { SupportedOperators.customMaximumVersion[$0] }
+            : SupportedOperators.maximumVersion[code.builtinCode]
+        guard let maximum, code.version <= maximum
         else { throw InferenceError.unsupportedOperator(name: code.name, version: code.version, index: index) }
     }
 
+    /// The output shapes an operator sets itself (TFLite resizes them when it prepares the
+    /// operator; the model may record none), or `nil` to use the recorded shapes.
+    static func outputShapes(_ code: OperatorCode, customOptions: ByteRange?) -> [[Int]]? {
+        guard code.builtinCode == .custom, code.customCode == DetectionPostProcessKernel.customCode else { return nil }
+        return DetectionPostProcessKernel.outputShapes(customOptions: customOptions)
+    }
+
+    /// Whether input `i` of the operator is a UINT8 or INT8 tensor (a quantized kernel runs it).
+    private static func isQuantized(_ ctx: OperatorContext, input i: Int = 0) -> Bool {
+        ctx.hasInput(i) && ctx.descriptors[ctx.inputIndices[i]].type.isQuantized8Bit
+    }
+
     static func make(_ ctx: OperatorContext) throws -> Kernel {
+        if let kernel = try makeQuantized(ctx) { return kernel }
         switch ctx.code.builtinCode {
         case .conv2D: return try Conv2DKernel.make(ctx)
         case .depthwiseConv2D: return try DepthwiseConv2DKernel.make(ctx)
@@ -58,7 +73,28 @@ enum KernelFactory {
         case .dequantize: return try DequantizeKernel.make(ctx)
         case .reshape, .squeeze, .expandDims: return try makeReshape(ctx)
         case .densify: throw ctx.unsupported("DENSIFY of a tensor that is not a sparse constant")
+        case .quantize: return try QuantizeKernel.make(ctx)
+        case .custom where ctx.code.customCode == DetectionPostProcessKernel.customCode:
+            return try DetectionPostProcessKernel.make(ctx)
         default: throw InferenceError.unsupportedOperator(name: ctx.name, version: ctx.version, index: ctx.index)
+        }
+    }
+
+    /// The quantized kernel of an operator whose data input is UINT8 or INT8, or `nil`.
+    private static func makeQuantized(_ ctx: OperatorContext) throws -> Kernel? {
+        guard isQuantized(ctx) else { return nil }
+        switch ctx.code.builtinCode {
+        case .conv2D: return try QuantizedConv2DKernel.make(ctx)
+        case .depthwiseConv2D: return try QuantizedDepthwiseConv2DKernel.make(ctx)
+        case .add: return try QuantizedBinaryKernel.make(ctx, operation: .add)
+        case .mul: return try QuantizedBinaryKernel.make(ctx, operation: .mul)
+        case .concatenation: return try QuantizedConcatenationKernel.make(ctx)
+        case .logistic: return try LookupTableKernel.makeLogistic(ctx)
+        case .maxPool2D: return try QuantizedPool2DKernel.make(ctx, kind: .max)
+        case .averagePool2D: return try QuantizedPool2DKernel.make(ctx, kind: .average)
+        case .resizeBilinear: return try QuantizedResizeKernel.make(ctx, bilinear: true)
+        case .resizeNearestNeighbor: return try QuantizedResizeKernel.make(ctx, bilinear: false)
+        default: return nil
         }
     }
 

@@ -14,6 +14,10 @@ struct OperatorContext {
     let constants: ConstantStore
     /// The address of a tensor's data at run time (arena slot or constant buffer).
     let address: (Int) -> UnsafeMutableRawPointer
+    /// The integer arithmetic of quantized kernels.
+    var arithmetic: QuantizedArithmetic = .xnnpack
+    /// The operator's raw `custom_options` (custom operators).
+    var customOptions: ByteRange? = nil
     /// The instruction set kernels pack their weights for.
     var instructionSet: InstructionSet = .best
     /// Zero padding of input 0 folded in from a PAD (convolutions only; see ``GraphFusion``).

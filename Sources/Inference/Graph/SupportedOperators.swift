@@ -17,6 +17,12 @@ enum SupportedOperators {
         .pad: 4, .padV2: 4,
         .mean: 3, .sum: 2,
         .resizeBilinear: 4, .resizeNearestNeighbor: 4,
+        .quantize: 2,
+    ]
+
+    /// Custom operators by `custom_code`, with the highest version implemented.
+    static let customMaximumVersion: [String: Int] = [
+        DetectionPostProcessKernel.customCode: 1,
     ]
 }
 

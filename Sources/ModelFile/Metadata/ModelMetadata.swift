@@ -213,6 +213,12 @@ public struct BoundingBoxProperties: Sendable, Equatable {
 public struct NormalizationOptions: Sendable, Equatable {
     public var mean: [Float]
     public var std: [Float]
+
+    /// Creates options with one value or one per channel.
+    public init(mean: [Float], std: [Float]) {
+        self.mean = mean
+        self.std = std
+    }
 }
 
 /// `ScoreCalibrationOptions`.

@@ -52,6 +52,15 @@ public struct Mask: Sendable {
         storage = values.withUnsafeBufferPointer { MaskStorage(copyingFloats: $0) }
     }
 
+    /// Creates a float mask of `width × height` zeros and lets `fill` write its pixels, without
+    /// an intermediate copy (pipeline output).
+    init?(zeroedFloat32Width width: Int, height: Int, fill: (UnsafeMutableBufferPointer<Float>) -> Void) {
+        guard let count = Mask.pixelCount(width: width, height: height) else { return nil }
+        self.width = width
+        self.height = height
+        storage = MaskStorage(zeroedFloats: count, fill: fill)
+    }
+
     /// Calls `body` with the pixels as floats.
     public func withUnsafeFloat32Buffer<R>(_ body: (UnsafeBufferPointer<Float>) throws -> R) rethrows -> R {
         try body(UnsafeBufferPointer(start: storage.float32Pointer(), count: width * height))

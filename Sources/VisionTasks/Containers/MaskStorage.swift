@@ -27,6 +27,15 @@ final class MaskStorage: @unchecked Sendable {
         floats = buffer
     }
 
+    init(zeroedFloats count: Int, fill: (UnsafeMutableBufferPointer<Float>) -> Void) {
+        dataType = .float32
+        self.count = count
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: max(count, 1))
+        buffer.initialize(repeating: 0, count: max(count, 1))
+        fill(UnsafeMutableBufferPointer(start: buffer, count: count))
+        floats = buffer
+    }
+
     deinit {
         bytes?.deallocate()
         floats?.deallocate()

@@ -10,11 +10,15 @@ public final class BaseOptions {
 
     /// The processor to run the model on. Defaults to ``Delegate/CPU``.
     public var delegate: Delegate
+    /// How many threads inference may use; `nil` (the default) uses every core. Beyond
+    /// MediaPipe, whose CPU tasks run inference on one thread. Results do not depend on it.
+    public var threadCount: Int?
 
     /// Creates options with no model path and the CPU delegate.
     public init() {
         modelAssetPath = nil
         delegate = .CPU
+        threadCount = nil
     }
 
     /// Creates options for the model at `modelAssetPath`.
@@ -26,6 +30,8 @@ public final class BaseOptions {
 
     /// A new, independent instance with the same values (MediaPipe's options are `NSCopying`).
     public func copy() -> BaseOptions {
-        BaseOptions(modelAssetPath: modelAssetPath, delegate: delegate)
+        let copy = BaseOptions(modelAssetPath: modelAssetPath, delegate: delegate)
+        copy.threadCount = threadCount
+        return copy
     }
 }

@@ -1,3 +1,4 @@
+import Inference
 import ModelFile
 
 extension TasksError {
@@ -18,11 +19,23 @@ extension TasksError {
         }
     }
 
+    /// Translates an engine error: an operator or option the engine cannot run is an
+    /// unsupported model; anything else an invalid one.
+    package init(_ error: InferenceError) {
+        switch error {
+        case .unsupportedOperator, .unsupportedOption:
+            self = .unsupportedModel(error.description)
+        default:
+            self = .invalidModel(error.description)
+        }
+    }
+
     /// `error` as a ``TasksError``: itself when it already is one, the translation of a
     /// `ModelFileError`, and otherwise an ``internalError(_:)`` naming it.
     package static func wrapping(_ error: any Error) -> TasksError {
         if let error = error as? TasksError { return error }
         if let error = error as? ModelFileError { return TasksError(error) }
+        if let error = error as? InferenceError { return TasksError(error) }
         return .internalError(String(describing: error))
     }
 }

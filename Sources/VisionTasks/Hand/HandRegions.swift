@@ -57,7 +57,7 @@ enum HandRegions {
         y1 = (y1 + points[6].y) / 2 * height
         // M_PI * 0.5f in double, rounded to float (Swift's Float.pi is rounded toward zero).
         let targetAngle = Float(Double.pi * 0.5)
-        let rotation = Radians.normalized(targetAngle - atan2f(-(y1 - y0), x1 - x0))
+        let rotation = Radians.normalized(targetAngle - CorrectlyRounded.atan2(-(y1 - y0), x1 - x0))
         let reverse = Radians.normalized(-rotation)
 
         // Upstream starts the running maxima at the smallest positive float, not at −∞.
@@ -71,7 +71,7 @@ enum HandRegions {
         }
         let centerX = (maxX + minX) / 2, centerY = (maxY + minY) / 2
 
-        let cosReverse = cosf(reverse), sinReverse = sinf(reverse)
+        let cosReverse = CorrectlyRounded.cos(reverse), sinReverse = CorrectlyRounded.sin(reverse)
         maxX = Float.leastNormalMagnitude
         maxY = Float.leastNormalMagnitude
         minX = Float.greatestFiniteMagnitude
@@ -87,7 +87,7 @@ enum HandRegions {
             minY = min(minY, projectedY)
         }
         let projectedCenterX = (maxX + minX) / 2, projectedCenterY = (maxY + minY) / 2
-        let cosine = cosf(rotation), sine = sinf(rotation)
+        let cosine = CorrectlyRounded.cos(rotation), sine = CorrectlyRounded.sin(rotation)
         let rectCenterX = projectedCenterX * cosine - projectedCenterY * sine + width * centerX
         let rectCenterY = projectedCenterX * sine + projectedCenterY * cosine + height * centerY
         return NormalizedRect(

@@ -20,8 +20,9 @@ struct PoseDetectorPostprocessor: Sendable {
     /// Detections in image-normalized coordinates from the two detector outputs
     /// ([2254 × 12] boxes, [2254 × 1] scores) of a letterboxed full-image tensor with `padding`.
     ///
-    /// Upstream quirk kept: when the input rect is rotated (a non-`.up` orientation), the
-    /// detections are only un-letterboxed, not un-rotated (PIPELINES.md §2.2).
+    /// The tensor must show the whole upright image: the detections are only un-letterboxed
+    /// (upstream also passes a rotated crop here and then mistakes its coordinates for
+    /// unrotated ones, PIPELINES.md §2.2; PoseLandmarker always crops the upright image).
     func detections(
         boxes: UnsafeBufferPointer<Float>, scores: UnsafeBufferPointer<Float>, minScore: Float,
         padding: LetterboxPadding

@@ -4,29 +4,37 @@ import Inference
 /// `vision-tasks bench-model MODEL [--member NAME] [--threads N] [--iterations N] [--json]`:
 /// times one `invoke()` of the engine after warm-up. `--profile` also prints the median time of
 /// each operator type, `--profile-kernels` of each kernel in order. `--isa NAME` runs the
-/// kernels of another supported instruction set (avx512, avx2, neon, portable) to compare.
+/// kernels of another supported instruction set (avx512, avx2, neon, portable) to compare;
+/// `--arithmetic xnnpack|reference` chooses the arithmetic of quantized models.
 package enum BenchModelCommand: Command {
     package static let name = "bench-model"
     package static let summary = "time the engine on one model: median, min and max ms per invoke, arena bytes"
-    package static let usage = "vision-tasks bench-model MODEL [--member NAME] [--threads N] [--iterations N] [--json] [--profile] [--profile-kernels] [--isa NAME]"
+    package static let usage = "vision-tasks bench-model MODEL [--member NAME] [--threads N] [--iterations N] [--json] [--profile] [--profile-kernels] [--isa NAME] [--arithmetic xnnpack|reference]"
 
     /// Untimed invokes before measuring.
     static let warmUp = 5
 
     package static func run(_ arguments: [String], context: CommandContext) throws -> Int32 {
         let parsed = try Arguments(arguments, flags: ["json", "profile", "profile-kernels"],
-                                   options: ["member", "threads", "iterations", "isa"])
+                                   options: ["member", "threads", "iterations", "isa", "arithmetic"])
         guard parsed.positionals.count == 1, let file = parsed.positionals.first else {
             throw CLIError.usage("bench-model takes exactly one MODEL")
         }
         let iterations = try parsed.integer("iterations", in: 1...100_000) ?? 50
         let interpreter = try ModelLoading.interpreter(
             path: context.absolute(file), member: parsed.value("member"),
-            threads: try parsed.integer("threads", in: 1...256), instructionSet: parsed.value("isa"))
+            threads: try parsed.integer("threads", in: 1...256), instructionSet: parsed.value("isa"),
+            arithmetic: try ModelLoading.arithmetic(parsed.value("arithmetic")))
         // A fixed, input-range-neutral pattern: timing does not depend on values.
         for index in 0..<interpreter.inputCount {
-            try interpreter.withInputBuffer(index) { buffer in
-                for i in 0..<buffer.count { buffer[i] = Float(i % 251) / 251 }
+            if try interpreter.inputType(index) == .float32 {
+                try interpreter.withInputBuffer(index) { buffer in
+                    for i in 0..<buffer.count { buffer[i] = Float(i % 251) / 251 }
+                }
+            } else {
+                try interpreter.withInputBytes(index) { buffer in
+                    for i in 0..<buffer.count { buffer[i] = UInt8(i % 251) }
+                }
             }
         }
         for _ in 0..<warmUp { try interpreter.invoke() }

@@ -2,19 +2,21 @@ import Foundation
 import Inference
 import ModelFile
 
-/// `vision-tasks run-model MODEL [--member NAME] --input FILE... --output-dir DIR [--threads N]`:
-/// runs one model with the engine on raw float32 tensors.
+/// `vision-tasks run-model MODEL [--member NAME] --input FILE... --output-dir DIR [--threads N]
+/// [--arithmetic xnnpack|reference]`: runs one model with the engine on raw tensors.
 ///
-/// Each input file holds one model input as little-endian float32 in the tensor's NHWC order,
-/// in model input order; each output is written the same way to `DIR/output_<i>.f32`, and
-/// its shape is printed.
+/// Each input file holds one model input in the tensor's element type and NHWC order, in model
+/// input order: little-endian float32 for FLOAT32 inputs, raw bytes for UINT8 / INT8 inputs of
+/// quantized models. Each output is written in its element type to `DIR/output_<i>.<ext>`
+/// (`f32` for FLOAT32, `u8`, `i8`, `i32`, else `bin`), and its shape is printed.
+/// `--arithmetic` chooses the integer arithmetic of quantized operators (default xnnpack).
 package enum RunModelCommand: Command {
     package static let name = "run-model"
-    package static let summary = "run a .tflite model (or a .task member) on raw float32 input files"
-    package static let usage = "vision-tasks run-model MODEL [--member NAME] --input FILE... --output-dir DIR [--threads N]"
+    package static let summary = "run a .tflite model (or a .task member) on raw input files (float32, or uint8/int8 for quantized inputs)"
+    package static let usage = "vision-tasks run-model MODEL [--member NAME] --input FILE... --output-dir DIR [--threads N] [--arithmetic xnnpack|reference]"
 
     package static func run(_ arguments: [String], context: CommandContext) throws -> Int32 {
-        let parsed = try Arguments(arguments, flags: [], options: ["member", "input", "output-dir", "threads"])
+        let parsed = try Arguments(arguments, flags: [], options: ["member", "input", "output-dir", "threads", "arithmetic"])
         guard parsed.positionals.count == 1, let file = parsed.positionals.first else {
             throw CLIError.usage("run-model takes exactly one MODEL")
         }
@@ -22,12 +24,22 @@ package enum RunModelCommand: Command {
         let inputs = parsed.values("input")
         let interpreter = try ModelLoading.interpreter(
             path: context.absolute(file), member: parsed.value("member"),
-            threads: try parsed.integer("threads", in: 1...256))
+            threads: try parsed.integer("threads", in: 1...256), arithmetic: try ModelLoading.arithmetic(parsed.value("arithmetic")))
         guard inputs.count == interpreter.inputCount else {
             throw CLIError.usage("the model has \(interpreter.inputCount) input(s); got \(inputs.count) --input file(s)")
         }
         for (index, input) in inputs.enumerated() {
             let data = try ModelLoading.read(context.absolute(input))
+            if try interpreter.inputType(index) != .float32 {
+                try interpreter.withInputBytes(index) { buffer in
+                    guard data.count == buffer.count else {
+                        throw CLIError.failed(
+                            "input \(index) ('\(input)') has \(data.count) bytes; shape \(try interpreter.inputShape(index)) of \(try interpreter.inputType(index)) needs \(buffer.count)")
+                    }
+                    buffer.copyBytes(from: data)
+                }
+                continue
+            }
             try interpreter.withInputBuffer(index) { buffer in
                 guard data.count == buffer.count * 4 else {
                     throw CLIError.failed(
@@ -49,13 +61,18 @@ package enum RunModelCommand: Command {
         }
         for index in 0..<interpreter.outputCount {
             var bytes = Data()
-            try interpreter.withOutputBuffer(index) { values in
-                bytes.reserveCapacity(values.count * 4)
-                for value in values {
-                    withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+            let type = try interpreter.outputType(index)
+            if type == .float32 {
+                try interpreter.withOutputBuffer(index) { values in
+                    bytes.reserveCapacity(values.count * 4)
+                    for value in values {
+                        withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+                    }
                 }
+            } else {
+                try interpreter.withOutputBytes(index) { bytes.append(contentsOf: $0) }
             }
-            let path = directory + "/output_\(index).f32"
+            let path = directory + "/output_\(index).\(ModelLoading.fileExtension(type))"
             guard FileManager.default.createFile(atPath: path, contents: bytes) else {
                 throw CLIError.failed("cannot write '\(path)'")
             }
@@ -69,7 +86,8 @@ package enum RunModelCommand: Command {
 /// Shared steps of the model commands.
 enum ModelLoading {
     /// Opens `path` (a .tflite or a .task with `member`) and prepares an interpreter.
-    static func interpreter(path: String, member: String?, threads: Int?, instructionSet: String? = nil) throws -> Interpreter {
+    static func interpreter(path: String, member: String?, threads: Int?, instructionSet: String? = nil,
+                            arithmetic: QuantizedArithmetic = .xnnpack) throws -> Interpreter {
         let container = try ModelContainer(contentsOfFile: path)
         if container.kind == .bundle, member == nil {
             throw CLIError.usage("the file is a .task bundle; choose a model with --member (\(container.modelNames.joined(separator: ", ")))")
@@ -77,6 +95,7 @@ enum ModelLoading {
         let model = try container.model(named: container.kind == .bundle ? member : nil)
         let options = InterpreterOptions()
         if let threads { options.threadCount = threads }
+        options.quantizedArithmetic = arithmetic
         if let instructionSet {
             guard let choice = InstructionSet(name: instructionSet), choice.isSupported else {
                 let names = InstructionSet.all.filter(\.isSupported).map(\.description)
@@ -85,6 +104,26 @@ enum ModelLoading {
             options.instructionSet = choice
         }
         return try Interpreter(model: model, options: options)
+    }
+
+    /// The `--arithmetic` value (default xnnpack).
+    static func arithmetic(_ value: String?) throws -> QuantizedArithmetic {
+        switch value {
+        case nil, "xnnpack": return .xnnpack
+        case "reference": return .reference
+        case let other?: throw CLIError.usage("--arithmetic must be xnnpack or reference, not '\(other)'")
+        }
+    }
+
+    /// The file extension of raw tensors of `type`.
+    static func fileExtension(_ type: TensorType) -> String {
+        switch type {
+        case .float32: return "f32"
+        case .uint8: return "u8"
+        case .int8: return "i8"
+        case .int32: return "i32"
+        default: return "bin"
+        }
     }
 
     /// The bytes of the file at `path`.

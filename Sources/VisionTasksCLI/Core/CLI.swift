@@ -12,6 +12,10 @@ package enum CLI {
         [
             InspectCommand.self,
             ModelsCommand.self,
+            PoseCommand.self,
+            HandsCommand.self,
+            ObjectsCommand.self,
+            BenchCommand.self,
             RunModelCommand.self,
             BenchModelCommand.self,
         ]

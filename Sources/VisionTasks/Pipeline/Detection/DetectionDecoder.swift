@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 
 /// Turns raw SSD output tensors into detections like MediaPipe's `TensorsToDetectionsCalculator`
 /// on its two-tensor path (mediapipe/calculators/tensor/tensors_to_detections_calculator.cc,
@@ -94,8 +95,8 @@ enum DetectionDecoder {
         xCenter = xCenter / options.xScale * anchor.width + anchor.xCenter
         yCenter = yCenter / options.yScale * anchor.height + anchor.yCenter
         if options.applyExponentialOnBoxSize {
-            height = expf(height / options.hScale) * anchor.height
-            width = expf(width / options.wScale) * anchor.width
+            height = CorrectlyRounded.exp(height / options.hScale) * anchor.height
+            width = CorrectlyRounded.exp(width / options.wScale) * anchor.width
         } else {
             height = height / options.hScale * anchor.height
             width = width / options.wScale * anchor.width

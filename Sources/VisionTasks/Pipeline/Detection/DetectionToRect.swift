@@ -63,7 +63,7 @@ enum DetectionToRect {
         let width = Float(imageSize.width), height = Float(imageSize.height)
         let x0 = start.x * width, y0 = start.y * height
         let x1 = end.x * width, y1 = end.y * height
-        return Radians.normalized(rotation.targetAngle - atan2f(-(y1 - y0), x1 - x0))
+        return Radians.normalized(rotation.targetAngle - CorrectlyRounded.atan2(-(y1 - y0), x1 - x0))
     }
 
     private static func keypoints(

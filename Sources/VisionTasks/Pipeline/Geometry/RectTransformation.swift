@@ -43,7 +43,7 @@ struct RectTransformation: Sendable, Hashable {
             result.xCenter += width * shiftX
             result.yCenter += height * shiftY
         } else {
-            let cosine = cosf(angle), sine = sinf(angle)
+            let cosine = CorrectlyRounded.cos(angle), sine = CorrectlyRounded.sin(angle)
             let xShift = (imageWidth * width * shiftX * cosine - imageHeight * height * shiftY * sine) / imageWidth
             let yShift = (imageWidth * width * shiftX * sine + imageHeight * height * shiftY * cosine) / imageHeight
             result.xCenter += xShift

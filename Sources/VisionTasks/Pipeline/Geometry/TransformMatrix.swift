@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 
 /// A 4×4 row-major matrix mapping tensor-normalized coordinates (u, v) to image-normalized
 /// coordinates: MediaPipe's image-to-tensor `MATRIX` output
@@ -19,7 +20,7 @@ package struct TransformMatrix: Sendable, Hashable {
     /// (PIPELINES.md §1.3 step 7).
     package init(subRect roi: RotatedRect, imageSize: ImageSize) {
         let a = roi.width, b = roi.height
-        let c = cosf(roi.rotation), d = sinf(roi.rotation)
+        let c = CorrectlyRounded.cos(roi.rotation), d = CorrectlyRounded.sin(roi.rotation)
         let e = roi.centerX, f = roi.centerY
         let g = 1 / Float(imageSize.width), h = 1 / Float(imageSize.height)
         values = [

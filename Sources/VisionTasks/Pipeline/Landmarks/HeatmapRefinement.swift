@@ -9,11 +9,15 @@ enum HeatmapRefinement {
 
     /// Refines `landmarks` (tensor-normalized) in place from an HWC heatmap with one channel
     /// per landmark. Visibility and presence are left alone.
+    ///
+    /// Returns each landmark's best confidence in its window, which decided whether it moved
+    /// (`nil` for a landmark outside the heatmap).
+    @discardableResult
     static func refine(
         _ landmarks: inout [NormalizedLandmark], heatmap: UnsafeBufferPointer<Float>,
         height: Int, width: Int, channels: Int,
         kernelSize: Int = poseKernelSize, minConfidence: Float = poseMinConfidence
-    ) throws(TasksError) {
+    ) throws(TasksError) -> [Float?] {
         guard channels == landmarks.count, height > 0, width > 0, heatmap.count >= height * width * channels else {
             throw .invalidModel(
                 "heatmap of \(height)×\(width)×\(channels) (\(heatmap.count) values) does not fit "
@@ -21,6 +25,7 @@ enum HeatmapRefinement {
         }
         let offset = (kernelSize - 1) / 2
         let rowSize = width * channels
+        var confidences = [Float?](repeating: nil, count: landmarks.count)
         for index in landmarks.indices {
             // Truncation toward zero, as the float-to-int conversion upstream.
             let column = (landmarks[index].x * Float(width)).rounded(.towardZero)
@@ -39,10 +44,12 @@ enum HeatmapRefinement {
                     weightedRow += Float(y) * confidence
                 }
             }
+            confidences[index] = maxConfidence
             if maxConfidence >= minConfidence, sum > 0 {
                 landmarks[index].x = weightedColumn / Float(width) / sum
                 landmarks[index].y = weightedRow / Float(height) / sum
             }
         }
+        return confidences
     }
 }

@@ -9,7 +9,7 @@ import Imaging
 /// Exact for ROIs that are square in pixels, which is what both landmarkers use.
 enum LandmarkProjection {
     static func project(_ landmarks: [NormalizedLandmark], onto rect: NormalizedRect) -> [NormalizedLandmark] {
-        let cosine = cosf(rect.rotation), sine = sinf(rect.rotation)
+        let cosine = CorrectlyRounded.cos(rect.rotation), sine = CorrectlyRounded.sin(rect.rotation)
         return landmarks.map { landmark in
             let x = landmark.x - 0.5, y = landmark.y - 0.5
             var projected = landmark

@@ -6,7 +6,7 @@ import Imaging
 /// (mediapipe/calculators/util/world_landmark_projection_calculator.cc, PIPELINES.md §1.7).
 enum WorldLandmarkProjection {
     static func project(_ landmarks: [Landmark], rotation: Float) -> [Landmark] {
-        let cosine = cosf(rotation), sine = sinf(rotation)
+        let cosine = CorrectlyRounded.cos(rotation), sine = CorrectlyRounded.sin(rotation)
         return landmarks.map { landmark in
             var projected = landmark
             projected.x = cosine * landmark.x - sine * landmark.y

@@ -1,0 +1,5 @@
+#include "support_common.h"
+
+void vt_free(void *pointer) {
+    free(pointer);
+}

@@ -1,0 +1,263 @@
+import ModelFile
+
+/// CONV_2D on UINT8 (per-tensor) or INT8 (per-tensor or per-channel) NHWC tensors with int32
+/// biases, as TFLite defines it (tflite/kernels/conv.cc; reference arithmetic in
+/// tflite/kernels/internal/reference/conv.h and reference/integer_ops/conv.h):
+/// `acc = bias[c] + Σ (x - x_zp) · (w - w_zp[c])` over the window (padding contributes
+/// nothing), then ``Requantizer``.
+///
+/// Each tile of four output pixels gathers its patches into per-thread scratch as int16 (zero
+/// points in the padding), then ``QuantizedGemm`` runs over the packed filter. Work is split over
+/// tiles, so results do not depend on the thread count.
+final class QuantizedConv2DKernel: Kernel, ParallelJob {
+    let input: UnsafeMutableRawPointer
+    let output: UnsafeMutableRawPointer
+    let isSigned: Bool
+    let inputShape: NHWC
+    let outputShape: NHWC
+    let rows: WindowAxis
+    let columns: WindowAxis
+    let inputZeroPoint: Int16
+    let weights: QuantizedPackedWeights
+    let requantizer: Requantizer
+    let pixelCount: Int
+
+    static func make(_ ctx: OperatorContext) throws -> Kernel {
+        guard case let .conv2D(options) = ctx.options else { throw ctx.invalid("missing Conv2DOptions") }
+        try ctx.expect(inputs: 2...3, outputs: 1)
+        let (type, inputQuantization, outputQuantization) = try ctx.quantizedInputOutput()
+        let inputDescriptor = try ctx.input(0)
+        guard let inputShape = NHWC(inputDescriptor.shape) else {
+            throw ctx.unsupported("input must have rank 4, has shape \(inputDescriptor.shapeText)")
+        }
+        let filter = try ctx.requireConstant(1, "the filter")
+        guard filter.descriptor.type == type else {
+            throw ctx.unsupported("filter type \(filter.descriptor.type) with \(type) activations")
+        }
+        guard let filterShape = NHWC(filter.descriptor.shape) else {
+            throw ctx.invalid("filter must have rank 4, has shape \(filter.descriptor.shapeText)")
+        }
+        guard filterShape.channels == inputShape.channels else {
+            throw ctx.unsupported("filter depth \(filterShape.channels) differs from input depth \(inputShape.channels) (grouped convolution)")
+        }
+        let filterQuantization = try ctx.filterQuantization(filter.descriptor, channels: filterShape.batch, axis: 0, type: type)
+        let bias = try ctx.quantizedBias(2, channels: filterShape.batch)
+        guard let rows = WindowAxis(input: inputShape.height, filter: filterShape.height, stride: options.strideHeight,
+                                    dilation: options.dilationHeight, padding: options.padding),
+              let columns = WindowAxis(input: inputShape.width, filter: filterShape.width, stride: options.strideWidth,
+                                       dilation: options.dilationWidth, padding: options.padding)
+        else { throw ctx.invalid("invalid window: filter \(filter.descriptor.shapeText), strides \(options.strideHeight)x\(options.strideWidth), dilation \(options.dilationHeight)x\(options.dilationWidth) on input \(inputDescriptor.shapeText)") }
+        let outputShape = NHWC(batch: inputShape.batch, height: rows.output, width: columns.output, channels: filterShape.batch)
+        try ctx.requireOutputShape(outputShape.shape)
+        let range = try ctx.quantizedActivationRange(options.activation, output: outputQuantization, type: type)
+        let weights = QuantizedPackedWeights(
+            weights: UnsafeRawPointer(filter.buffer.raw), signed: type == .int8, zeroPoints: filterQuantization.zeroPoints,
+            bias: bias.map { UnsafePointer($0.buffer.bound(to: Int32.self)) }, n: filterShape.batch,
+            k: filterShape.height * filterShape.width * filterShape.channels, inputZeroPoint: inputQuantization.zeroPoint)
+        let requantizer = Requantizer(
+            arithmetic: ctx.arithmetic, inputScale: inputQuantization.scale, filterScales: filterQuantization.scales,
+            outputScale: outputQuantization.scale, channelCount: filterShape.batch, zeroPoint: outputQuantization.zeroPoint,
+            range: range, floatProduct: type == .uint8)
+        return QuantizedConv2DKernel(
+            input: ctx.inputAddress(0), output: ctx.outputAddress(0), isSigned: type == .int8, inputShape: inputShape,
+            outputShape: outputShape, rows: rows, columns: columns, inputZeroPoint: Int16(inputQuantization.zeroPoint),
+            weights: weights, requantizer: requantizer)
+    }
+
+    init(input: UnsafeMutableRawPointer, output: UnsafeMutableRawPointer, isSigned: Bool, inputShape: NHWC,
+         outputShape: NHWC, rows: WindowAxis, columns: WindowAxis, inputZeroPoint: Int16,
+         weights: QuantizedPackedWeights, requantizer: Requantizer) {
+        self.input = input
+        self.output = output
+        self.isSigned = isSigned
+        self.inputShape = inputShape
+        self.outputShape = outputShape
+        self.rows = rows
+        self.columns = columns
+        self.inputZeroPoint = inputZeroPoint
+        self.weights = weights
+        self.requantizer = requantizer
+        pixelCount = outputShape.batch * outputShape.height * outputShape.width
+    }
+
+    /// Int16 values per gathered row (`k` rounded up to even).
+    private var rowLength: Int { weights.pairCount * 2 }
+
+    /// Per thread: the tile's gathered rows (int16), then their broadcast pairs (16 bytes each).
+    var scratchBytesPerThread: Int {
+        QuantizedGemm.tileRows * (rowLength * MemoryLayout<Int16>.stride + weights.pairCount * 16)
+    }
+
+    private var context: ExecutionContext?
+
+    func execute(_ context: ExecutionContext) {
+        self.context = context
+        context.pool.run(self, taskCount: (pixelCount + QuantizedGemm.tileRows - 1) / QuantizedGemm.tileRows)
+        self.context = nil
+    }
+
+    func run(tasks range: Range<Int>, thread: Int) {
+        guard let context else { return }
+        let scratch = (context.scratch + thread * context.scratchStride).assumingMemoryBound(to: Int16.self)
+        if isSigned { run(Int8.self, range, scratch) } else { run(UInt8.self, range, scratch) }
+    }
+
+    @inline(__always)
+    private func run<T: QuantizedElement>(_: T.Type, _ range: Range<Int>, _ scratch: UnsafeMutablePointer<Int16>) {
+        let n = outputShape.channels
+        let length = rowLength
+        let out = output.assumingMemoryBound(to: T.self)
+        let pairs = weights.pairCount
+        // The broadcast rows follow the gathered ones; 16-byte aligned as the scratch and
+        // `length` (even) times 2 bytes times 4 rows are.
+        let broadcast = UnsafeMutableRawPointer(scratch + QuantizedGemm.tileRows * length)
+        let rowBytes = pairs * 16
+        for tile in range {
+            let first = tile * QuantizedGemm.tileRows
+            let count = Swift.min(QuantizedGemm.tileRows, pixelCount - first)
+            for r in 0..<count {
+                if inputShape.channels % 2 == 0 {
+                    gatherPairs(T.self, first + r, into: broadcast + r * rowBytes)
+                } else {
+                    gather(T.self, first + r, into: scratch + r * length)
+                    QuantizedGemm.broadcastPairs(scratch + r * length, pairCount: pairs, into: broadcast + r * rowBytes)
+                }
+            }
+            let s = UnsafeRawPointer(broadcast)
+            QuantizedGemm.tile(s, count > 1 ? s + rowBytes : s, count > 2 ? s + 2 * rowBytes : s, count > 3 ? s + 3 * rowBytes : s,
+                               rows: count, weights: weights, requantizer: requantizer, out: out + first * n, outStride: n)
+        }
+    }
+
+    /// Writes output pixel `m`'s patch straight as broadcast pairs (an even channel count keeps
+    /// every pair within one tap): the input zero point outside the input.
+    @inline(__always)
+    private func gatherPairs<T: QuantizedElement>(_: T.Type, _ m: Int, into destination: UnsafeMutableRawPointer) {
+        let perImage = outputShape.height * outputShape.width
+        let b = m / perImage, rest = m % perImage
+        let oy = rest / outputShape.width, ox = rest % outputShape.width
+        let cin = inputShape.channels
+        let source = input.assumingMemoryBound(to: T.self)
+        let zeroPair = UInt32(UInt16(bitPattern: inputZeroPoint)) * 0x1_0001
+        let padding = SIMD4<UInt32>(repeating: zeroPair)
+        var d = destination
+        for ky in 0..<rows.filter {
+            let iy = rows.origin(oy) + ky * rows.dilation
+            for kx in 0..<columns.filter {
+                let ix = columns.origin(ox) + kx * columns.dilation
+                if iy >= 0 && iy < inputShape.height && ix >= 0 && ix < inputShape.width {
+                    let p = source + ((b * inputShape.height + iy) * inputShape.width + ix) * cin
+                    var c = 0
+                    while c + 8 <= cin {
+                        let wide = QuantizedVector.widen(UnsafeRawPointer(p + c), signed: T.isSigned)
+                        let pairs = unsafeBitCast(wide, to: SIMD4<UInt32>.self)
+                        d.storeBytes(of: SIMD4(repeating: pairs[0]), toByteOffset: 0, as: SIMD4<UInt32>.self)
+                        d.storeBytes(of: SIMD4(repeating: pairs[1]), toByteOffset: 16, as: SIMD4<UInt32>.self)
+                        d.storeBytes(of: SIMD4(repeating: pairs[2]), toByteOffset: 32, as: SIMD4<UInt32>.self)
+                        d.storeBytes(of: SIMD4(repeating: pairs[3]), toByteOffset: 48, as: SIMD4<UInt32>.self)
+                        d += 64
+                        c += 8
+                    }
+                    while c < cin {
+                        let low = UInt32(UInt16(bitPattern: Int16(truncatingIfNeeded: p[c])))
+                        let high = UInt32(UInt16(bitPattern: Int16(truncatingIfNeeded: p[c + 1])))
+                        d.storeBytes(of: SIMD4(repeating: low | high << 16), as: SIMD4<UInt32>.self)
+                        d += 16
+                        c += 2
+                    }
+                } else {
+                    for _ in 0..<(cin / 2) {
+                        d.storeBytes(of: padding, as: SIMD4<UInt32>.self)
+                        d += 16
+                    }
+                }
+            }
+        }
+    }
+
+    /// Writes output pixel `m`'s patch (kh × kw × cin activations widened to int16, the input
+    /// zero point outside the input, one zero of padding for an odd length) to `patch`.
+    @inline(__always)
+    private func gather<T: QuantizedElement>(_: T.Type, _ m: Int, into patch: UnsafeMutablePointer<Int16>) {
+        let perImage = outputShape.height * outputShape.width
+        let b = m / perImage, rest = m % perImage
+        let oy = rest / outputShape.width, ox = rest % outputShape.width
+        let cin = inputShape.channels
+        let source = input.assumingMemoryBound(to: T.self)
+        var p = patch
+        for ky in 0..<rows.filter {
+            let iy = rows.origin(oy) + ky * rows.dilation
+            for kx in 0..<columns.filter {
+                let ix = columns.origin(ox) + kx * columns.dilation
+                if iy >= 0 && iy < inputShape.height && ix >= 0 && ix < inputShape.width {
+                    QuantizedWiden.widen(source + ((b * inputShape.height + iy) * inputShape.width + ix) * cin, to: p, count: cin)
+                } else {
+                    p.update(repeating: inputZeroPoint, count: cin)
+                }
+                p += cin
+            }
+        }
+        if rowLength > weights.k { p.pointee = 0 }
+    }
+}
+
+/// Widening of 8-bit activations to int16.
+enum QuantizedWiden {
+    @inline(__always)
+    static func widen<T: QuantizedElement>(_ source: UnsafePointer<T>, to destination: UnsafeMutablePointer<Int16>, count: Int) {
+        var i = 0
+        while i + 8 <= count {
+            let v = QuantizedVector.widen(UnsafeRawPointer(source + i), signed: T.isSigned)
+            UnsafeMutableRawPointer(destination + i).storeBytes(of: v, as: SIMD8<Int16>.self)
+            i += 8
+        }
+        while i < count {
+            destination[i] = Int16(truncatingIfNeeded: source[i])
+            i += 1
+        }
+    }
+}
+
+/// Filter quantization of a quantized convolution.
+struct FilterQuantization {
+    /// One scale, or one per output channel.
+    let scales: [Float]
+    /// One zero point, or one per output channel.
+    let zeroPoints: [Int32]
+}
+
+extension OperatorContext {
+    /// The filter's scales and zero points: per tensor, or per channel along `axis` with
+    /// `channels` entries (TFLite allows per-channel filters only for INT8, with zero points
+    /// of 0: tflite/kernels/kernel_util.cc, `PopulateConvolutionQuantizationParams`).
+    func filterQuantization(_ filter: TensorDescriptor, channels: Int, axis: Int, type: TensorType) throws -> FilterQuantization {
+        guard let q = filter.quantization, !q.scale.isEmpty else { throw unsupported("the filter has no quantization parameters") }
+        let zeroPoints = q.zeroPoint.isEmpty ? [0] : q.zeroPoint
+        guard zeroPoints.count == 1 || zeroPoints.count == q.scale.count else {
+            throw invalid("filter has \(q.scale.count) scales and \(zeroPoints.count) zero points")
+        }
+        if q.scale.count > 1 {
+            guard type == .int8 else { throw unsupported("per-channel quantization of a \(type) filter") }
+            guard q.scale.count == channels, q.quantizedDimension == axis else {
+                throw invalid("filter has \(q.scale.count) scales along dimension \(q.quantizedDimension), expected \(channels) along \(axis)")
+            }
+        }
+        guard let range = type.quantizedRange, zeroPoints.allSatisfy({ $0 >= Int64(range.lower) && $0 <= Int64(range.upper) }) else {
+            throw invalid("filter zero points \(zeroPoints) are outside the range of \(type)")
+        }
+        guard q.scale.allSatisfy({ $0 > 0 && $0.isFinite }) else { throw invalid("filter scales must be positive") }
+        return FilterQuantization(scales: q.scale, zeroPoints: zeroPoints.map { Int32($0) })
+    }
+
+    /// The constant INT32 bias of a quantized convolution (input `i`, optional).
+    func quantizedBias(_ i: Int, channels: Int) throws -> ConstantTensor? {
+        guard let bias = try constantInput(i) else {
+            if hasInput(i) { throw unsupported("the bias must be a constant tensor") }
+            return nil
+        }
+        guard bias.descriptor.type == .int32, bias.descriptor.elementCount == channels else {
+            throw unsupported("the bias must be \(channels) INT32 values, is \(bias.descriptor.shapeText) \(bias.descriptor.type)")
+        }
+        return bias
+    }
+}

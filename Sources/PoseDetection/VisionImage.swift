@@ -1,0 +1,68 @@
+import VisionTasks
+#if canImport(UIKit)
+import UIKit
+#endif
+#if canImport(CoreMedia)
+import CoreMedia
+#endif
+
+/// An image for the ML Kit-style detectors (ML Kit's `VisionImage`), with a settable
+/// ``orientation``.
+///
+/// Unlike ML Kit, every orientation works, mirrored ones included, so a front camera's
+/// `.leftMirrored` frames give landmarks on the correct (true) side of the body.
+public final class VisionImage: @unchecked Sendable {
+    // @unchecked: `orientation` is a plain value; set it before handing the image to a detector.
+    /// How the stored pixels must be turned to show the picture upright; `.up` by default.
+    public var orientation: ImageOrientation
+
+    private enum Source {
+        case image(MPImage)
+        #if canImport(UIKit)
+        case uiImage(UIImage)
+        #endif
+        #if canImport(CoreMedia)
+        case sampleBuffer(CMSampleBuffer)
+        #endif
+    }
+
+    private let source: Source
+
+    /// Wraps an `MPImage`; the image's own orientation becomes this image's ``orientation``.
+    public init(image: MPImage) {
+        source = .image(image)
+        orientation = image.orientation
+    }
+
+    #if canImport(UIKit)
+    /// Wraps a `UIImage`, as ML Kit does (orientation `.up` unless you set it).
+    public init(image: UIImage) {
+        source = .uiImage(image)
+        orientation = .up
+    }
+    #endif
+
+    #if canImport(CoreMedia)
+    /// Wraps a camera frame, as ML Kit does (orientation `.up` unless you set it).
+    public init(buffer: CMSampleBuffer) {
+        source = .sampleBuffer(buffer)
+        orientation = .up
+    }
+    #endif
+
+    /// The pixels as an `MPImage` carrying the current ``orientation``.
+    func mpImage() throws -> MPImage {
+        switch source {
+        case let .image(image):
+            return image.orientation == orientation ? image : image.withOrientation(orientation)
+        #if canImport(UIKit)
+        case let .uiImage(image):
+            return try MPImage(uiImage: image, orientation: orientation)
+        #endif
+        #if canImport(CoreMedia)
+        case let .sampleBuffer(buffer):
+            return try MPImage(sampleBuffer: buffer, orientation: orientation)
+        #endif
+        }
+    }
+}

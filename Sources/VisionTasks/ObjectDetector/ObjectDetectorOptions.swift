@@ -1,0 +1,46 @@
+/// The mean and standard deviation that turn 8-bit pixel values into a float model's input,
+/// `(value - mean) / std`, per channel or for all channels.
+public struct InputNormalization: Sendable, Equatable {
+    public var mean: [Float]
+    public var std: [Float]
+
+    /// Creates a normalization; `mean` and `std` hold one value or one per channel.
+    public init(mean: [Float], std: [Float]) {
+        self.mean = mean
+        self.std = std
+    }
+}
+
+/// Options of an ``ObjectDetector``; mirrors MediaPipe's `MPPObjectDetectorOptions`
+/// (mediapipe/tasks/ios/vision/object_detector/sources/MPPObjectDetectorOptions.h).
+///
+/// A class, as upstream, so that the guide's code configures it through `let`.
+public final class ObjectDetectorOptions: TaskOptions, @unchecked Sendable {
+    // @unchecked: plain configuration, read once when a detector is created.
+    /// `.image` (default), `.video` or `.liveStream`.
+    public var runningMode: RunningMode = .image
+    /// Receives live-stream results; required in `.liveStream` mode and only there. Held weakly.
+    public weak var objectDetectorLiveStreamDelegate: (any ObjectDetectorLiveStreamDelegate)?
+    /// The locale of the display names to attach, when the model has a label file in it.
+    public var displayNamesLocale: String = "en"
+    /// At most this many detections, best first; −1 (the default) returns all. 0 is an error.
+    public var maxResults: Int = -1
+    /// Detections scoring below this are dropped; a score equal to it is kept.
+    public var scoreThreshold: Float = 0
+    /// Only these category names are returned (exclusive with ``categoryDenylist``).
+    public var categoryAllowlist: [String] = []
+    /// These category names are never returned (exclusive with ``categoryAllowlist``).
+    public var categoryDenylist: [String] = []
+
+    /// Labels for a model without TFLite metadata, one per class index (beyond MediaPipe, which
+    /// rejects such models). Ignored when the model has metadata.
+    public var labels: [String]?
+    /// Input normalization for a float model without TFLite metadata (beyond MediaPipe).
+    /// Ignored when the model has metadata; not needed for 8-bit models.
+    public var inputNormalization: InputNormalization?
+
+    /// Creates options with MediaPipe's defaults.
+    public override init() {
+        super.init()
+    }
+}

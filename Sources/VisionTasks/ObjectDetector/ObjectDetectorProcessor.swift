@@ -1,0 +1,56 @@
+import Imaging
+import ModelFile
+
+/// The object detector's per-frame work: the whole (upright) image stretched to the model input,
+/// the model with its in-model NMS, then thresholds, class filter, labels and pixel boxes
+/// (object_detector_graph.cc, detection_postprocessing_graph.cc; PIPELINES.md §4).
+struct ObjectDetectorProcessor: FrameProcessor {
+    let model: TaskModel
+    let info: ObjectDetectorModelInfo
+    let decoderOptions: InModelDetectionDecoder.Options
+
+    init(model: TFLiteModel, options: ObjectDetectorOptions) throws(TasksError) {
+        info = try ObjectDetectorModelInfo(model: model, options: options)
+        let normalization = info.normalization.map { NormalizationOptions(mean: $0.mean, std: $0.std) }
+        self.model = try TaskModel(
+            model: model, name: "object detector", threadCount: options.baseOptions.threadCount,
+            normalization: normalization)
+        decoderOptions = InModelDetectionDecoder.Options(
+            classesPerDetection: info.classesPerDetection, boxIndices: info.boxIndices,
+            scoreThreshold: options.scoreThreshold, classFilter: try info.classFilter(options),
+            maxResults: options.maxResults)
+    }
+
+    mutating func process(_ image: MPImage, timestampInMilliseconds: Int) throws(TasksError) -> ObjectDetectorResult {
+        // keep_aspect_ratio = false, BORDER_REPLICATE (PIPELINES.md §4.2).
+        let geometry = try model.setInput(image, region: .fullImage, keepAspectRatio: false, border: .replicate)
+        try model.invoke()
+        let count = try model.withOutput(info.countOutput) { $0.first ?? 0 }
+        let info = info, options = decoderOptions
+        let candidates = try model.withOutput(info.locationOutput) { (boxes) throws(TasksError) in
+            try model.withOutput(info.categoryOutput) { (classes) throws(TasksError) in
+                try model.withOutput(info.scoreOutput) { (scores) throws(TasksError) in
+                    try InModelDetectionDecoder.decode(
+                        boxes: boxes, classes: classes, scores: scores, count: count, options: options)
+                }
+            }
+        }
+        // Tensor-normalized → image-normalized through the crop's MATRIX: the box becomes the
+        // axis-aligned hull of its projected corners (detection_projection_calculator.cc).
+        let projected = candidates.map { candidate -> ObjectDetectionCandidate in
+            let box = candidate.box
+            let corners = [(box.xMin, box.yMin), (box.xMax, box.yMin), (box.xMin, box.yMax), (box.xMax, box.yMax)]
+                .map { geometry.imagePoint(fromTensor: $0.0, $0.1) }
+            let left = corners.map(\.x).reduce(Float.infinity, Swift.min), right = corners.map(\.x).reduce(-Float.infinity, Swift.max)
+            let top = corners.map(\.y).reduce(Float.infinity, Swift.min), bottom = corners.map(\.y).reduce(-Float.infinity, Swift.max)
+            var moved = candidate
+            moved.box = RelativeBox(xMin: left, yMin: top, width: right - left, height: bottom - top)
+            return moved
+        }
+        let size = image.uprightSize
+        let detections = DetectionOutput.detections(
+            projected, imageSize: ImageSize(width: size.width, height: size.height),
+            labels: info.labels, displayNames: info.displayNames)
+        return ObjectDetectorResult(detections: detections, timestampInMilliseconds: timestampInMilliseconds)
+    }
+}

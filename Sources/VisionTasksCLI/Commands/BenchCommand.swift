@@ -1,0 +1,44 @@
+/// One task that `vision-tasks bench` can time.
+package protocol BenchTask {
+    /// The word after `bench` (`pose`).
+    static var name: String { get }
+    /// Runs the benchmark with the arguments after the task name.
+    static func run(_ arguments: [String], context: CommandContext) throws -> Int32
+}
+
+/// `vision-tasks bench pose|hands|objects IMAGE [--model PATH] [--mode image|video]
+/// [--iterations N] [--threads N] [--json]`.
+package enum BenchCommand: Command {
+    package static let name = "bench"
+    package static let summary = "time a task per detect call (pose, hands, objects)"
+    package static let usage = """
+        vision-tasks bench TASK IMAGE [--model PATH] [--mode image|video] [--iterations N] [--threads N] [--json]
+          TASK: \(tasks.map { $0.name }.joined(separator: ", "))
+          prints median, min and max ms per detect call after warm-up ({"medianMs","minMs","maxMs"} with --json);
+          video mode re-feeds the image as successive frames, so it times tracked frames
+        """
+
+    /// The tasks that can be benchmarked. Each task adds itself here.
+    package static var tasks: [any BenchTask.Type] { [PoseBench.self, HandsBench.self, ObjectsBench.self] }
+
+    package static func run(_ arguments: [String], context: CommandContext) throws -> Int32 {
+        guard let taskName = arguments.first else { throw CLIError.usage("bench needs a TASK") }
+        guard let task = tasks.first(where: { $0.name == taskName }) else {
+            throw CLIError.usage("unknown bench task '\(taskName)'")
+        }
+        return try task.run(Array(arguments.dropFirst()), context: context)
+    }
+
+    /// The options every bench task accepts.
+    package static let flags: Set<String> = ["json"]
+    package static let options: Set<String> = ["model", "mode", "iterations", "threads"]
+
+    /// `--mode image|video`; image by default.
+    package static func isVideoMode(_ arguments: Arguments) throws -> Bool {
+        switch arguments.value("mode") ?? "image" {
+        case "image": return false
+        case "video": return true
+        case let other: throw CLIError.usage("--mode must be image or video, not '\(other)'")
+        }
+    }
+}

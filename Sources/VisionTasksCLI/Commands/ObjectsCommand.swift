@@ -1,0 +1,125 @@
+import Foundation
+import Imaging
+import VisionTasks
+
+/// `vision-tasks objects IMAGE... [--model PATH] [--max-results N] [--score-threshold F]
+/// [--allow a,b] [--deny c] [--locale L] [--video] [--fps N] [--frame-ms N] [--annotate DIR] [--threads N]`.
+package enum ObjectsCommand: Command {
+    package static let name = "objects"
+    package static let summary = "detect objects in images (ObjectDetector), one JSON line per input"
+    package static let usage = """
+        vision-tasks objects IMAGE... [--model PATH] [--max-results N] [--score-threshold F] [--allow a,b] [--deny c]
+                             [--locale L] [--video] [--fps N | --frame-ms N] [--annotate DIR] [--threads N]
+          default model: efficientdet_lite0.tflite in the models folder, else ssd_mobilenet_v1.tflite
+          prints {"file","width","height","timestampInMilliseconds","detections":[{"boundingBox":{"x","y","width","height"},
+                  "categories":[{"index","score","categoryName","displayName"}]}]}
+        """
+
+    static let flags: Set<String> = ["video"]
+    static let options: Set<String> = [
+        "model", "max-results", "score-threshold", "allow", "deny", "locale", "fps", "frame-ms", "annotate", "threads",
+    ]
+
+    /// The default model: EfficientDet-Lite0 when present, else the SSD.
+    static func defaultModel(_ arguments: Arguments, context: CommandContext) throws -> String {
+        if arguments.value("model") == nil {
+            let store = ModelStore(explicit: nil, context: context)
+            if FileManager.default.fileExists(atPath: store.directory + "/efficientdet_lite0.tflite") {
+                return store.directory + "/efficientdet_lite0.tflite"
+            }
+        }
+        return try taskModelPath(arguments, defaultFile: "ssd_mobilenet_v1.tflite", context: context)
+    }
+
+    /// Options from the command line.
+    static func detectorOptions(_ arguments: Arguments, context: CommandContext, video: Bool) throws -> ObjectDetectorOptions {
+        let options = ObjectDetectorOptions()
+        options.baseOptions.modelAssetPath = try defaultModel(arguments, context: context)
+        options.baseOptions.threadCount = try arguments.integer("threads", in: 1...256)
+        options.runningMode = video ? .video : .image
+        if let maxResults = try arguments.integer("max-results") { options.maxResults = maxResults }
+        if let threshold = try arguments.number("score-threshold") { options.scoreThreshold = Float(threshold) }
+        func list(_ name: String) -> [String] {
+            arguments.values(name).flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+                .filter { !$0.isEmpty }
+        }
+        options.categoryAllowlist = list("allow")
+        options.categoryDenylist = list("deny")
+        if let locale = arguments.value("locale") { options.displayNamesLocale = locale }
+        return options
+    }
+
+    package static func run(_ arguments: [String], context: CommandContext) throws -> Int32 {
+        let parsed = try Arguments(arguments, flags: flags, options: options)
+        let video = parsed.flag("video")
+        let clock = try VideoClock(parsed)
+        let inputs = try TaskInputs(parsed.positionals, context: context)
+        let detector = try ObjectDetector(options: detectorOptions(parsed, context: context, video: video))
+        var report = BatchReport()
+        for (index, input) in inputs.paths.enumerated() {
+            report.run(input, console: context.console) {
+                let image = try MPImage(contentsOfFile: context.absolute(input))
+                let result = video
+                    ? try detector.detect(videoFrame: image, timestampInMilliseconds: clock.timestamp(ofFrame: index))
+                    : try detector.detect(image: image)
+                context.console.print(json: json(result, file: input, image: image))
+                if let directory = parsed.value("annotate") {
+                    var annotation = Annotation(image: image)
+                    for detection in result.detections {
+                        let box = detection.boundingBox
+                        annotation.canvas.strokeRectangle(
+                            x: Float(box.minX), y: Float(box.minY), width: Float(box.width), height: Float(box.height),
+                            thickness: 3, color: .green)
+                        if let best = detection.categories.first {
+                            let label = "\(best.displayName ?? best.categoryName ?? "#\(best.index)") \(Int((best.score * 100).rounded()))%"
+                            annotation.canvas.drawText(label, x: Int(box.minX), y: max(0, Int(box.minY) - 18), color: .black, background: .green)
+                        }
+                    }
+                    try annotation.write(to: annotationPath(for: input, directory: directory, context: context))
+                }
+            }
+        }
+        return report.exitStatus
+    }
+
+    /// The JSON line of one result.
+    static func json(_ result: ObjectDetectorResult, file: String, image: MPImage) -> JSONValue {
+        let size = image.uprightSize
+        var fields = TaskJSON.header(file: file, width: size.width, height: size.height, timestamp: result.timestampInMilliseconds)
+        fields.append(("detections", .array(result.detections.map { detection in
+            let box = detection.boundingBox
+            return .object([
+                ("boundingBox", .object([
+                    ("x", .double(Double(box.minX))), ("y", .double(Double(box.minY))),
+                    ("width", .double(Double(box.width))), ("height", .double(Double(box.height))),
+                ])),
+                ("categories", .array(detection.categories.map(TaskJSON.category))),
+            ])
+        })))
+        return .object(fields)
+    }
+}
+
+/// `vision-tasks bench objects IMAGE [--model PATH] [--mode image|video] [--iterations N] [--threads N] [--json]`.
+package enum ObjectsBench: BenchTask {
+    package static let name = "objects"
+
+    package static func run(_ arguments: [String], context: CommandContext) throws -> Int32 {
+        let parsed = try Arguments(arguments, flags: BenchCommand.flags, options: BenchCommand.options)
+        guard parsed.positionals.count == 1 else { throw CLIError.usage("bench objects takes one IMAGE") }
+        let video = try BenchCommand.isVideoMode(parsed)
+        let options = try ObjectsCommand.detectorOptions(parsed, context: context, video: video)
+        let detector = try ObjectDetector(options: options)
+        let image = try MPImage(contentsOfFile: context.absolute(parsed.positionals[0]))
+        let iterations = try parsed.integer("iterations", in: 1...100_000) ?? 50
+        let timing = try BenchTimer(iterations: iterations).measure { index in
+            if video {
+                _ = try detector.detect(videoFrame: image, timestampInMilliseconds: index * 33)
+            } else {
+                _ = try detector.detect(image: image)
+            }
+        }
+        BenchTimer.report(timing, label: "objects (\(video ? "video" : "image"))", json: parsed.flag("json"), console: context.console)
+        return 0
+    }
+}

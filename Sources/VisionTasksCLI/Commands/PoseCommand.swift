@@ -1,0 +1,132 @@
+import Foundation
+import Imaging
+import VisionTasks
+
+/// `vision-tasks pose IMAGE... [--model PATH] [--num-poses N] [--min-pose-detection-confidence F]
+/// [--min-pose-presence-confidence F] [--min-tracking-confidence F] [--segmentation] [--video]
+/// [--fps N | --frame-ms N] [--annotate DIR] [--threads N]`.
+package enum PoseCommand: Command {
+    package static let name = "pose"
+    package static let summary = "find body landmarks (PoseLandmarker), one JSON line per input"
+    package static let usage = """
+        vision-tasks pose IMAGE... [--model PATH] [--num-poses N] [--min-pose-detection-confidence F]
+                          [--min-pose-presence-confidence F] [--min-tracking-confidence F] [--segmentation]
+                          [--video] [--fps N | --frame-ms N] [--annotate DIR] [--threads N]
+          default model: pose_landmarker_full.task in the models folder
+          prints {"file","width","height","timestampInMilliseconds","landmarks":[[{"x","y","z","visibility","presence"}]],
+                  "worldLandmarks":[[...]]} and with --segmentation "segmentationMasks":[{"width","height","mean"}]
+          --video: the inputs (files, or one folder of frames in name order) are one video, timestamps from --fps
+                   (default 30) or --frame-ms; --annotate DIR: writes each input with skeleton, landmarks and masks
+        """
+
+    static let flags: Set<String> = ["segmentation", "video"]
+    static let options: Set<String> = [
+        "model", "num-poses", "min-pose-detection-confidence", "min-pose-presence-confidence",
+        "min-tracking-confidence", "fps", "frame-ms", "annotate", "threads",
+    ]
+
+    /// Landmarker options from the command line.
+    static func landmarkerOptions(_ arguments: Arguments, context: CommandContext, video: Bool) throws -> PoseLandmarkerOptions {
+        let options = PoseLandmarkerOptions()
+        options.baseOptions.modelAssetPath = try taskModelPath(arguments, defaultFile: "pose_landmarker_full.task", context: context)
+        options.baseOptions.threadCount = try arguments.integer("threads", in: 1...256)
+        options.runningMode = video ? .video : .image
+        if let count = try arguments.integer("num-poses", in: 1...100) { options.numPoses = count }
+        if let value = try arguments.number("min-pose-detection-confidence", in: 0...1) {
+            options.minPoseDetectionConfidence = Float(value)
+        }
+        if let value = try arguments.number("min-pose-presence-confidence", in: 0...1) {
+            options.minPosePresenceConfidence = Float(value)
+        }
+        if let value = try arguments.number("min-tracking-confidence", in: 0...1) {
+            options.minTrackingConfidence = Float(value)
+        }
+        options.shouldOutputSegmentationMasks = arguments.flag("segmentation")
+        return options
+    }
+
+    package static func run(_ arguments: [String], context: CommandContext) throws -> Int32 {
+        let parsed = try Arguments(arguments, flags: flags, options: options)
+        let video = parsed.flag("video")
+        let clock = try VideoClock(parsed)
+        let inputs = try TaskInputs(parsed.positionals, context: context)
+        let landmarker = try PoseLandmarker(options: landmarkerOptions(parsed, context: context, video: video))
+        var report = BatchReport()
+        for (index, input) in inputs.paths.enumerated() {
+            report.run(input, console: context.console) {
+                let image = try MPImage(contentsOfFile: context.absolute(input))
+                let result = video
+                    ? try landmarker.detect(videoFrame: image, timestampInMilliseconds: clock.timestamp(ofFrame: index))
+                    : try landmarker.detect(image: image)
+                context.console.print(json: json(result, file: input, image: image, masks: parsed.flag("segmentation")))
+                if let directory = parsed.value("annotate") {
+                    try annotate(result, on: image).write(to: annotationPath(for: input, directory: directory, context: context))
+                }
+            }
+        }
+        return report.exitStatus
+    }
+
+    /// The JSON line of one result; masks are summarized by their size and mean.
+    static func json(_ result: PoseLandmarkerResult, file: String, image: MPImage, masks: Bool) -> JSONValue {
+        let size = image.uprightSize
+        var fields = TaskJSON.header(file: file, width: size.width, height: size.height, timestamp: result.timestampInMilliseconds)
+        fields.append(("landmarks", TaskJSON.landmarks(result.landmarks)))
+        fields.append(("worldLandmarks", TaskJSON.worldLandmarks(result.worldLandmarks)))
+        if masks {
+            fields.append(("segmentationMasks", .array(result.segmentationMasks.map { mask in
+                .object([("width", .int(mask.width)), ("height", .int(mask.height)), ("mean", .double(mean(of: mask)))])
+            })))
+        }
+        return .object(fields)
+    }
+
+    /// The mean of a mask's values.
+    static func mean(of mask: Mask) -> Double {
+        mask.withUnsafeFloat32Buffer { values in
+            values.isEmpty ? 0 : values.reduce(0.0) { $0 + Double($1) } / Double(values.count)
+        }
+    }
+
+    /// The upright picture with each pose's mask, skeleton and landmarks drawn on it.
+    static func annotate(_ result: PoseLandmarkerResult, on image: MPImage) throws -> Annotation {
+        var annotation = Annotation(image: image)
+        let maskColors: [RGBColor] = [.cyan, .magenta, .blue, .orange]
+        let lineColors: [RGBColor] = [.yellow, .green, .orange, .white]
+        for (index, mask) in result.segmentationMasks.enumerated() {
+            try annotation.overlay(mask, color: maskColors[index % maskColors.count])
+        }
+        for (index, pose) in result.landmarks.enumerated() {
+            annotation.drawSkeleton(
+                pose, connections: PoseLandmarker.poseLandmarks, lineColor: lineColors[index % lineColors.count],
+                pointColor: .red)
+        }
+        return annotation
+    }
+}
+
+/// `vision-tasks bench pose IMAGE [--model PATH] [--mode image|video] [--iterations N] [--threads N] [--json]`.
+package enum PoseBench: BenchTask {
+    package static let name = "pose"
+
+    package static func run(_ arguments: [String], context: CommandContext) throws -> Int32 {
+        let parsed = try Arguments(arguments, flags: BenchCommand.flags, options: BenchCommand.options)
+        guard parsed.positionals.count == 1 else { throw CLIError.usage("bench pose takes one IMAGE") }
+        let video = try BenchCommand.isVideoMode(parsed)
+        let options = try PoseCommand.landmarkerOptions(parsed, context: context, video: video)
+        let landmarker = try PoseLandmarker(options: options)
+        let image = try MPImage(contentsOfFile: context.absolute(parsed.positionals[0]))
+        let iterations = try parsed.integer("iterations", in: 1...100_000) ?? 50
+        // Video mode re-feeds the picture as successive frames: after the first, the detector is
+        // skipped and each call times a tracked frame.
+        let timing = try BenchTimer(iterations: iterations).measure { index in
+            if video {
+                _ = try landmarker.detect(videoFrame: image, timestampInMilliseconds: index * 33)
+            } else {
+                _ = try landmarker.detect(image: image)
+            }
+        }
+        BenchTimer.report(timing, label: "pose (\(video ? "video" : "image"))", json: parsed.flag("json"), console: context.console)
+        return 0
+    }
+}

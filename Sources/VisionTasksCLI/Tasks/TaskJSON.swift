@@ -1,0 +1,40 @@
+import VisionTasks
+
+/// JSON shapes shared by the task commands.
+package enum TaskJSON {
+    /// `{"x","y","z"}` plus `"visibility"`/`"presence"` when the landmark has them.
+    package static func landmark(x: Float, y: Float, z: Float, visibility: Float?, presence: Float?) -> JSONValue {
+        var fields: [(String, JSONValue)] = [("x", .float(x)), ("y", .float(y)), ("z", .float(z))]
+        if let visibility { fields.append(("visibility", .float(visibility))) }
+        if let presence { fields.append(("presence", .float(presence))) }
+        return .object(fields)
+    }
+
+    /// One list of normalized landmarks per detected object.
+    package static func landmarks(_ lists: [[NormalizedLandmark]]) -> JSONValue {
+        .array(lists.map { list in
+            .array(list.map { landmark(x: $0.x, y: $0.y, z: $0.z, visibility: $0.visibility, presence: $0.presence) })
+        })
+    }
+
+    /// One list of world landmarks per detected object.
+    package static func worldLandmarks(_ lists: [[Landmark]]) -> JSONValue {
+        .array(lists.map { list in
+            .array(list.map { landmark(x: $0.x, y: $0.y, z: $0.z, visibility: $0.visibility, presence: $0.presence) })
+        })
+    }
+
+    /// `{"index","score","categoryName","displayName"}`; names are `null` when absent.
+    package static func category(_ category: ResultCategory) -> JSONValue {
+        .object([
+            ("index", .int(category.index)), ("score", .float(category.score)),
+            ("categoryName", .string(category.categoryName)), ("displayName", .string(category.displayName)),
+        ])
+    }
+
+    /// The fields every task line starts with.
+    package static func header(file: String, width: Int, height: Int, timestamp: Int) -> [(String, JSONValue)] {
+        [("file", .string(file)), ("width", .int(width)), ("height", .int(height)),
+         ("timestampInMilliseconds", .int(timestamp))]
+    }
+}

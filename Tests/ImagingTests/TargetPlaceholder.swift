@@ -1,1 +1,0 @@
-// Keeps the ImagingTests target buildable until its first tests land.

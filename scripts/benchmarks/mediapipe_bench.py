@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""Times MediaPipe's own Python task (PyPI `mediapipe`, CPU) per detect call, the counterpart of
+`vision-tasks bench TASK IMAGE --mode image|video --json`.
+
+usage: mediapipe_bench.py TASK IMAGE --model PATH [--mode image|video] [--iterations N] [--warmup N] [--masks]
+  TASK: pose | hands | objects (default options of the task; --masks adds pose segmentation masks)
+prints {"task", "model", "image", "mode", "medianMs", "minMs", "maxMs"}
+
+IMAGE mode calls detect() on the same image; VIDEO mode feeds the image as successive frames
+33 ms apart (detect_for_video), so after the first frame the landmarkers track and skip their
+detector, as `vision-tasks bench --mode video` does. The image is read with mp.Image, which
+keeps PNG pixels exact.
+"""
+import argparse
+import json
+import os
+import statistics
+import time
+
+import mediapipe as mp
+from mediapipe.tasks.python import BaseOptions, vision
+
+
+def create(task, model, mode, masks):
+    base = BaseOptions(model_asset_path=model)
+    running = vision.RunningMode.VIDEO if mode == "video" else vision.RunningMode.IMAGE
+    if task == "pose":
+        options = vision.PoseLandmarkerOptions(base_options=base, running_mode=running,
+                                               output_segmentation_masks=masks)
+        return vision.PoseLandmarker.create_from_options(options)
+    if task == "hands":
+        return vision.HandLandmarker.create_from_options(
+            vision.HandLandmarkerOptions(base_options=base, running_mode=running))
+    return vision.ObjectDetector.create_from_options(
+        vision.ObjectDetectorOptions(base_options=base, running_mode=running))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("task", choices=["pose", "hands", "objects"])
+    parser.add_argument("image")
+    parser.add_argument("--model", required=True)
+    parser.add_argument("--mode", choices=["image", "video"], default="image")
+    parser.add_argument("--iterations", type=int, default=50)
+    parser.add_argument("--warmup", type=int, default=5)
+    parser.add_argument("--masks", action="store_true")
+    args = parser.parse_args()
+
+    image = mp.Image.create_from_file(args.image)
+    samples = []
+    with create(args.task, args.model, args.mode, args.masks) as task:
+        for index in range(args.warmup + args.iterations):
+            start = time.perf_counter()
+            if args.mode == "video":
+                task.detect_for_video(image, index * 33)
+            else:
+                task.detect(image)
+            elapsed = (time.perf_counter() - start) * 1000
+            if index >= args.warmup:
+                samples.append(elapsed)
+    print(json.dumps({
+        "task": args.task, "model": os.path.basename(args.model), "image": os.path.basename(args.image),
+        "mode": args.mode, "masks": args.masks, "medianMs": round(statistics.median(samples), 3),
+        "minMs": round(min(samples), 3), "maxMs": round(max(samples), 3)}))
+
+
+if __name__ == "__main__":
+    main()

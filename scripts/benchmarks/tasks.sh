@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Times the public tasks per detect call against MediaPipe's own Python task (PyPI `mediapipe`,
+# the oracle's version) on the same image, same machine, same session, and writes the "Tasks"
+# section of docs/BENCHMARKS.md (between its markers; the rest of the file is left alone).
+#
+#   scripts/benchmarks/tasks.sh [MODELS_DIR]     (default: ./Models, else ../shared/models)
+#
+# Environment: MP_VENV (a venv with mediapipe; default ~/.cache/mediapipe-oracle-venv, see
+# ../shared/oracle/setup.sh), IMAGE (default ../shared/images/decoded/business-person.png, else
+# Models/astronaut.png), ITERATIONS (default 50), ROUNDS (default 3: ours and MediaPipe
+# alternate, the table shows the median of the round medians), OUT (default docs/BENCHMARKS.md).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+MODELS="${1:-}"
+if [ -z "$MODELS" ]; then
+  if [ -f Models/pose_landmarker_lite.task ]; then MODELS=Models; else MODELS=../shared/models; fi
+fi
+IMAGE="${IMAGE:-../shared/images/decoded/business-person.png}"
+[ -f "$IMAGE" ] || IMAGE=Models/astronaut.png
+MP_VENV="${MP_VENV:-$HOME/.cache/mediapipe-oracle-venv}"
+ITERATIONS="${ITERATIONS:-50}"
+ROUNDS="${ROUNDS:-3}"
+OUT="${OUT:-docs/BENCHMARKS.md}"
+
+swift build -c release --product vision-tasks >&2
+BIN="$(swift build -c release --show-bin-path)/vision-tasks"
+RAW="$(mktemp)"
+trap 'rm -f "$RAW"' EXIT
+
+# task (bench word and MediaPipe task), model file
+for entry in "pose pose_landmarker_full.task" "pose pose_landmarker_lite.task"; do
+  task="${entry%% *}"; model="${entry##* }"
+  [ -f "$MODELS/$model" ] || continue
+  for mode in image video; do
+    for round in $(seq "$ROUNDS"); do
+      echo "$task $model $mode round $round" >&2
+      ours="$("$BIN" bench "$task" "$IMAGE" --model "$MODELS/$model" --mode "$mode" --iterations "$ITERATIONS" --json)"
+      ours1="$("$BIN" bench "$task" "$IMAGE" --model "$MODELS/$model" --mode "$mode" --iterations "$ITERATIONS" --threads 1 --json)"
+      mediapipe="$("$MP_VENV/bin/python" scripts/benchmarks/mediapipe_bench.py "$task" "$IMAGE" --model "$MODELS/$model" \
+        --mode "$mode" --iterations "$ITERATIONS" 2>/dev/null)"
+      echo "{\"task\":\"$task\",\"model\":\"$model\",\"mode\":\"$mode\",\"ours\":$ours,\"ours1\":$ours1,\"mediapipe\":$mediapipe}" >> "$RAW"
+    done
+  done
+done
+
+python3 scripts/benchmarks/make_tasks_table.py "$RAW" "$OUT" "$(basename "$IMAGE")" \
+  "$("$MP_VENV/bin/python" -c 'import mediapipe; print(mediapipe.__version__)' 2>/dev/null || echo '?')"
+echo "wrote the Tasks section of $OUT" >&2
