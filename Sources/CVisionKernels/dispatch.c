@@ -8,7 +8,7 @@
 #define VK_DECLARE(suffix)                                                                                   \
     void vk_gemm_run_##suffix(vk_gemm_shape, const float *, const float *, size_t, float *, size_t, size_t,  \
                               size_t, size_t, size_t, float, float);                                        \
-    void vk_dwconv_run_##suffix(const vk_dwconv *, size_t, size_t);                                         \
+    void vk_dwconv_run_##suffix(const vk_dwconv *, size_t, size_t, size_t, size_t);                                         \
     void vk_gemm_conv_##suffix(vk_gemm_shape, const float *, const vk_conv_geometry *, const float *, float *,  \
                                size_t, size_t, size_t, size_t, size_t, float, float);                                         \
     void vk_conv_dot_##suffix(const vk_conv_geometry *, const float *, const float *, size_t, float *, size_t, \
@@ -22,7 +22,7 @@
                                  size_t, float, float, float *);                \
     size_t vk_sparse_tile_pixels_##suffix(void);                                                               \
     void vk_sparse_run_##suffix(const float *, size_t, size_t, const float *, size_t, float *, size_t, size_t,   \
-                                size_t, size_t, size_t, float, float, float *);
+                                size_t, size_t, size_t, float, float, const vk_epilogue *, float *);
 
 VK_DECLARE(portable)
 #if defined(__x86_64__) || defined(_M_X64)
@@ -197,15 +197,20 @@ void vk_conv_dot(vk_isa isa, const vk_conv_geometry *g, const float *filter, con
 // MARK: Depthwise convolution
 
 void vk_dwconv_run(const vk_dwconv *conv, size_t row_begin, size_t row_end) {
+    vk_dwconv_run_channels(conv, row_begin, row_end, 0, conv->channels);
+}
+
+void vk_dwconv_run_channels(const vk_dwconv *conv, size_t row_begin, size_t row_end, size_t channel_begin,
+                            size_t channel_end) {
     switch (conv->isa) {
 #if defined(__x86_64__) || defined(_M_X64)
-    case VK_ISA_AVX512: vk_dwconv_run_avx512(conv, row_begin, row_end); return;
-    case VK_ISA_AVX2: vk_dwconv_run_avx2(conv, row_begin, row_end); return;
+    case VK_ISA_AVX512: vk_dwconv_run_avx512(conv, row_begin, row_end, channel_begin, channel_end); return;
+    case VK_ISA_AVX2: vk_dwconv_run_avx2(conv, row_begin, row_end, channel_begin, channel_end); return;
 #endif
 #if defined(__aarch64__)
-    case VK_ISA_NEON: vk_dwconv_run_neon(conv, row_begin, row_end); return;
+    case VK_ISA_NEON: vk_dwconv_run_neon(conv, row_begin, row_end, channel_begin, channel_end); return;
 #endif
-    default: vk_dwconv_run_portable(conv, row_begin, row_end); return;
+    default: vk_dwconv_run_portable(conv, row_begin, row_end, channel_begin, channel_end); return;
     }
 }
 
@@ -381,9 +386,9 @@ size_t vk_sparse_group_count(const float *packed) { return vk_sparse_word(packed
 
 void vk_sparse_run(vk_isa isa, const float *packed, size_t n, size_t k, const float *a, size_t a_stride, float *c,
                    size_t c_stride, size_t row_begin, size_t row_end, size_t group_begin, size_t group_end, float lo,
-                   float hi, float *scratch) {
+                   float hi, const vk_epilogue *epilogue, float *scratch) {
     VK_DISPATCH(isa, vk_sparse_run, packed, n, k, a, a_stride, c, c_stride, row_begin, row_end, group_begin, group_end,
-                lo, hi, scratch)
+                lo, hi, epilogue, scratch)
 }
 
 // MARK: Convolution through the packed matrix-product weights

@@ -212,15 +212,16 @@ void VK_SUFFIX(vk_gemm_run)(vk_gemm_shape shape, const float *packed, const floa
 // MARK: Depthwise convolution
 
 // One output pixel, any window: taps outside the input columns are skipped; rows outside the
-// input read `rows[ky]`, which then points at zeros. Channels [c_begin, C).
-static void VK_SUFFIX(dw_pixel)(const vk_dwconv *p, const float *const *rows, size_t ox, size_t c_begin, float *out) {
+// input read `rows[ky]`, which then points at zeros. Channels [c_begin, c_end).
+static void VK_SUFFIX(dw_pixel)(const vk_dwconv *p, const float *const *rows, size_t ox, size_t c_begin, size_t c_end,
+                                float *out) {
     const size_t C = p->channels, KH = p->kernel_height, KW = p->kernel_width;
     const ptrdiff_t ix0 = (ptrdiff_t)(ox * p->stride_w) - (ptrdiff_t)p->pad_left;
     const float *bias = p->weights + KH * KW * C;
     size_t kx_lo = 0, kx_hi = KW;
     while (kx_lo < KW && ix0 + (ptrdiff_t)(kx_lo * p->dilation_w) < 0) kx_lo++;
     while (kx_hi > kx_lo && ix0 + (ptrdiff_t)((kx_hi - 1) * p->dilation_w) >= (ptrdiff_t)p->input_width) kx_hi--;
-    for (size_t c = c_begin; c < C; c++) {
+    for (size_t c = c_begin; c < c_end; c++) {
         vk_h acc = (vk_h)(bias[c]);
         for (size_t ky = 0; ky < KH; ky++)
             for (size_t kx = kx_lo; kx < kx_hi; kx++)
@@ -299,22 +300,22 @@ VK_DW_BLOCK(VK_SUFFIX(dw_block), vk_v, VK_LANES, VK_LOAD, VK_STORE, VK_MAX, VK_M
 VK_DW_BLOCK(VK_SUFFIX(dw_block_h), vk_h, 8, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
 #endif
 
-// All channels of rows [row_begin, row_end) for a fixed undilated KH x KW window.
+// Channels [c_begin, c_end) of rows [row_begin, row_end) for a fixed undilated KH x KW window.
 static inline __attribute__((always_inline)) void VK_SUFFIX(dw_fixed)(const vk_dwconv *p, size_t KH, size_t KW,
-                                                                      size_t SW, size_t row_begin, size_t row_end) {
-
+                                                                      size_t SW, size_t row_begin, size_t row_end,
+                                                                      size_t c_begin, size_t c_end) {
     const size_t C = p->channels, W = p->input_width, OW = p->output_width, sw = SW;
     // Output columns whose window lies inside the input columns.
     size_t lo = (p->pad_left + sw - 1) / sw;
     size_t hi = W + p->pad_left >= KW ? (W + p->pad_left - KW) / sw + 1 : 0;
     if (hi > OW) hi = OW;
     if (lo > hi) lo = hi;
-    size_t c = 0;
-    for (; c + VK_LANES <= C; c += VK_LANES) VK_SUFFIX(dw_block)(p, KH, KW, SW, c, row_begin, row_end, lo, hi);
+    size_t c = c_begin;
+    for (; c + VK_LANES <= c_end; c += VK_LANES) VK_SUFFIX(dw_block)(p, KH, KW, SW, c, row_begin, row_end, lo, hi);
 #if VK_LANES == 16
-    for (; c + 8 <= C; c += 8) VK_SUFFIX(dw_block_h)(p, KH, KW, SW, c, row_begin, row_end, lo, hi);
+    for (; c + 8 <= c_end; c += 8) VK_SUFFIX(dw_block_h)(p, KH, KW, SW, c, row_begin, row_end, lo, hi);
 #endif
-    if (c < C) {
+    if (c < c_end) {
         const float *rows[8];
         for (size_t oy = row_begin; oy < row_end; oy++) {
             const ptrdiff_t iy0 = (ptrdiff_t)(oy * p->stride_h) - (ptrdiff_t)p->pad_top;
@@ -323,13 +324,14 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(dw_fixed)(const vk_d
                 rows[ky] = iy >= 0 && iy < (ptrdiff_t)p->input_height ? p->input + (size_t)iy * W * C : p->zeros;
             }
             for (size_t ox = 0; ox < OW; ox++)
-                VK_SUFFIX(dw_pixel)(p, rows, ox, c, p->output + ((oy - p->output_row_offset) * OW + ox) * C);
+                VK_SUFFIX(dw_pixel)(p, rows, ox, c, c_end, p->output + ((oy - p->output_row_offset) * OW + ox) * C);
         }
     }
 }
 
-void VK_SUFFIX(vk_dwconv_run)(const vk_dwconv *p, size_t row_begin, size_t row_end) {
+void VK_SUFFIX(vk_dwconv_run)(const vk_dwconv *p, size_t row_begin, size_t row_end, size_t c_begin, size_t c_end) {
     const size_t C = p->channels, W = p->input_width, KH = p->kernel_height, KW = p->kernel_width;
+    if (c_end > C) c_end = C;
     if (p->dilation_w == 1 && (p->stride_w == 1 || p->stride_w == 2) && ((KH == 3 && KW == 3) || (KH == 5 && KW == 5))) {
         // Bands of output rows whose input rows fit the per-core cache: every channel block of
         // a band reads the same input rows.
@@ -338,10 +340,10 @@ void VK_SUFFIX(vk_dwconv_run)(const vk_dwconv *p, size_t row_begin, size_t row_e
         if (band < 1) band = 1;
         for (size_t r = row_begin; r < row_end; r += band) {
             size_t end = r + band < row_end ? r + band : row_end;
-            if (KH == 3 && p->stride_w == 1) VK_SUFFIX(dw_fixed)(p, 3, 3, 1, r, end);
-            else if (KH == 3) VK_SUFFIX(dw_fixed)(p, 3, 3, 2, r, end);
-            else if (p->stride_w == 1) VK_SUFFIX(dw_fixed)(p, 5, 5, 1, r, end);
-            else VK_SUFFIX(dw_fixed)(p, 5, 5, 2, r, end);
+            if (KH == 3 && p->stride_w == 1) VK_SUFFIX(dw_fixed)(p, 3, 3, 1, r, end, c_begin, c_end);
+            else if (KH == 3) VK_SUFFIX(dw_fixed)(p, 3, 3, 2, r, end, c_begin, c_end);
+            else if (p->stride_w == 1) VK_SUFFIX(dw_fixed)(p, 5, 5, 1, r, end, c_begin, c_end);
+            else VK_SUFFIX(dw_fixed)(p, 5, 5, 2, r, end, c_begin, c_end);
         }
         return;
     }
@@ -354,7 +356,8 @@ void VK_SUFFIX(vk_dwconv_run)(const vk_dwconv *p, size_t row_begin, size_t row_e
             rows[ky] = iy >= 0 && iy < (ptrdiff_t)p->input_height ? p->input + (size_t)iy * W * C : p->zeros;
         }
         for (size_t ox = 0; ox < p->output_width; ox++)
-            VK_SUFFIX(dw_pixel)(p, rows, ox, 0, p->output + ((oy - p->output_row_offset) * p->output_width + ox) * C);
+            VK_SUFFIX(dw_pixel)(p, rows, ox, c_begin, c_end,
+                                p->output + ((oy - p->output_row_offset) * p->output_width + ox) * C);
     }
 }
 
@@ -584,7 +587,7 @@ size_t VK_SUFFIX(vk_sparse_tile_pixels)(void) { return VK_SPARSE_PIXELS; }
 
 void VK_SUFFIX(vk_sparse_run)(const float *packed, size_t n, size_t k, const float *a, size_t a_stride, float *c,
                               size_t c_stride, size_t row_begin, size_t row_end, size_t group_begin,
-                              size_t group_end, float lo, float hi, float *scratch) {
+                              size_t group_end, float lo, float hi, const vk_epilogue *epilogue, float *scratch) {
     const size_t P = VK_SPARSE_PIXELS;
     const size_t groups = vk_sparse_word(packed, 0), block = vk_sparse_word(packed, 1);
     const size_t blocks = vk_sparse_word(packed, 2);
@@ -651,13 +654,31 @@ void VK_SUFFIX(vk_sparse_run)(const float *packed, size_t n, size_t k, const flo
                     VK_SUFFIX(transpose8)(tile + nn * P + p, P, c + (m0 + p) * c_stride + nn, c_stride);
             for (; nn < n; nn++)
                 for (size_t p = 0; p < P; p++) c[(m0 + p) * c_stride + nn] = tile[nn * P + p];
+            if (epilogue) {
+                // The fused ADD (and PRELU) on the tile's finished rows, still in cache.
+                const size_t rc = epilogue->residual_channels;
+                for (size_t p = 0; p < P; p++)
+                    VK_SUFFIX(vk_add_pixels)(c + (m0 + p) * c_stride, epilogue->residual + (m0 + p) * rc, rc,
+                                             c + (m0 + p) * c_stride, 1, n, epilogue->lo, epilogue->hi, epilogue->alpha);
+            }
         } else {
             for (size_t group = group_begin; group < group_end; group++) {
                 const vk_u32 *head = (const vk_u32 *)(packed + vk_sparse_group_offset(packed, group));
                 for (size_t i = 0; i < 4; i++) {
                     size_t channel = head[i];
                     if (channel >= n) continue;
-                    for (size_t p = 0; p < rows; p++) c[(m0 + p) * c_stride + channel] = tile[channel * P + p];
+                    if (!epilogue) {
+                        for (size_t p = 0; p < rows; p++) c[(m0 + p) * c_stride + channel] = tile[channel * P + p];
+                        continue;
+                    }
+                    const size_t rc = epilogue->residual_channels;
+                    for (size_t p = 0; p < rows; p++) {
+                        float x = tile[channel * P + p] + (channel < rc ? epilogue->residual[(m0 + p) * rc + channel] : 0.0f);
+                        x = x < epilogue->lo ? epilogue->lo : x;
+                        x = x > epilogue->hi ? epilogue->hi : x;
+                        if (epilogue->alpha && x < 0.0f) x = x * epilogue->alpha[channel];
+                        c[(m0 + p) * c_stride + channel] = x;
+                    }
                 }
             }
         }

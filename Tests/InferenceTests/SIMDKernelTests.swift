@@ -113,6 +113,8 @@ import ModelFile
             (9, 13, 37, 3, 1, 1, .same), (12, 11, 24, 3, 2, 1, .same), (8, 9, 40, 5, 1, 1, .same), (14, 10, 16, 5, 2, 1, .same),
             (1, 1, 8, 5, 1, 1, .same), (6, 7, 5, 3, 1, 2, .same), (7, 7, 19, 2, 1, 1, .valid), (11, 12, 48, 3, 2, 1, .valid),
             (3, 40, 8, 3, 1, 1, .same), (6, 6, 3, 3, 3, 1, .same),
+            // Few rows, many channels: tasks split the channels too.
+            (2, 5, 50, 3, 1, 1, .same), (2, 3, 72, 5, 1, 1, .same),
         ]
         for (index, (height, width, channels, f, stride, dilation, padding)) in cases.enumerated() {
             let rows = WindowAxis(input: height, filter: f, stride: stride, dilation: dilation, padding: padding)!

@@ -149,7 +149,22 @@ typedef struct vk_dwconv {
 /// row-major order (taps outside the input add zero), then the clamp.
 void vk_dwconv_run(const vk_dwconv *conv, size_t row_begin, size_t row_end);
 
+/// Channels `[channel_begin, channel_end)` of output rows `[row_begin, row_end)` (the same values
+/// as vk_dwconv_run; splits of small layers between threads use multiples of 16 channels).
+void vk_dwconv_run_channels(const vk_dwconv *conv, size_t row_begin, size_t row_end, size_t channel_begin,
+                            size_t channel_end);
+
 // MARK: Sparse 1x1 convolution
+
+/// What vk_sparse_run applies to its results before storing them (a fused residual ADD):
+/// `out = prelu(clamp(x + residual, lo, hi), alpha)`, the residual having `residual_channels`
+/// floats per pixel (zero beyond them), no PRELU when `alpha` is NULL.
+typedef struct vk_epilogue {
+    const float *residual;
+    size_t residual_channels;
+    float lo, hi;
+    const float *alpha;
+} vk_epilogue;
 
 /// Number of non-zero values among `n * k` weights.
 size_t vk_sparse_nonzeros(size_t n, size_t k, const float *weights);
@@ -172,12 +187,13 @@ size_t vk_sparse_tile_pixels(vk_isa isa);
 
 /// A 1x1 convolution with sparse weights: rows (pixels) `[row_begin, row_end)` and channel
 /// groups `[group_begin, group_end)` of `c[m][o] = clamp(bias[o] + sum_k a[m][k] * w[o][k])`,
-/// summing the non-zero weights in increasing k (so the result equals the dense product's).
+/// summing the non-zero weights in increasing k (so the result equals the dense product's), then
+/// `epilogue` (may be NULL).
 /// Tiles of pixels are transposed into scratch, a block of input channels at a time, so that each
 /// weight multiplies a vector of pixels.
 void vk_sparse_run(vk_isa isa, const float *packed, size_t n, size_t k, const float *a, size_t a_stride, float *c,
                    size_t c_stride, size_t row_begin, size_t row_end, size_t group_begin, size_t group_end, float lo,
-                   float hi, float *scratch);
+                   float hi, const vk_epilogue *epilogue, float *scratch);
 
 // MARK: Element-wise and pooling
 

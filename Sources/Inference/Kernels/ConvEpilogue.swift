@@ -17,6 +17,14 @@ struct ConvEpilogue {
     /// Bytes of the slopes.
     var byteCount: Int { slopes?.byteCount ?? 0 }
 
+    /// The epilogue as CVisionKernels' kernels take it, when it has a residual ADD and no tanh
+    /// (a PRELU alone is not expressed here).
+    var residualEpilogue: vk_epilogue? {
+        guard let residual, !clamp.isTanh else { return nil }
+        return vk_epilogue(residual: residual, residual_channels: residualChannels, lo: clamp.lower, hi: clamp.upper,
+                           alpha: slopes.map { UnsafePointer($0.floats) })
+    }
+
     /// Reads the fused ADD and PRELU of `ctx` for an output of `channels` channels.
     init(_ ctx: OperatorContext, channels: Int) throws {
         if let alpha = ctx.preluAlpha {

@@ -99,14 +99,42 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
 
     var constantByteCount: Int { weights.byteCount + zeros.byteCount }
 
+    /// Channel slices per row: small layers (few rows, many channels) split their channels too,
+    /// in multiples of 16, so that every thread gets work.
+    private var channelSplits: Int {
+        guard multiplier == 1, rows.filter <= 32 else { return 1 }
+        let rowCount = outputShape.batch * outputShape.height
+        return rowCount >= 16 ? 1 : Swift.max(1, Swift.min(outputShape.channels / 16, (16 + rowCount - 1) / rowCount))
+    }
+
     func execute(_ context: ExecutionContext) {
-        context.pool.run(self, taskCount: outputShape.batch * outputShape.height)
+        context.pool.run(self, taskCount: outputShape.batch * outputShape.height * channelSplits)
     }
 
     func run(tasks range: Range<Int>, thread: Int) {
         if multiplier == 1 && rows.filter <= 32 {
             let imageInput = inputShape.height * inputShape.width * inputShape.channels
             let imageOutput = outputShape.height * outputShape.width * outputShape.channels
+            let splits = channelSplits, blocks = (outputShape.channels + 15) / 16
+            if splits > 1 {
+                for task in range {
+                    let row = task / splits, split = task % splits
+                    let b = row / outputShape.height, oy = row % outputShape.height
+                    let first = Swift.min(outputShape.channels, blocks * split / splits * 16)
+                    let end = Swift.min(outputShape.channels, blocks * (split + 1) / splits * 16)
+                    var conv = convolution
+                    conv.input = UnsafePointer(input + b * imageInput)
+                    conv.output = output + b * imageOutput
+                    withUnsafePointer(to: conv) { vk_dwconv_run_channels($0, oy, oy + 1, first, end) }
+                    if clamp.isTanh {
+                        for ox in 0..<outputShape.width {
+                            clamp.apply(to: output + b * imageOutput + (oy * outputShape.width + ox) * outputShape.channels + first,
+                                        count: end - first)
+                        }
+                    }
+                }
+                return
+            }
             var task = range.lowerBound
             while task < range.upperBound {
                 // One call per image: rows [oy, end) of image b.

@@ -29,6 +29,8 @@ final class SparseConvKernel: Kernel, ParallelJob {
     private let groupSplits: Int
     /// A fused residual ADD and PRELU, applied to each finished tile.
     private let epilogue: ConvEpilogue
+    /// The same for the C kernel, when it can apply it.
+    private let fusedEpilogue: vk_epilogue?
 
     /// Whether `n` rows of `k` weights run as a sparse product.
     static func prefersSparse(_ filter: UnsafePointer<Float>, n: Int, k: Int) -> Bool {
@@ -55,9 +57,12 @@ final class SparseConvKernel: Kernel, ParallelJob {
         tilePixels = vk_sparse_tile_pixels(instructionSet.isa)
         tileCount = (pixelCount + tilePixels - 1) / tilePixels
         groupCount = vk_sparse_group_count(packed.floats)
-        // Few tiles: split the channel groups too (not with an epilogue, which needs whole pixels).
-        groupSplits = tileCount >= 8 || tileCount == 0 || !epilogue.isEmpty
+        // Few tiles: split the channel groups too (the C kernel applies a residual epilogue channel
+        // by channel; other epilogues need whole pixels).
+        let splittable = epilogue.isEmpty || epilogue.residualEpilogue != nil
+        groupSplits = tileCount >= 8 || tileCount == 0 || !splittable
             ? 1 : Swift.min(groupCount, (8 + tileCount - 1) / tileCount)
+        fusedEpilogue = epilogue.residualEpilogue
         scratchBytesPerThread = vk_sparse_scratch_count(instructionSet.isa, packed.floats, n) * MemoryLayout<Float>.stride
     }
 
@@ -71,7 +76,7 @@ final class SparseConvKernel: Kernel, ParallelJob {
     /// this kernel's bias and clamp (not its epilogue); `scratch` holds ``scratchBytesPerThread``.
     func multiply(_ a: UnsafePointer<Float>, pixels: Int, output: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>) {
         vk_sparse_run(instructionSet.isa, packed.floats, n, k, a, k, output, n, 0, pixels, 0, groupCount,
-                      clamp.lower, clamp.upper, scratch)
+                      clamp.lower, clamp.upper, nil, scratch)
     }
 
     func execute(_ context: ExecutionContext) {
@@ -87,10 +92,18 @@ final class SparseConvKernel: Kernel, ParallelJob {
             let tile = task / groupSplits, split = task % groupSplits
             let first = tile * tilePixels
             let end = Swift.min(pixelCount, first + tilePixels)
-            vk_sparse_run(instructionSet.isa, packed.floats, n, k, input, k, output, n, first, end,
-                          groupCount * split / groupSplits, groupCount * (split + 1) / groupSplits,
-                          clamp.lower, clamp.upper, scratch)
-            epilogue.apply(instructionSet, output: output, channels: n, rows: first..<end, columns: 0..<n)
+            if var fused = fusedEpilogue {
+                withUnsafePointer(to: &fused) {
+                    vk_sparse_run(instructionSet.isa, packed.floats, n, k, input, k, output, n, first, end,
+                                  groupCount * split / groupSplits, groupCount * (split + 1) / groupSplits,
+                                  clamp.lower, clamp.upper, $0, scratch)
+                }
+            } else {
+                vk_sparse_run(instructionSet.isa, packed.floats, n, k, input, k, output, n, first, end,
+                              groupCount * split / groupSplits, groupCount * (split + 1) / groupSplits,
+                              clamp.lower, clamp.upper, nil, scratch)
+                epilogue.apply(instructionSet, output: output, channels: n, rows: first..<end, columns: 0..<n)
+            }
         }
     }
 }
