@@ -70,7 +70,8 @@ final class AddKernel: Kernel, ParallelJob {
     }
 
     func execute(_ context: ExecutionContext) {
-        context.pool.run(self, taskCount: (pixelCount + AddKernel.pixelsPerTask - 1) / AddKernel.pixelsPerTask)
+        context.pool.run(self, taskCount: (pixelCount + AddKernel.pixelsPerTask - 1) / AddKernel.pixelsPerTask,
+                         work: pixelCount * channels)
     }
 
     func run(tasks range: Range<Int>, thread: Int) {

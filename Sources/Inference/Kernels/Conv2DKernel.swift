@@ -142,7 +142,7 @@ final class Conv2DKernel: Kernel, ParallelJob {
 
     func execute(_ context: ExecutionContext) {
         self.context = context
-        context.pool.run(self, taskCount: tiling.taskCount)
+        context.pool.run(self, taskCount: tiling.taskCount, work: pixelCount * weights.k * weights.n)
         self.context = nil
     }
 
@@ -261,11 +261,13 @@ final class ConvDotKernel: Kernel, ParallelJob {
         if isPlanar {
             self.context = context
             let rows = pixelCount / Swift.max(1, geometry.output_width)
-            context.pool.run(self, taskCount: (rows + ConvDotKernel.rowsPerTask - 1) / ConvDotKernel.rowsPerTask)
+            context.pool.run(self, taskCount: (rows + ConvDotKernel.rowsPerTask - 1) / ConvDotKernel.rowsPerTask,
+                             work: pixelCount * outputChannels * geometry.kernel_height * geometry.kernel_width * geometry.channels)
             self.context = nil
             return
         }
-        context.pool.run(self, taskCount: (pixelCount + ConvDotKernel.pixelsPerTask - 1) / ConvDotKernel.pixelsPerTask)
+        context.pool.run(self, taskCount: (pixelCount + ConvDotKernel.pixelsPerTask - 1) / ConvDotKernel.pixelsPerTask,
+                         work: pixelCount * outputChannels * geometry.kernel_height * geometry.kernel_width * geometry.channels)
     }
 
     func run(tasks range: Range<Int>, thread: Int) {

@@ -108,7 +108,8 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
     }
 
     func execute(_ context: ExecutionContext) {
-        context.pool.run(self, taskCount: outputShape.batch * outputShape.height * channelSplits)
+        context.pool.run(self, taskCount: outputShape.batch * outputShape.height * channelSplits,
+                         work: outputShape.batch * outputShape.height * outputShape.width * outputShape.channels * rows.filter * columns.filter)
     }
 
     func run(tasks range: Range<Int>, thread: Int) {

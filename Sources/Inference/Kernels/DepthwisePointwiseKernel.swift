@@ -60,7 +60,8 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
 
     func execute(_ context: ExecutionContext) {
         self.context = context
-        context.pool.run(self, taskCount: middle.batch * bandCount)
+        context.pool.run(self, taskCount: middle.batch * bandCount,
+                         work: middle.batch * middle.height * middle.width * middle.channels * (outputChannels + 9))
         self.context = nil
     }
 

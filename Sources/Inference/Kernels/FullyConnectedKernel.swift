@@ -58,7 +58,7 @@ final class FullyConnectedKernel: Kernel, ParallelJob {
     var constantByteCount: Int { weights.byteCount }
 
     func execute(_ context: ExecutionContext) {
-        context.pool.run(self, taskCount: tiling.taskCount)
+        context.pool.run(self, taskCount: tiling.taskCount, work: rowCount * weights.k * weights.n)
     }
 
     func run(tasks range: Range<Int>, thread: Int) {

@@ -97,7 +97,8 @@ final class ResizeKernel: Kernel, ParallelJob {
     }
 
     func execute(_ context: ExecutionContext) {
-        context.pool.run(self, taskCount: outputShape.batch * outputShape.height)
+        context.pool.run(self, taskCount: outputShape.batch * outputShape.height,
+                         work: 4 * outputShape.batch * outputShape.height * outputShape.width * outputShape.channels)
     }
 
     func run(tasks range: Range<Int>, thread: Int) {

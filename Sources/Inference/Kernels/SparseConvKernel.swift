@@ -81,7 +81,7 @@ final class SparseConvKernel: Kernel, ParallelJob {
 
     func execute(_ context: ExecutionContext) {
         self.context = context
-        context.pool.run(self, taskCount: tileCount * groupSplits)
+        context.pool.run(self, taskCount: tileCount * groupSplits, work: pixelCount * n * k / 4)
         self.context = nil
     }
 

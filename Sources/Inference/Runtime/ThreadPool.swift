@@ -47,10 +47,15 @@ final class ThreadPool {
         job.run(tasks: begin..<end, thread: thread)
     }
 
-    /// Runs `taskCount` tasks of `job` and returns when all are done.
-    func run(_ job: ParallelJob, taskCount: Int) {
+    /// Work (multiply-adds or elements) below which a job runs on the calling thread alone: a
+    /// fork-join costs about a microsecond, and on a busy machine a worker may not be running.
+    static let minimumParallelWork = 32 * 1024
+
+    /// Runs `taskCount` tasks of `job` and returns when all are done. `work` estimates the
+    /// job's multiply-adds (or elements); tiny jobs run inline.
+    func run(_ job: ParallelJob, taskCount: Int, work: Int = .max) {
         guard taskCount > 0 else { return }
-        guard let pool, taskCount > 1 else {
+        guard let pool, taskCount > 1, work >= ThreadPool.minimumParallelWork else {
             job.run(tasks: 0..<taskCount, thread: 0)
             return
         }
