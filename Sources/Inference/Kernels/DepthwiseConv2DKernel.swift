@@ -99,15 +99,15 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
 
     var constantByteCount: Int { weights.byteCount + zeros.byteCount }
 
-    /// Channel slices per row: small layers (few rows, many channels) split their channels too,
-    /// in multiples of 16, so that every thread gets work.
-    private var channelSplits: Int {
-        guard multiplier == 1, rows.filter <= 32 else { return 1 }
-        let rowCount = outputShape.batch * outputShape.height
-        return rowCount >= 16 ? 1 : Swift.max(1, Swift.min(outputShape.channels / 16, (16 + rowCount - 1) / rowCount))
-    }
+    /// Channel slices per row in the current job: with several threads, small layers (few rows,
+    /// many channels) split their channels too, in multiples of 16, so that every thread gets
+    /// work.
+    private var channelSplits = 1
 
     func execute(_ context: ExecutionContext) {
+        let rowCount = outputShape.batch * outputShape.height
+        channelSplits = multiplier == 1 && rows.filter <= 32 && context.pool.threadCount > 1 && rowCount < 16
+            ? Swift.max(1, Swift.min(outputShape.channels / 16, (16 + rowCount - 1) / rowCount)) : 1
         context.pool.run(self, taskCount: outputShape.batch * outputShape.height * channelSplits,
                          work: outputShape.batch * outputShape.height * outputShape.width * outputShape.channels * rows.filter * columns.filter)
     }

@@ -26,11 +26,24 @@ final class SparseConvKernel: Kernel, ParallelJob {
     private let tilePixels: Int
     private let tileCount: Int
     private let groupCount: Int
-    private let groupSplits: Int
+    /// Whether the channel groups may be split between tasks (the epilogue allows it).
+    private let splittable: Bool
+    /// Channel-group slices per tile in the current job.
+    private var groupSplits = 1
     /// A fused residual ADD and PRELU, applied to each finished tile.
     private let epilogue: ConvEpilogue
     /// The same for the C kernel, when it can apply it.
     private let fusedEpilogue: vk_epilogue?
+
+    /// Channel-group slices per tile so that `threads` threads share the tiles evenly: none when
+    /// the tiles divide evenly or are plenty (a whole tile is transposed back in one piece,
+    /// faster than per-channel stores), else enough for a multiple of the thread count.
+    static func splits(tiles: Int, groups: Int, threads: Int, splittable: Bool) -> Int {
+        guard splittable, threads > 1, tiles > 0, tiles % threads != 0, tiles < 4 * threads else { return 1 }
+        var splits = 2
+        while splits < groups && (tiles * splits) % threads != 0 && tiles * splits < 4 * threads { splits += 1 }
+        return Swift.min(splits, groups)
+    }
 
     /// Whether `n` rows of `k` weights run as a sparse product.
     static func prefersSparse(_ filter: UnsafePointer<Float>, n: Int, k: Int) -> Bool {
@@ -57,11 +70,9 @@ final class SparseConvKernel: Kernel, ParallelJob {
         tilePixels = vk_sparse_tile_pixels(instructionSet.isa)
         tileCount = (pixelCount + tilePixels - 1) / tilePixels
         groupCount = vk_sparse_group_count(packed.floats)
-        // Few tiles: split the channel groups too (the C kernel applies a residual epilogue channel
-        // by channel; other epilogues need whole pixels).
-        let splittable = epilogue.isEmpty || epilogue.residualEpilogue != nil
-        groupSplits = tileCount >= 8 || tileCount == 0 || !splittable
-            ? 1 : Swift.min(groupCount, (8 + tileCount - 1) / tileCount)
+        // The C kernel applies a residual epilogue channel by channel; other epilogues need whole
+        // pixels.
+        splittable = epilogue.isEmpty || epilogue.residualEpilogue != nil
         fusedEpilogue = epilogue.residualEpilogue
         scratchBytesPerThread = vk_sparse_scratch_count(instructionSet.isa, packed.floats, n) * MemoryLayout<Float>.stride
     }
@@ -81,6 +92,8 @@ final class SparseConvKernel: Kernel, ParallelJob {
 
     func execute(_ context: ExecutionContext) {
         self.context = context
+        groupSplits = SparseConvKernel.splits(tiles: tileCount, groups: groupCount, threads: context.pool.threadCount,
+                                              splittable: splittable)
         context.pool.run(self, taskCount: tileCount * groupSplits, work: pixelCount * n * k / 4)
         self.context = nil
     }
