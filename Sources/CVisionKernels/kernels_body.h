@@ -647,17 +647,23 @@ void VK_SUFFIX(vk_sparse_run)(const float *packed, size_t n, size_t k, const flo
             }
         }
         // Transpose the results into the output rows.
-        if (all && rows == P) {
+        if (all) {
+            // Whole blocks of 8 pixels transpose back; the last few pixels of a partial tile are
+            // stored one by one.
+            const size_t whole = rows / 8 * 8;
             size_t nn = 0;
-            for (; nn + 8 <= n; nn += 8)
-                for (size_t p = 0; p < P; p += 8)
+            for (; nn + 8 <= n; nn += 8) {
+                for (size_t p = 0; p < whole; p += 8)
                     VK_SUFFIX(transpose8)(tile + nn * P + p, P, c + (m0 + p) * c_stride + nn, c_stride);
+                for (size_t p = whole; p < rows; p++)
+                    for (size_t i = 0; i < 8; i++) c[(m0 + p) * c_stride + nn + i] = tile[(nn + i) * P + p];
+            }
             for (; nn < n; nn++)
-                for (size_t p = 0; p < P; p++) c[(m0 + p) * c_stride + nn] = tile[nn * P + p];
+                for (size_t p = 0; p < rows; p++) c[(m0 + p) * c_stride + nn] = tile[nn * P + p];
             if (epilogue) {
                 // The fused ADD (and PRELU) on the tile's finished rows, still in cache.
                 const size_t rc = epilogue->residual_channels;
-                for (size_t p = 0; p < P; p++)
+                for (size_t p = 0; p < rows; p++)
                     VK_SUFFIX(vk_add_pixels)(c + (m0 + p) * c_stride, epilogue->residual + (m0 + p) * rc, rc,
                                              c + (m0 + p) * c_stride, 1, n, epilogue->lo, epilogue->hi, epilogue->alpha);
             }

@@ -106,8 +106,9 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
 
     func execute(_ context: ExecutionContext) {
         let rowCount = outputShape.batch * outputShape.height
-        channelSplits = multiplier == 1 && rows.filter <= 32 && context.pool.threadCount > 1 && rowCount < 16
-            ? Swift.max(1, Swift.min(outputShape.channels / 16, (16 + rowCount - 1) / rowCount)) : 1
+        let threads = context.pool.threadCount
+        channelSplits = multiplier == 1 && rows.filter <= 32 && threads > 1 && rowCount % threads != 0 && rowCount < 4 * threads
+            ? Swift.max(1, Swift.min(outputShape.channels / 16, (4 * threads + rowCount - 1) / rowCount)) : 1
         context.pool.run(self, taskCount: outputShape.batch * outputShape.height * channelSplits,
                          work: outputShape.batch * outputShape.height * outputShape.width * outputShape.channels * rows.filter * columns.filter)
     }
