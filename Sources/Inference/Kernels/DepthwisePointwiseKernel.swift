@@ -23,9 +23,13 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
     let epilogue: ConvEpilogue
     /// The depthwise output (= the 1×1 input) sizes.
     let middle: NHWC
+    /// Most rows per band (the band buffer's size).
     let bandRows: Int
-    private let bandCount: Int
     private let bandFloats: Int
+    /// Rows per band and band count in the current job (smaller bands with several threads,
+    /// so that each gets several).
+    private var jobBandRows = 1
+    private var bandCount = 1
 
     init(depthwise: DepthwiseConv2DKernel, pointwise: Pointwise, output: UnsafeMutablePointer<Float>, outputChannels: Int,
          clamp: ActivationClamp, epilogue: ConvEpilogue) {
@@ -38,7 +42,6 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
         middle = depthwise.outputShape
         let rowBytes = Swift.max(1, middle.width * middle.channels * MemoryLayout<Float>.stride)
         bandRows = Swift.max(1, Swift.min(middle.height, DepthwisePointwiseKernel.bandBytes / rowBytes))
-        bandCount = (middle.height + bandRows - 1) / bandRows
         // Keep the band buffer 64-byte aligned for the stage after it.
         bandFloats = (bandRows * middle.width * middle.channels + 15) / 16 * 16
     }
@@ -60,6 +63,10 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
 
     func execute(_ context: ExecutionContext) {
         self.context = context
+        let threads = context.pool.threadCount
+        jobBandRows = threads > 1
+            ? Swift.max(1, Swift.min(bandRows, (middle.height + 4 * threads - 1) / (4 * threads))) : bandRows
+        bandCount = (middle.height + jobBandRows - 1) / jobBandRows
         context.pool.run(self, taskCount: middle.batch * bandCount,
                          work: middle.batch * middle.height * middle.width * middle.channels * (outputChannels + 9))
         self.context = nil
@@ -71,8 +78,8 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
         let c = middle.channels, n = outputChannels
         let imageIn = depthwise.inputShape.height * depthwise.inputShape.width * depthwise.inputShape.channels
         for task in range {
-            let b = task / bandCount, first = (task % bandCount) * bandRows
-            let end = Swift.min(middle.height, first + bandRows)
+            let b = task / bandCount, first = (task % bandCount) * jobBandRows
+            let end = Swift.min(middle.height, first + jobBandRows)
             var conv = depthwise.convolution
             conv.input = UnsafePointer(depthwise.input + b * imageIn)
             conv.output = band
