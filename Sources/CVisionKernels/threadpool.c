@@ -55,6 +55,7 @@ struct vk_pool {
     // The current job; written by the caller before it publishes the job's ticket, stable
     // while any worker is `active` in it.
     vk_task_fn fn;
+    vk_entry_fn entry;
     void *context;
     size_t task_count;
     size_t chunk;
@@ -126,9 +127,9 @@ static void vk_wake(vk_pool *pool, _Atomic uint32_t *word) {
 
 static inline uint64_t vk_bounds(size_t begin, size_t end) { return ((uint64_t)end << 32) | (uint64_t)begin; }
 
-/// Runs chunks of the current job until every range is empty: first from the front of this
-/// thread's range, then from the back of the others'.
-static void vk_run_chunks(vk_pool *pool, size_t thread) {
+/// Claims the next chunk of the current job for `thread`: from the front of its own range, else
+/// from the back of another's. Returns 0 when every range is empty.
+int vk_pool_claim(vk_pool *pool, size_t thread, size_t *begin_out, size_t *end_out) {
     const size_t chunk = pool->chunk, threads = pool->thread_count;
     _Atomic uint64_t *own = &pool->ranges[thread].bounds;
     for (;;) {
@@ -137,8 +138,11 @@ static void vk_run_chunks(vk_pool *pool, size_t thread) {
         if (begin >= end) break;
         size_t next = end - begin < chunk ? end : begin + chunk;
         if (atomic_compare_exchange_weak_explicit(own, &bounds, vk_bounds(next, end), memory_order_acq_rel,
-                                                  memory_order_acquire))
-            pool->fn(pool->context, begin, next, thread);
+                                                  memory_order_acquire)) {
+            *begin_out = begin;
+            *end_out = next;
+            return 1;
+        }
     }
     for (size_t offset = 1; offset < threads; offset++) {
         _Atomic uint64_t *victim = &pool->ranges[(thread + offset) % threads].bounds;
@@ -148,10 +152,25 @@ static void vk_run_chunks(vk_pool *pool, size_t thread) {
             if (begin >= end) break;
             size_t first = end - begin < chunk ? begin : end - chunk;
             if (atomic_compare_exchange_weak_explicit(victim, &bounds, vk_bounds(begin, first), memory_order_acq_rel,
-                                                      memory_order_acquire))
-                pool->fn(pool->context, first, end, thread);
+                                                      memory_order_acquire)) {
+                *begin_out = first;
+                *end_out = end;
+                return 1;
+            }
         }
     }
+    return 0;
+}
+
+/// This thread's part of the current job: the entry callback claims its own chunks, or chunks
+/// are claimed here and handed to the task callback.
+static void vk_run_chunks(vk_pool *pool, size_t thread) {
+    if (pool->entry) {
+        pool->entry(pool->context, thread);
+        return;
+    }
+    size_t begin, end;
+    while (vk_pool_claim(pool, thread, &begin, &end)) pool->fn(pool->context, begin, end, thread);
 }
 
 /// A worker's part of generation `generation` (if that job is still open).
@@ -276,9 +295,11 @@ static void vk_wait_for_zero(vk_pool *pool, _Atomic uint32_t *word) {
     atomic_store(&pool->caller_waiting, 0);
 }
 
-static void vk_pool_dispatch(vk_pool *pool, vk_task_fn fn, void *context, size_t task_count, int each) {
+static void vk_pool_dispatch(vk_pool *pool, vk_task_fn fn, vk_entry_fn entry, void *context, size_t task_count,
+                             int each) {
     uint32_t generation = atomic_load_explicit(&pool->signal, memory_order_relaxed) + 1;
     pool->fn = fn;
+    pool->entry = entry;
     pool->context = context;
     pool->task_count = task_count;
     pool->each = each;
@@ -322,7 +343,21 @@ void vk_pool_run(vk_pool *pool, vk_task_fn fn, void *context, size_t task_count)
         fn(context, 0, task_count, 0);
         return;
     }
-    vk_pool_dispatch(pool, fn, context, task_count, 0);
+    vk_pool_dispatch(pool, fn, NULL, context, task_count, 0);
+}
+
+void vk_pool_run_claiming(vk_pool *pool, vk_entry_fn entry, void *context, size_t task_count) {
+    if (task_count == 0) return;
+    if (pool->thread_count == 1 || task_count == 1 || task_count > 0xFFFFFFFEu) {
+        // One thread claims everything (the ranges hold 32-bit indices).
+        pool->chunk = task_count;
+        atomic_store_explicit(&pool->ranges[0].bounds, vk_bounds(0, task_count > 0xFFFFFFFEu ? 0xFFFFFFFEu : task_count),
+                              memory_order_relaxed);
+        for (size_t t = 1; t < pool->thread_count; t++) atomic_store_explicit(&pool->ranges[t].bounds, 0, memory_order_relaxed);
+        entry(context, 0);
+        return;
+    }
+    vk_pool_dispatch(pool, NULL, entry, context, task_count, 0);
 }
 
 void vk_pool_run_on_each_thread(vk_pool *pool, vk_task_fn fn, void *context) {
@@ -330,5 +365,5 @@ void vk_pool_run_on_each_thread(vk_pool *pool, vk_task_fn fn, void *context) {
         fn(context, 0, 1, 0);
         return;
     }
-    vk_pool_dispatch(pool, fn, context, pool->thread_count, 1);
+    vk_pool_dispatch(pool, fn, NULL, context, pool->thread_count, 1);
 }

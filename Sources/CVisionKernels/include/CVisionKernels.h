@@ -247,6 +247,18 @@ void vk_pool_destroy(vk_pool *pool);
 /// free, and returns when all are done. The caller takes part. Does not allocate.
 void vk_pool_run(vk_pool *pool, vk_task_fn fn, void *context, size_t task_count);
 
+/// Entry callback: thread `thread` takes part in a job, claiming its tasks with vk_pool_claim.
+typedef void (*vk_entry_fn)(void *context, size_t thread);
+
+/// Runs a job of `task_count` tasks calling `entry` once on each participating thread (the caller
+/// included); each loops on vk_pool_claim until it returns 0. Does not allocate. (One callback
+/// per thread instead of one per chunk: callers in languages with reference counting touch the
+/// job object once per thread.) More than 2^32 - 2 tasks: only that many are handed out.
+void vk_pool_run_claiming(vk_pool *pool, vk_entry_fn entry, void *context, size_t task_count);
+
+/// Inside an entry callback: the next chunk `[*begin, *end)` for `thread`; 0 when none is left.
+int vk_pool_claim(vk_pool *pool, size_t thread, size_t *begin, size_t *end);
+
 /// Calls `fn(context, t, t + 1, t)` exactly once on every thread `t` of the pool.
 void vk_pool_run_on_each_thread(vk_pool *pool, vk_task_fn fn, void *context);
 
