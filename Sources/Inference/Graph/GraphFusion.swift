@@ -27,8 +27,8 @@ struct ExplicitPadding: Equatable {
 ///   other operand (and applies the ADD's activation) to each tile it has just computed, while
 ///   the tile is in cache, and writes the ADD's output.
 /// * **Depthwise into the 1×1 convolution after it.** A `DEPTHWISE_CONV_2D` whose output (at
-///   least ``GraphFusion/minimumFusedDepthwiseBytes``) is read only by a 1×1, stride-1
-///   `CONV_2D` is dropped: that convolution computes the depthwise rows band by band into
+///   least ``GraphFusion/minimumFusedDepthwiseBytes``, and wide enough that a band of rows holds
+///   enough pixels) is read only by a dense 1×1, stride-1 `CONV_2D` is dropped: that convolution computes the depthwise rows band by band into
 ///   per-thread scratch and multiplies them while they are in cache, so the depthwise output
 ///   never goes through memory.
 /// * **PRELU fused into its producer.** A `PRELU` with one slope per channel (constant, shape
@@ -216,7 +216,7 @@ struct GraphFusion {
             else { continue }
             let middle = list[0]
             guard descriptors[middle].type == .float32, op.outputs.count == 1, descriptors[Int(op.outputs[0])].type == .float32,
-                  !graphOutputs.contains(middle), (descriptors[middle].byteCount ?? 0) >= GraphFusion.minimumFusedDepthwiseBytes,
+                  DepthwisePointwiseKernel.worthFusing(descriptors[middle].shape), !graphOutputs.contains(middle), (descriptors[middle].byteCount ?? 0) >= GraphFusion.minimumFusedDepthwiseBytes,
                   let producer = runtimeOperators.first(where: { !removed.contains($0) && outputs(of: $0, graph.operators[$0]).contains(middle) }),
                   code(producer) == .depthwiseConv2D, prelu[producer] == nil,
                   runtimeOperators.filter({ !removed.contains($0) && inputs(of: $0, graph.operators[$0]).contains(middle) }) == [index]

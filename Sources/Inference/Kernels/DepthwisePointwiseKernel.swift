@@ -13,7 +13,17 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
     }
 
     /// Bytes of depthwise output a band aims at.
-    static let bandBytes = 64 * 1024
+    static let bandBytes = 128 * 1024
+    /// Fewer pixels per band leave the 1×1 stage too few rows to multiply efficiently.
+    static let minimumBandPixels = 48
+
+    /// Whether a depthwise output of `shape` (NHWC) is worth computing band by band.
+    static func worthFusing(_ shape: [Int]) -> Bool {
+        guard shape.count == 4, shape[1] > 0, shape[2] > 0, shape[3] > 0 else { return false }
+        let rowBytes = shape[2] * shape[3] * MemoryLayout<Float>.stride
+        let rows = Swift.max(1, Swift.min(shape[1], bandBytes / rowBytes))
+        return rows * shape[2] >= minimumBandPixels
+    }
 
     let depthwise: DepthwiseConv2DKernel
     let pointwise: Pointwise
