@@ -1,7 +1,7 @@
 """Times LiteRT (the reference TFLite runtime, XNNPACK delegate by default) on every model of the
 project, with 1 and 2 threads, for docs/BENCHMARKS.md.
 
-usage: litert_bench.py MODELS_DIR [--iterations N] [--threads 1,2] [--no-single]
+usage: litert_bench.py MODELS_DIR [--iterations N] [--threads 1,2] [--no-single] [--model FILE --member NAME]
 prints one JSON object per (model, threads): {"model", "member", "threads", "medianMs", "minMs", "maxMs"}
 """
 import argparse
@@ -61,8 +61,12 @@ def main():
     parser.add_argument("--iterations", type=int, default=50)
     parser.add_argument("--threads", default="1,2")
     parser.add_argument("--no-single", action="store_true", help="only the .task bundles' models")
+    parser.add_argument("--model", help="only this model file (a .task bundle or .tflite)")
+    parser.add_argument("--member", help="only this member of the bundle")
     args = parser.parse_args()
     for bundle, member, content in models(args.models_dir, single=not args.no_single):
+        if (args.model and bundle != args.model) or (args.member and member != args.member):
+            continue
         for threads in [int(t) for t in args.threads.split(",")]:
             median, low, high = time_model(content, threads, args.iterations)
             print(json.dumps({"model": bundle, "member": member, "threads": threads,

@@ -65,11 +65,14 @@ def main():
     parser.add_argument("--rounds", type=int, default=0)
     args = parser.parse_args()
 
-    ours, litert, details, machine = {}, {}, {}, {}
+    ours, litert, details, machine, loads = {}, {}, {}, {}, []
     for line in open(args.raw):
         row = json.loads(line)
         if row["side"] == "machine":
-            machine.update({k: v for k, v in row.items() if k != "side"})
+            if "round" in row:
+                loads.append(row["load"])
+            else:
+                machine.update({k: v for k, v in row.items() if k != "side"})
             continue
         result = row["result"]
         if row["side"] == "ours":
@@ -101,7 +104,9 @@ def main():
           f"{args.iterations} timed `invoke()` after 10 warm-up (`scripts/benchmarks/litert_bench.py`).")
     print(f"- Each cell: median over {args.rounds} rounds of the per-round median ms of one `invoke()` "
           "[range of the round medians]. Ratio = ours / LiteRT (below 1 = faster than LiteRT).")
-    print(f"- Load average (1, 5, 15 min) before: {machine.get('loadBefore', '?')}; after: {machine.get('loadAfter', '?')}.\n")
+    print(f"- Load average (1, 5, 15 min) before: {machine.get('loadBefore', '?')}; after: {machine.get('loadAfter', '?')}; "
+          f"1-minute load at the start of each round: {', '.join(loads) if loads else '?'}. The machine's two cores are "
+          "shared with other jobs: ranges show rounds disturbed by them.\n")
 
     print("| model | ours 1 thread | LiteRT 1 thread | ratio 1T | ours 2 threads | LiteRT 2 threads | ratio 2T "
           "| ours 1T/2T | LiteRT 1T/2T |")
