@@ -54,7 +54,9 @@ final class PackedWeights {
 ///
 /// A group's packed weights are sized to stay in the per-core cache (~128 KB) while its row
 /// blocks stream past, and a block holds enough rows that a task is worth handing out (tiny
-/// layers such as 8 → 8 channels get hundreds of rows per task). Tasks run group by group.
+/// layers such as 8 → 8 channels get hundreds of rows per task). Tasks run block by block (all
+/// groups of a block, then the next block), so that with several threads each one computes whole
+/// output rows — the rows the next kernel's task on the same thread reads, from its own cache.
 struct GemmTiling {
     let rowCount: Int
     let tileRows: Int
@@ -90,7 +92,7 @@ struct GemmTiling {
     /// The rows and panels of task `task`.
     @inline(__always)
     func task(_ task: Int) -> (rows: Range<Int>, panels: Range<Int>) {
-        let group = task / blockCount, block = task % blockCount
+        let block = task / groupCount, group = task % groupCount
         let first = block * rowsPerBlock
         return (first..<Swift.min(rowCount, first + rowsPerBlock),
                 (panelCount * group / groupCount)..<(panelCount * (group + 1) / groupCount))
