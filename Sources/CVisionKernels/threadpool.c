@@ -38,7 +38,7 @@
 /// The low word of `ticket` that marks a closed job.
 #define VK_CLOSED 0xFFFFFFFFu
 /// Chunks per thread's share (the unit of work taken at a time, and stolen).
-#define VK_CHUNKS_PER_THREAD 8
+#define VK_CHUNKS_PER_THREAD 16
 
 /// One thread's range of tasks: begin in the low 32 bits, end in the high 32, alone in its
 /// cache line.
