@@ -136,12 +136,15 @@ final class Conv2DKernel: Kernel, ParallelJob {
 
     private let geometry: vk_conv_geometry
     private let tiling: GemmTiling
+    /// The task order of the current job (see ``GemmTiling``).
+    private var rowMajor = false
     private var context: ExecutionContext?
     /// A fused residual ADD and PRELU, applied to each finished tile.
     private let epilogue: ConvEpilogue
 
     func execute(_ context: ExecutionContext) {
         self.context = context
+        rowMajor = tiling.rowMajor(threads: context.pool.threadCount)
         context.pool.run(self, taskCount: tiling.taskCount, work: pixelCount * weights.k * weights.n)
         self.context = nil
     }
@@ -150,7 +153,7 @@ final class Conv2DKernel: Kernel, ParallelJob {
         guard let context else { return }
         let n = outputShape.channels, k = weights.k, tileRows = weights.tileRows
         for task in range {
-            let (rows, panels) = tiling.task(task)
+            let (rows, panels) = tiling.task(task, rowMajor: rowMajor)
             if isDirect {
                 weights.run(a: input, aStride: k, c: output, cStride: n, rows: rows, panels: panels, clamp: clamp)
                 applyEpilogue(rows: rows, panels: panels)
