@@ -2,17 +2,27 @@
 #include <string.h>
 #include "CVisionKernels.h"
 #include "gemm_layout.h"
+#include "sparse_layout.h"
+#include <stdlib.h>
 
 #define VK_DECLARE(suffix)                                                                                   \
     void vk_gemm_run_##suffix(vk_gemm_shape, const float *, const float *, size_t, float *, size_t, size_t,  \
                               size_t, size_t, size_t, float, float);                                        \
-    void vk_dwconv_run_##suffix(const vk_dwconv *, size_t, size_t);                                         \
+    void vk_dwconv_run_##suffix(const vk_dwconv *, size_t, size_t, size_t, size_t);                                         \
+    void vk_gemm_conv_##suffix(vk_gemm_shape, const float *, const vk_conv_geometry *, const float *, float *,  \
+                               size_t, size_t, size_t, size_t, size_t, float, float);                                         \
     void vk_conv_dot_##suffix(const vk_conv_geometry *, const float *, const float *, size_t, float *, size_t, \
                               size_t, float, float, const float *);                                       \
     void vk_add_pixels_##suffix(const float *, const float *, size_t, float *, size_t, size_t, float, float,     \
                                 const float *);                                                                \
     void vk_prelu_pixels_##suffix(const float *, float *, size_t, size_t, const float *);                        \
-    void vk_max_pool_##suffix(const vk_conv_geometry *, float *, size_t, size_t, float, float);
+    void vk_max_pool_##suffix(const vk_conv_geometry *, float *, size_t, size_t, float, float);                \
+    void vk_resize_bilinear_##suffix(const vk_resize *, size_t, size_t);                                     \
+    void vk_conv_planar_##suffix(const vk_conv_geometry *, const float *, const float *, size_t, float *, size_t, \
+                                 size_t, float, float, float *);                \
+    size_t vk_sparse_tile_pixels_##suffix(void);                                                               \
+    void vk_sparse_run_##suffix(const float *, size_t, size_t, const float *, size_t, float *, size_t, size_t,   \
+                                size_t, size_t, size_t, float, float, const vk_epilogue *, float *);
 
 VK_DECLARE(portable)
 #if defined(__x86_64__) || defined(_M_X64)
@@ -187,15 +197,20 @@ void vk_conv_dot(vk_isa isa, const vk_conv_geometry *g, const float *filter, con
 // MARK: Depthwise convolution
 
 void vk_dwconv_run(const vk_dwconv *conv, size_t row_begin, size_t row_end) {
+    vk_dwconv_run_channels(conv, row_begin, row_end, 0, conv->channels);
+}
+
+void vk_dwconv_run_channels(const vk_dwconv *conv, size_t row_begin, size_t row_end, size_t channel_begin,
+                            size_t channel_end) {
     switch (conv->isa) {
 #if defined(__x86_64__) || defined(_M_X64)
-    case VK_ISA_AVX512: vk_dwconv_run_avx512(conv, row_begin, row_end); return;
-    case VK_ISA_AVX2: vk_dwconv_run_avx2(conv, row_begin, row_end); return;
+    case VK_ISA_AVX512: vk_dwconv_run_avx512(conv, row_begin, row_end, channel_begin, channel_end); return;
+    case VK_ISA_AVX2: vk_dwconv_run_avx2(conv, row_begin, row_end, channel_begin, channel_end); return;
 #endif
 #if defined(__aarch64__)
-    case VK_ISA_NEON: vk_dwconv_run_neon(conv, row_begin, row_end); return;
+    case VK_ISA_NEON: vk_dwconv_run_neon(conv, row_begin, row_end, channel_begin, channel_end); return;
 #endif
-    default: vk_dwconv_run_portable(conv, row_begin, row_end); return;
+    default: vk_dwconv_run_portable(conv, row_begin, row_end, channel_begin, channel_end); return;
     }
 }
 
@@ -230,4 +245,172 @@ void vk_prelu_pixels(vk_isa isa, const float *x, float *out, size_t pixels, size
 void vk_max_pool(vk_isa isa, const vk_conv_geometry *geometry, float *output, size_t row_begin, size_t row_end,
                  float lo, float hi) {
     VK_DISPATCH(isa, vk_max_pool, geometry, output, row_begin, row_end, lo, hi)
+}
+
+// MARK: Sparse 1x1 convolution
+
+size_t vk_sparse_nonzeros(size_t n, size_t k, const float *weights) {
+    size_t count = 0;
+    for (size_t i = 0; i < n * k; i++) count += weights[i] != 0.0f;
+    return count;
+}
+
+/// Input channels per block for `isa`: a block of a tile's transposed inputs takes at most 32 KB.
+static size_t vk_sparse_block(vk_isa isa, size_t k) {
+    size_t pixels = vk_sparse_tile_pixels(isa);
+    size_t block = (32 * 1024 / sizeof(float)) / pixels / 8 * 8;
+    if (block < 8) block = 8;
+    return k < block ? k : block;
+}
+
+/// Channel order for packing (by non-zero count, most first; ties by index), the steps of each
+/// group and block, and the total words.
+typedef struct vk_sparse_plan {
+    size_t *order;
+    size_t *counts;
+    size_t *steps;  // groups x blocks
+    size_t groups, block, blocks, words;
+} vk_sparse_plan;
+
+static int vk_sparse_plan_make(vk_isa isa, size_t n, size_t k, const float *weights, vk_sparse_plan *plan) {
+    plan->groups = (n + 3) / 4;
+    plan->block = vk_sparse_block(isa, k ? k : 1);
+    plan->blocks = k ? (k + plan->block - 1) / plan->block : 0;
+    plan->order = malloc((2 * (n ? n : 1) + plan->groups * plan->blocks + 1) * sizeof(size_t));
+    if (!plan->order) return 0;
+    plan->counts = plan->order + (n ? n : 1);
+    plan->steps = plan->counts + (n ? n : 1);
+    for (size_t i = 0; i < n; i++) {
+        plan->order[i] = i;
+        plan->counts[i] = 0;
+        for (size_t j = 0; j < k; j++) plan->counts[i] += weights[i * k + j] != 0.0f;
+    }
+    // Insertion sort (n is at most a few thousand, once at load).
+    for (size_t i = 1; i < n; i++) {
+        size_t v = plan->order[i], j = i;
+        while (j > 0 && plan->counts[plan->order[j - 1]] < plan->counts[v]) {
+            plan->order[j] = plan->order[j - 1];
+            j--;
+        }
+        plan->order[j] = v;
+    }
+    plan->words = 3 + plan->groups;
+    for (size_t g = 0; g < plan->groups; g++) {
+        plan->words += 12 + plan->blocks;
+        for (size_t b = 0; b < plan->blocks; b++) {
+            size_t most = 0;
+            for (size_t i = 0; i < 4 && g * 4 + i < n; i++) {
+                size_t channel = plan->order[g * 4 + i], count = 0;
+                for (size_t j = b * plan->block; j < k && j < (b + 1) * plan->block; j++) count += weights[channel * k + j] != 0.0f;
+                most = count > most ? count : most;
+            }
+            plan->steps[g * plan->blocks + b] = most;
+            plan->words += 8 * most;
+        }
+    }
+    return 1;
+}
+
+size_t vk_sparse_packed_count(vk_isa isa, size_t n, size_t k, const float *weights) {
+    vk_sparse_plan plan;
+    if (!vk_sparse_plan_make(isa, n, k, weights, &plan)) return 0;
+    free(plan.order);
+    return plan.words;
+}
+
+int vk_sparse_pack(vk_isa isa, size_t n, size_t k, const float *weights, const float *bias, float *packed) {
+    vk_sparse_plan plan;
+    if (!vk_sparse_plan_make(isa, n, k, weights, &plan)) return 0;
+    memset(packed, 0, plan.words * sizeof(float));
+    vk_u32 *w32 = (vk_u32 *)packed;
+    w32[0] = (uint32_t)plan.groups;
+    w32[1] = (uint32_t)plan.block;
+    w32[2] = (uint32_t)plan.blocks;
+    size_t offset = 3 + plan.groups;
+    for (size_t g = 0; g < plan.groups; g++) {
+        w32[3 + g] = (uint32_t)offset;
+        float *group = packed + offset;
+        vk_u32 *head = (vk_u32 *)group;
+        size_t total = 0;
+        for (size_t b = 0; b < plan.blocks; b++) {
+            head[12 + b] = (uint32_t)plan.steps[g * plan.blocks + b];
+            total += plan.steps[g * plan.blocks + b];
+        }
+        for (size_t i = 0; i < 4; i++) {
+            size_t slot = g * 4 + i;
+            if (slot >= n) {
+                head[i] = (uint32_t)n;  // spare channel: zero bias, zero weights at index 0
+                continue;
+            }
+            size_t channel = plan.order[slot];
+            head[i] = (uint32_t)channel;
+            group[8 + i] = bias ? bias[channel] : 0.0f;
+            float *steps = group + 12 + plan.blocks;
+            for (size_t b = 0; b < plan.blocks; b++) {
+                size_t s = 0;
+                for (size_t j = b * plan.block; j < k && j < (b + 1) * plan.block; j++) {
+                    float w = weights[channel * k + j];
+                    if (w == 0.0f) continue;
+                    ((vk_u32 *)steps)[8 * s + i] = (uint32_t)(j - b * plan.block);
+                    steps[8 * s + 4 + i] = w;
+                    s++;
+                }
+                // Remaining steps of the block stay index 0, weight 0 (from the memset).
+                steps += 8 * plan.steps[g * plan.blocks + b];
+            }
+        }
+        offset += 12 + plan.blocks + 8 * total;
+    }
+    free(plan.order);
+    return 1;
+}
+
+size_t vk_sparse_scratch_count(vk_isa isa, const float *packed, size_t n) {
+    return (vk_sparse_word(packed, 1) + n + 1) * vk_sparse_tile_pixels(isa);
+}
+
+size_t vk_sparse_tile_pixels(vk_isa isa) {
+    switch (isa) {
+#if defined(__x86_64__) || defined(_M_X64)
+    case VK_ISA_AVX512: return vk_sparse_tile_pixels_avx512();
+    case VK_ISA_AVX2: return vk_sparse_tile_pixels_avx2();
+#endif
+#if defined(__aarch64__)
+    case VK_ISA_NEON: return vk_sparse_tile_pixels_neon();
+#endif
+    default: return vk_sparse_tile_pixels_portable();
+    }
+}
+
+size_t vk_sparse_group_count(const float *packed) { return vk_sparse_word(packed, 0); }
+
+void vk_sparse_run(vk_isa isa, const float *packed, size_t n, size_t k, const float *a, size_t a_stride, float *c,
+                   size_t c_stride, size_t row_begin, size_t row_end, size_t group_begin, size_t group_end, float lo,
+                   float hi, const vk_epilogue *epilogue, float *scratch) {
+    VK_DISPATCH(isa, vk_sparse_run, packed, n, k, a, a_stride, c, c_stride, row_begin, row_end, group_begin, group_end,
+                lo, hi, epilogue, scratch)
+}
+
+// MARK: Convolution through the packed matrix-product weights
+
+size_t vk_gemm_conv_max_taps(void) { return VK_CONV_MAX_TAPS; }
+
+void vk_gemm_conv(vk_gemm_shape shape, const float *packed, const vk_conv_geometry *geometry, const float *zeros,
+                  float *c, size_t c_stride, size_t pixel_begin, size_t pixel_end, size_t panel_begin, size_t panel_end,
+                  float lo, float hi) {
+    VK_DISPATCH(shape.isa, vk_gemm_conv, shape, packed, geometry, zeros, c, c_stride, pixel_begin, pixel_end,
+                panel_begin, panel_end, lo, hi)
+}
+
+void vk_resize_bilinear(vk_isa isa, const vk_resize *resize, size_t row_begin, size_t row_end) {
+    VK_DISPATCH(isa, vk_resize_bilinear, resize, row_begin, row_end)
+}
+
+void vk_conv_planar(vk_isa isa, const vk_conv_geometry *geometry, const float *filter, const float *bias, size_t n,
+                    float *output, size_t row_begin, size_t row_end, float lo, float hi, float *scratch) {
+    VK_DISPATCH(isa, vk_conv_planar, geometry, filter, bias, n, output, row_begin, row_end, lo, hi, scratch)
+}
+
+size_t vk_conv_planar_scratch_floats(const vk_conv_geometry *geometry) {
+    return geometry->kernel_height * vk_conv_planar_row_floats(geometry);
 }

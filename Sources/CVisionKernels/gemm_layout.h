@@ -5,6 +5,16 @@
 
 #include "CVisionKernels.h"
 
+/// Window taps the indirect convolution kernel takes (larger windows use im2col).
+#define VK_CONV_MAX_TAPS 64
+
+/// Floats of one planar (channel-major, zero-padded) input row of vk_conv_planar: `channels`
+/// planes of the padded width rounded up, plus room for a whole vector past the end.
+static inline size_t vk_conv_planar_row_floats(const vk_conv_geometry *g) {
+    size_t width = g->output_width + g->kernel_width - 1 + 16;
+    return g->channels * ((width + 15) / 16 * 16);
+}
+
 /// One column panel of packed weights.
 typedef struct vk_panel {
     size_t column;
@@ -23,9 +33,11 @@ static inline size_t vk_gemm_main_width(vk_isa isa) {
     }
 }
 
-/// Width of the next tail panel for `remaining` columns (all fewer than a main panel).
-static inline size_t vk_gemm_tail_width(size_t remaining) {
+/// Width of the next tail panel for `remaining` columns (all fewer than a main panel). AVX-512
+/// also has a 24-wide kernel (one 16-lane and one 8-lane vector per row).
+static inline size_t vk_gemm_tail_width(vk_isa isa, size_t remaining) {
     if (remaining > 24) return 32;
+    if (remaining > 16 && isa == VK_ISA_AVX512) return 24;
     if (remaining > 8) return 16;
     return 8;
 }
@@ -36,7 +48,7 @@ static inline size_t vk_gemm_panels(vk_gemm_shape shape) {
     size_t count = shape.n / main;
     size_t rest = shape.n % main;
     while (rest > 0) {
-        size_t w = vk_gemm_tail_width(rest);
+        size_t w = vk_gemm_tail_width(shape.isa, rest);
         count += 1;
         rest -= w < rest ? w : rest;
     }
@@ -57,7 +69,7 @@ static inline vk_panel vk_gemm_panel(vk_gemm_shape shape, size_t index) {
     size_t column = full * main, offset = full * (shape.k + 1) * main;
     size_t rest = shape.n - column;
     for (size_t t = full;; t++) {
-        size_t w = vk_gemm_tail_width(rest);
+        size_t w = vk_gemm_tail_width(shape.isa, rest);
         if (t == index) {
             panel.column = column;
             panel.width = w;

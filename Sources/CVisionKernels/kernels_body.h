@@ -12,6 +12,7 @@
 
 #include <string.h>
 #include "gemm_layout.h"
+#include "sparse_layout.h"
 
 
 // Unaligned, aliasing-safe vector access.
@@ -24,54 +25,168 @@ typedef float VK_SUFFIX(vk_hu) __attribute__((ext_vector_type(8), aligned(4), ma
 
 // MARK: Matrix product
 
-// Micro-kernel: `mr` (1...VK_MR) rows times one panel of NV vectors of type T (L lanes each).
-// Rows beyond `mr` repeat the last row; only `mr` rows and `nc` columns are stored.
-#define VK_GEMM_UKERNEL(NAME, T, L, NV, LOAD, STORE, MAXF, MINF)                                       \
-    static void NAME(size_t mr, size_t kc, const float *restrict a, size_t as, const float *restrict w,  \
-                     float *restrict c, size_t cs, size_t nc, float lo, float hi) {                      \
-        const float *ap[VK_MR];                                                                          \
-        for (size_t r = 0; r < VK_MR; r++) ap[r] = a + (r < mr ? r : mr - 1) * as;                       \
-        T acc[VK_MR][NV];                                                                                \
-        for (size_t v = 0; v < NV; v++) {                                                                \
-            T b = LOAD(w + v * L);                                                                       \
-            for (size_t r = 0; r < VK_MR; r++) acc[r][v] = b;                                            \
+// Micro-kernels: `mr` (1...VK_MR) rows times one panel of NV vectors of type T (L lanes each)
+// followed by NH vectors of type H (8 lanes). Rows beyond `mr` repeat the last row; only `mr`
+// rows and `nc` columns are stored. The direct kernel reads row r's k-th input at
+// `a + r * as + k`; the indirect one (convolutions) runs the k loop over `taps` window taps of
+// `kc` channels, row r's tap t at `ptrs[t * VK_MR + r]` — the same multiply-adds in the same
+// order as the direct kernel on gathered patches.
+#define VK_UK_INIT(T, L, NV, NH, LD, ST, MX, MN)                                                                         \
+    T acc[VK_MR][NV > 0 ? NV : 1];                                                                       \
+    vk_h acch[VK_MR][NH > 0 ? NH : 1];                                                                   \
+    for (size_t v = 0; v < NV; v++) {                                                                    \
+        T b = LD(w + v * L);                                                                  \
+        for (size_t r = 0; r < VK_MR; r++) acc[r][v] = b;                                                \
+    }                                                                                                    \
+    for (size_t v = 0; v < NH; v++) {                                                                    \
+        vk_h b = VK_LOADH(w + NV * L + v * 8);                                                           \
+        for (size_t r = 0; r < VK_MR; r++) acch[r][v] = b;                                               \
+    }                                                                                                    \
+    w += NV * L + NH * 8;
+
+#define VK_UK_STEP(T, L, NV, NH, LD, ST, MX, MN)                                                                         \
+    {                                                                                                    \
+        T wv[NV > 0 ? NV : 1];                                                                           \
+        vk_h wh[NH > 0 ? NH : 1];                                                                        \
+        for (size_t v = 0; v < NV; v++) wv[v] = LD(w + v * L);                                \
+        for (size_t v = 0; v < NH; v++) wh[v] = VK_LOADH(w + NV * L + v * 8);                            \
+        w += NV * L + NH * 8;                                                                            \
+        for (size_t r = 0; r < VK_MR; r++) {                                                             \
+            const float x = ap[r][k];                                                                    \
+            for (size_t v = 0; v < NV; v++) acc[r][v] = VK_FMA((T)(x), wv[v], acc[r][v]);                \
+            for (size_t v = 0; v < NH; v++) acch[r][v] = VK_FMA((vk_h)(x), wh[v], acch[r][v]);           \
         }                                                                                                \
-        w += NV * L;                                                                                     \
-        for (size_t k = 0; k < kc; k++) {                                                                \
-            T wv[NV];                                                                                    \
-            for (size_t v = 0; v < NV; v++) wv[v] = LOAD(w + v * L);                                     \
-            w += NV * L;                                                                                 \
-            for (size_t r = 0; r < VK_MR; r++) {                                                         \
-                T x = (T)(ap[r][k]);                                                                     \
-                for (size_t v = 0; v < NV; v++) acc[r][v] = VK_FMA(x, wv[v], acc[r][v]);                 \
-            }                                                                                            \
+    }
+
+#define VK_UK_FINISH(T, L, NV, NH, LD, ST, MX, MN)                                                                       \
+    {                                                                                                    \
+        const T vlo = (T)(lo), vhi = (T)(hi);                                                            \
+        const vk_h hlo = (vk_h)(lo), hhi = (vk_h)(hi);                                                   \
+        for (size_t r = 0; r < VK_MR; r++) {                                                             \
+            for (size_t v = 0; v < NV; v++) acc[r][v] = MN(vhi, MX(vlo, acc[r][v])); \
+            for (size_t v = 0; v < NH; v++) acch[r][v] = VK_MINH(hhi, VK_MAXH(hlo, acch[r][v]));         \
         }                                                                                                \
-        T vlo = (T)(lo), vhi = (T)(hi);                                                                  \
-        for (size_t r = 0; r < VK_MR; r++)                                                               \
-            for (size_t v = 0; v < NV; v++) acc[r][v] = MINF(vhi, MAXF(vlo, acc[r][v]));                 \
-        if (nc == NV * L) {                                                                              \
-            for (size_t r = 0; r < VK_MR; r++) {                                                         \
-                if (r >= mr) break;                                                                      \
-                for (size_t v = 0; v < NV; v++) STORE(c + r * cs + v * L, acc[r][v]);                    \
-            }                                                                                            \
-        } else {                                                                                         \
-            for (size_t r = 0; r < VK_MR; r++) {                                                         \
-                if (r >= mr) break;                                                                      \
-                float tmp[NV * L];                                                                       \
-                for (size_t v = 0; v < NV; v++) STORE(tmp + v * L, acc[r][v]);                           \
-                memcpy(c + r * cs, tmp, nc * sizeof(float));                                             \
+        for (size_t r = 0; r < VK_MR; r++) {                                                             \
+            if (r >= mr) break;                                                                          \
+            float *cr = c + r * cs;                                                                      \
+            if (nc == NV * L + NH * 8) {                                                                 \
+                for (size_t v = 0; v < NV; v++) ST(cr + v * L, acc[r][v]);                   \
+                for (size_t v = 0; v < NH; v++) VK_STOREH(cr + NV * L + v * 8, acch[r][v]);              \
+            } else {                                                                                     \
+                float tmp[NV * L + NH * 8];                                                              \
+                for (size_t v = 0; v < NV; v++) ST(tmp + v * L, acc[r][v]);                  \
+                for (size_t v = 0; v < NH; v++) VK_STOREH(tmp + NV * L + v * 8, acch[r][v]);             \
+                memcpy(cr, tmp, nc * sizeof(float));                                                     \
             }                                                                                            \
         }                                                                                                \
     }
 
+#define VK_GEMM_UKERNEL(NAME, T, L, NV, NH, LD, ST, MX, MN)                                                              \
+    static void NAME(size_t mr, size_t kc, const float *restrict a, size_t as, const float *restrict w,  \
+                     float *restrict c, size_t cs, size_t nc, float lo, float hi) {                      \
+        const float *ap[VK_MR];                                                                          \
+        for (size_t r = 0; r < VK_MR; r++) ap[r] = a + (r < mr ? r : mr - 1) * as;                       \
+        VK_UK_INIT(T, L, NV, NH, LD, ST, MX, MN)                                                                         \
+        for (size_t k = 0; k < kc; k++) VK_UK_STEP(T, L, NV, NH, LD, ST, MX, MN)                                         \
+        VK_UK_FINISH(T, L, NV, NH, LD, ST, MX, MN)                                                                       \
+    }
+
+#define VK_IGEMM_UKERNEL(NAME, T, L, NV, NH, LD, ST, MX, MN)                                                             \
+    static void NAME(size_t mr, size_t taps, size_t kc, const float *const *ptrs, const float *restrict w, \
+                     float *restrict c, size_t cs, size_t nc, float lo, float hi) {                      \
+        VK_UK_INIT(T, L, NV, NH, LD, ST, MX, MN)                                                                         \
+        for (size_t t = 0; t < taps; t++, ptrs += VK_MR) {                                               \
+            const float *ap[VK_MR];                                                                      \
+            for (size_t r = 0; r < VK_MR; r++) ap[r] = ptrs[r];                                          \
+            for (size_t k = 0; k < kc; k++) VK_UK_STEP(T, L, NV, NH, LD, ST, MX, MN)                                     \
+        }                                                                                                \
+        VK_UK_FINISH(T, L, NV, NH, LD, ST, MX, MN)                                                                       \
+    }
+
 #if VK_LANES == 16
-VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w32), vk_v, 16, 2, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)
-VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w16), vk_v, 16, 1, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)
+VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w32), vk_v, 16, 2, 0, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)
+VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w24), vk_v, 16, 1, 1, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)
+VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w16), vk_v, 16, 1, 0, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)
+VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w32), vk_v, 16, 2, 0, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)
+VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w24), vk_v, 16, 1, 1, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)
+VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w16), vk_v, 16, 1, 0, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)
 #else
-VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w32), vk_h, 8, 4, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
-VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w16), vk_h, 8, 2, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
+VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w32), vk_h, 8, 4, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
+VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w24), vk_h, 8, 3, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
+VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w16), vk_h, 8, 2, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
+VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w32), vk_h, 8, 4, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
+VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w24), vk_h, 8, 3, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
+VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w16), vk_h, 8, 2, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
 #endif
-VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w8), vk_h, 8, 1, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
+VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w8), vk_h, 8, 1, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
+VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w8), vk_h, 8, 1, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
+
+void VK_SUFFIX(vk_gemm_conv)(vk_gemm_shape shape, const float *packed, const vk_conv_geometry *g, const float *zeros,
+                             float *c, size_t c_stride, size_t pixel_begin, size_t pixel_end, size_t panel_begin,
+                             size_t panel_end, float lo, float hi) {
+    const size_t KH = g->kernel_height, KW = g->kernel_width, C = g->channels, taps = KH * KW;
+    const size_t OW = g->output_width, per_image = g->output_height * OW;
+    const float *ptrs[VK_CONV_MAX_TAPS * VK_MR];
+    if (taps > VK_CONV_MAX_TAPS || pixel_begin >= pixel_end) return;  // the caller checks the tap count
+    // Offsets of the taps from a window's first pixel, for windows inside the input.
+    ptrdiff_t offsets[VK_CONV_MAX_TAPS];
+    for (size_t ky = 0; ky < KH; ky++)
+        for (size_t kx = 0; kx < KW; kx++)
+            offsets[ky * KW + kx] = (ptrdiff_t)((ky * g->dilation_h * g->input_width + kx * g->dilation_w) * C);
+    const ptrdiff_t extent_h = (ptrdiff_t)((KH - 1) * g->dilation_h), extent_w = (ptrdiff_t)((KW - 1) * g->dilation_w);
+    size_t b = pixel_begin / per_image, oy = pixel_begin % per_image / OW, ox = pixel_begin % OW;
+    for (size_t row = pixel_begin; row < pixel_end; row += VK_MR) {
+        const size_t mr = pixel_end - row < VK_MR ? pixel_end - row : VK_MR;
+        // The window pixels of the tile's output pixels (the last one repeated to fill the tile).
+        for (size_t r = 0; r < VK_MR; r++) {
+            if (r > 0 && r < mr && ++ox == OW) {
+                ox = 0;
+                if (++oy == g->output_height) {
+                    oy = 0;
+                    b++;
+                }
+            }
+            const float *image = g->input + b * g->input_height * g->input_width * C;
+            const ptrdiff_t iy0 = (ptrdiff_t)(oy * g->stride_h) - (ptrdiff_t)g->pad_top;
+            const ptrdiff_t ix0 = (ptrdiff_t)(ox * g->stride_w) - (ptrdiff_t)g->pad_left;
+            if (iy0 >= 0 && ix0 >= 0 && iy0 + extent_h < (ptrdiff_t)g->input_height
+                && ix0 + extent_w < (ptrdiff_t)g->input_width) {
+                const float *base = image + ((size_t)iy0 * g->input_width + (size_t)ix0) * C;
+                for (size_t t = 0; t < taps; t++) ptrs[t * VK_MR + r] = base + offsets[t];
+                continue;
+            }
+            for (size_t ky = 0; ky < KH; ky++) {
+                const ptrdiff_t iy = iy0 + (ptrdiff_t)(ky * g->dilation_h);
+                const int row_inside = iy >= 0 && iy < (ptrdiff_t)g->input_height;
+                for (size_t kx = 0; kx < KW; kx++) {
+                    const ptrdiff_t ix = ix0 + (ptrdiff_t)(kx * g->dilation_w);
+                    ptrs[(ky * KW + kx) * VK_MR + r] = row_inside && ix >= 0 && ix < (ptrdiff_t)g->input_width
+                        ? image + ((size_t)iy * g->input_width + (size_t)ix) * C : zeros;
+                }
+            }
+        }
+        // Next tile starts one pixel after this tile's last.
+        if (++ox == OW) {
+            ox = 0;
+            if (++oy == g->output_height) {
+                oy = 0;
+                b++;
+            }
+        }
+        float *cr = c + row * c_stride;
+        for (size_t p = panel_begin; p < panel_end; p++) {
+            vk_panel panel = vk_gemm_panel(shape, p);
+            size_t nc = shape.n - panel.column < panel.width ? shape.n - panel.column : panel.width;
+            const float *w = packed + panel.offset;
+            switch (panel.width) {
+            case 32: VK_SUFFIX(igemm_w32)(mr, taps, C, ptrs, w, cr + panel.column, c_stride, nc, lo, hi); break;
+            case 24: VK_SUFFIX(igemm_w24)(mr, taps, C, ptrs, w, cr + panel.column, c_stride, nc, lo, hi); break;
+            case 16: VK_SUFFIX(igemm_w16)(mr, taps, C, ptrs, w, cr + panel.column, c_stride, nc, lo, hi); break;
+            default: VK_SUFFIX(igemm_w8)(mr, taps, C, ptrs, w, cr + panel.column, c_stride, nc, lo, hi); break;
+            }
+        }
+    }
+}
 
 void VK_SUFFIX(vk_gemm_run)(vk_gemm_shape shape, const float *packed, const float *a, size_t a_stride, float *c,
                             size_t c_stride, size_t row_begin, size_t row_end, size_t panel_begin,
@@ -86,6 +201,7 @@ void VK_SUFFIX(vk_gemm_run)(vk_gemm_shape shape, const float *packed, const floa
             const float *w = packed + panel.offset;
             switch (panel.width) {
             case 32: VK_SUFFIX(gemm_w32)(mr, shape.k, ar, a_stride, w, cr + panel.column, c_stride, nc, lo, hi); break;
+            case 24: VK_SUFFIX(gemm_w24)(mr, shape.k, ar, a_stride, w, cr + panel.column, c_stride, nc, lo, hi); break;
             case 16: VK_SUFFIX(gemm_w16)(mr, shape.k, ar, a_stride, w, cr + panel.column, c_stride, nc, lo, hi); break;
             default: VK_SUFFIX(gemm_w8)(mr, shape.k, ar, a_stride, w, cr + panel.column, c_stride, nc, lo, hi); break;
             }
@@ -96,15 +212,16 @@ void VK_SUFFIX(vk_gemm_run)(vk_gemm_shape shape, const float *packed, const floa
 // MARK: Depthwise convolution
 
 // One output pixel, any window: taps outside the input columns are skipped; rows outside the
-// input read `rows[ky]`, which then points at zeros. Channels [c_begin, C).
-static void VK_SUFFIX(dw_pixel)(const vk_dwconv *p, const float *const *rows, size_t ox, size_t c_begin, float *out) {
+// input read `rows[ky]`, which then points at zeros. Channels [c_begin, c_end).
+static void VK_SUFFIX(dw_pixel)(const vk_dwconv *p, const float *const *rows, size_t ox, size_t c_begin, size_t c_end,
+                                float *out) {
     const size_t C = p->channels, KH = p->kernel_height, KW = p->kernel_width;
     const ptrdiff_t ix0 = (ptrdiff_t)(ox * p->stride_w) - (ptrdiff_t)p->pad_left;
     const float *bias = p->weights + KH * KW * C;
     size_t kx_lo = 0, kx_hi = KW;
     while (kx_lo < KW && ix0 + (ptrdiff_t)(kx_lo * p->dilation_w) < 0) kx_lo++;
     while (kx_hi > kx_lo && ix0 + (ptrdiff_t)((kx_hi - 1) * p->dilation_w) >= (ptrdiff_t)p->input_width) kx_hi--;
-    for (size_t c = c_begin; c < C; c++) {
+    for (size_t c = c_begin; c < c_end; c++) {
         vk_h acc = (vk_h)(bias[c]);
         for (size_t ky = 0; ky < KH; ky++)
             for (size_t kx = kx_lo; kx < kx_hi; kx++)
@@ -139,7 +256,7 @@ static void VK_SUFFIX(dw_pixel)(const vk_dwconv *p, const float *const *rows, si
                 ptrdiff_t iy = iy0 + (ptrdiff_t)(ky * p->dilation_h);                                           \
                 in[ky] = (iy >= 0 && iy < (ptrdiff_t)p->input_height ? p->input + (size_t)iy * W * C : p->zeros) + c; \
             }                                                                                                   \
-            float *out = p->output + oy * OW * C + c;                                                           \
+            float *out = p->output + (oy - p->output_row_offset) * OW * C + c;                                  \
             size_t ox = inner_lo;                                                                               \
             for (; ox + VK_DW_PIXELS <= inner_hi; ox += VK_DW_PIXELS) {                                         \
                 /* Each input vector of a window row is loaded once for all the pixels that use it. */         \
@@ -183,22 +300,22 @@ VK_DW_BLOCK(VK_SUFFIX(dw_block), vk_v, VK_LANES, VK_LOAD, VK_STORE, VK_MAX, VK_M
 VK_DW_BLOCK(VK_SUFFIX(dw_block_h), vk_h, 8, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
 #endif
 
-// All channels of rows [row_begin, row_end) for a fixed undilated KH x KW window.
+// Channels [c_begin, c_end) of rows [row_begin, row_end) for a fixed undilated KH x KW window.
 static inline __attribute__((always_inline)) void VK_SUFFIX(dw_fixed)(const vk_dwconv *p, size_t KH, size_t KW,
-                                                                      size_t SW, size_t row_begin, size_t row_end) {
-
+                                                                      size_t SW, size_t row_begin, size_t row_end,
+                                                                      size_t c_begin, size_t c_end) {
     const size_t C = p->channels, W = p->input_width, OW = p->output_width, sw = SW;
     // Output columns whose window lies inside the input columns.
     size_t lo = (p->pad_left + sw - 1) / sw;
     size_t hi = W + p->pad_left >= KW ? (W + p->pad_left - KW) / sw + 1 : 0;
     if (hi > OW) hi = OW;
     if (lo > hi) lo = hi;
-    size_t c = 0;
-    for (; c + VK_LANES <= C; c += VK_LANES) VK_SUFFIX(dw_block)(p, KH, KW, SW, c, row_begin, row_end, lo, hi);
+    size_t c = c_begin;
+    for (; c + VK_LANES <= c_end; c += VK_LANES) VK_SUFFIX(dw_block)(p, KH, KW, SW, c, row_begin, row_end, lo, hi);
 #if VK_LANES == 16
-    for (; c + 8 <= C; c += 8) VK_SUFFIX(dw_block_h)(p, KH, KW, SW, c, row_begin, row_end, lo, hi);
+    for (; c + 8 <= c_end; c += 8) VK_SUFFIX(dw_block_h)(p, KH, KW, SW, c, row_begin, row_end, lo, hi);
 #endif
-    if (c < C) {
+    if (c < c_end) {
         const float *rows[8];
         for (size_t oy = row_begin; oy < row_end; oy++) {
             const ptrdiff_t iy0 = (ptrdiff_t)(oy * p->stride_h) - (ptrdiff_t)p->pad_top;
@@ -206,13 +323,15 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(dw_fixed)(const vk_d
                 ptrdiff_t iy = iy0 + (ptrdiff_t)(ky * p->dilation_h);
                 rows[ky] = iy >= 0 && iy < (ptrdiff_t)p->input_height ? p->input + (size_t)iy * W * C : p->zeros;
             }
-            for (size_t ox = 0; ox < OW; ox++) VK_SUFFIX(dw_pixel)(p, rows, ox, c, p->output + (oy * OW + ox) * C);
+            for (size_t ox = 0; ox < OW; ox++)
+                VK_SUFFIX(dw_pixel)(p, rows, ox, c, c_end, p->output + ((oy - p->output_row_offset) * OW + ox) * C);
         }
     }
 }
 
-void VK_SUFFIX(vk_dwconv_run)(const vk_dwconv *p, size_t row_begin, size_t row_end) {
+void VK_SUFFIX(vk_dwconv_run)(const vk_dwconv *p, size_t row_begin, size_t row_end, size_t c_begin, size_t c_end) {
     const size_t C = p->channels, W = p->input_width, KH = p->kernel_height, KW = p->kernel_width;
+    if (c_end > C) c_end = C;
     if (p->dilation_w == 1 && (p->stride_w == 1 || p->stride_w == 2) && ((KH == 3 && KW == 3) || (KH == 5 && KW == 5))) {
         // Bands of output rows whose input rows fit the per-core cache: every channel block of
         // a band reads the same input rows.
@@ -221,10 +340,10 @@ void VK_SUFFIX(vk_dwconv_run)(const vk_dwconv *p, size_t row_begin, size_t row_e
         if (band < 1) band = 1;
         for (size_t r = row_begin; r < row_end; r += band) {
             size_t end = r + band < row_end ? r + band : row_end;
-            if (KH == 3 && p->stride_w == 1) VK_SUFFIX(dw_fixed)(p, 3, 3, 1, r, end);
-            else if (KH == 3) VK_SUFFIX(dw_fixed)(p, 3, 3, 2, r, end);
-            else if (p->stride_w == 1) VK_SUFFIX(dw_fixed)(p, 5, 5, 1, r, end);
-            else VK_SUFFIX(dw_fixed)(p, 5, 5, 2, r, end);
+            if (KH == 3 && p->stride_w == 1) VK_SUFFIX(dw_fixed)(p, 3, 3, 1, r, end, c_begin, c_end);
+            else if (KH == 3) VK_SUFFIX(dw_fixed)(p, 3, 3, 2, r, end, c_begin, c_end);
+            else if (p->stride_w == 1) VK_SUFFIX(dw_fixed)(p, 5, 5, 1, r, end, c_begin, c_end);
+            else VK_SUFFIX(dw_fixed)(p, 5, 5, 2, r, end, c_begin, c_end);
         }
         return;
     }
@@ -237,7 +356,8 @@ void VK_SUFFIX(vk_dwconv_run)(const vk_dwconv *p, size_t row_begin, size_t row_e
             rows[ky] = iy >= 0 && iy < (ptrdiff_t)p->input_height ? p->input + (size_t)iy * W * C : p->zeros;
         }
         for (size_t ox = 0; ox < p->output_width; ox++)
-            VK_SUFFIX(dw_pixel)(p, rows, ox, 0, p->output + (oy * p->output_width + ox) * C);
+            VK_SUFFIX(dw_pixel)(p, rows, ox, c_begin, c_end,
+                                p->output + ((oy - p->output_row_offset) * p->output_width + ox) * C);
     }
 }
 
@@ -421,6 +541,278 @@ void VK_SUFFIX(vk_max_pool)(const vk_conv_geometry *g, float *output, size_t row
                     }
                 m = m < lo ? lo : m;
                 out[c] = m > hi ? hi : m;
+            }
+        }
+    }
+}
+
+// MARK: Sparse 1x1 convolution
+
+// 8x8 transpose: dst[j * dst_stride + i] = src[i * src_stride + j].
+static inline __attribute__((always_inline)) void VK_SUFFIX(transpose8)(const float *src, size_t src_stride,
+                                                                        float *dst, size_t dst_stride) {
+    vk_h r0 = VK_LOADH(src), r1 = VK_LOADH(src + src_stride), r2 = VK_LOADH(src + 2 * src_stride),
+         r3 = VK_LOADH(src + 3 * src_stride), r4 = VK_LOADH(src + 4 * src_stride), r5 = VK_LOADH(src + 5 * src_stride),
+         r6 = VK_LOADH(src + 6 * src_stride), r7 = VK_LOADH(src + 7 * src_stride);
+    vk_h t0 = __builtin_shufflevector(r0, r1, 0, 8, 1, 9, 4, 12, 5, 13);
+    vk_h t1 = __builtin_shufflevector(r0, r1, 2, 10, 3, 11, 6, 14, 7, 15);
+    vk_h t2 = __builtin_shufflevector(r2, r3, 0, 8, 1, 9, 4, 12, 5, 13);
+    vk_h t3 = __builtin_shufflevector(r2, r3, 2, 10, 3, 11, 6, 14, 7, 15);
+    vk_h t4 = __builtin_shufflevector(r4, r5, 0, 8, 1, 9, 4, 12, 5, 13);
+    vk_h t5 = __builtin_shufflevector(r4, r5, 2, 10, 3, 11, 6, 14, 7, 15);
+    vk_h t6 = __builtin_shufflevector(r6, r7, 0, 8, 1, 9, 4, 12, 5, 13);
+    vk_h t7 = __builtin_shufflevector(r6, r7, 2, 10, 3, 11, 6, 14, 7, 15);
+    vk_h u0 = __builtin_shufflevector(t0, t2, 0, 1, 8, 9, 4, 5, 12, 13);
+    vk_h u1 = __builtin_shufflevector(t0, t2, 2, 3, 10, 11, 6, 7, 14, 15);
+    vk_h u2 = __builtin_shufflevector(t1, t3, 0, 1, 8, 9, 4, 5, 12, 13);
+    vk_h u3 = __builtin_shufflevector(t1, t3, 2, 3, 10, 11, 6, 7, 14, 15);
+    vk_h u4 = __builtin_shufflevector(t4, t6, 0, 1, 8, 9, 4, 5, 12, 13);
+    vk_h u5 = __builtin_shufflevector(t4, t6, 2, 3, 10, 11, 6, 7, 14, 15);
+    vk_h u6 = __builtin_shufflevector(t5, t7, 0, 1, 8, 9, 4, 5, 12, 13);
+    vk_h u7 = __builtin_shufflevector(t5, t7, 2, 3, 10, 11, 6, 7, 14, 15);
+    VK_STOREH(dst, __builtin_shufflevector(u0, u4, 0, 1, 2, 3, 8, 9, 10, 11));
+    VK_STOREH(dst + dst_stride, __builtin_shufflevector(u1, u5, 0, 1, 2, 3, 8, 9, 10, 11));
+    VK_STOREH(dst + 2 * dst_stride, __builtin_shufflevector(u2, u6, 0, 1, 2, 3, 8, 9, 10, 11));
+    VK_STOREH(dst + 3 * dst_stride, __builtin_shufflevector(u3, u7, 0, 1, 2, 3, 8, 9, 10, 11));
+    VK_STOREH(dst + 4 * dst_stride, __builtin_shufflevector(u0, u4, 4, 5, 6, 7, 12, 13, 14, 15));
+    VK_STOREH(dst + 5 * dst_stride, __builtin_shufflevector(u1, u5, 4, 5, 6, 7, 12, 13, 14, 15));
+    VK_STOREH(dst + 6 * dst_stride, __builtin_shufflevector(u2, u6, 4, 5, 6, 7, 12, 13, 14, 15));
+    VK_STOREH(dst + 7 * dst_stride, __builtin_shufflevector(u3, u7, 4, 5, 6, 7, 12, 13, 14, 15));
+}
+
+// Pixels per sparse tile: two vectors.
+#define VK_SPARSE_PIXELS (2 * VK_LANES)
+
+size_t VK_SUFFIX(vk_sparse_tile_pixels)(void) { return VK_SPARSE_PIXELS; }
+
+void VK_SUFFIX(vk_sparse_run)(const float *packed, size_t n, size_t k, const float *a, size_t a_stride, float *c,
+                              size_t c_stride, size_t row_begin, size_t row_end, size_t group_begin,
+                              size_t group_end, float lo, float hi, const vk_epilogue *epilogue, float *scratch) {
+    const size_t P = VK_SPARSE_PIXELS;
+    const size_t groups = vk_sparse_word(packed, 0), block = vk_sparse_word(packed, 1);
+    const size_t blocks = vk_sparse_word(packed, 2);
+    float *at = scratch;            // block x P: one block of the tile's inputs, a row per input channel
+    float *tile = at + block * P;   // (n + 1) x P: results, a row per output channel (+1 spare)
+    const vk_v vlo = (vk_v)(lo), vhi = (vk_v)(hi);
+    if (group_end > groups) group_end = groups;
+    const int all = group_begin == 0 && group_end == groups;
+    for (size_t m0 = row_begin; m0 < row_end; m0 += P) {
+        const size_t rows = row_end - m0 < P ? row_end - m0 : P;
+        for (size_t b = 0; b < blocks; b++) {
+            // Transpose this block of the tile's inputs (zeros for missing pixels).
+            const size_t k0 = b * block, k1 = k0 + block < k ? k0 + block : k;
+            size_t kk = k0;
+            if (rows == P) {
+                for (; kk + 8 <= k1; kk += 8)
+                    for (size_t p = 0; p < P; p += 8)
+                        VK_SUFFIX(transpose8)(a + (m0 + p) * a_stride + kk, a_stride, at + (kk - k0) * P + p, P);
+            } else {
+                memset(at, 0, block * P * sizeof(float));
+            }
+            for (; kk < k1; kk++)
+                for (size_t p = 0; p < rows; p++) at[(kk - k0) * P + p] = a[(m0 + p) * a_stride + kk];
+            // Groups of four output channels: continue their sums over this block.
+            for (size_t group = group_begin; group < group_end; group++) {
+                const float *g = packed + vk_sparse_group_offset(packed, group);
+                const vk_u32 *head = (const vk_u32 *)g;
+                vk_v acc[4][2];
+                for (size_t i = 0; i < 4; i++) {
+                    if (b == 0) {
+                        acc[i][0] = acc[i][1] = (vk_v)(g[8 + i]);
+                    } else {
+                        const float *row = tile + (size_t)head[i] * P;
+                        acc[i][0] = VK_LOAD(row);
+                        acc[i][1] = VK_LOAD(row + VK_LANES);
+                    }
+                }
+                // Steps of earlier blocks precede this block's.
+                const float *step = g + 12 + blocks;
+                for (size_t e = 0; e < b; e++) step += 8 * (size_t)head[12 + e];
+                const size_t steps = head[12 + b];
+                for (size_t s = 0; s < steps; s++, step += 8) {
+                    const vk_u32 *index = (const vk_u32 *)step;
+                    for (size_t i = 0; i < 4; i++) {
+                        const float *x = at + (size_t)index[i] * P;
+                        vk_v w = (vk_v)(step[4 + i]);
+                        acc[i][0] = VK_FMA(VK_LOAD(x), w, acc[i][0]);
+                        acc[i][1] = VK_FMA(VK_LOAD(x + VK_LANES), w, acc[i][1]);
+                    }
+                }
+                const int last = b + 1 == blocks;
+                for (size_t i = 0; i < 4; i++) {
+                    float *row = tile + (size_t)head[i] * P;
+                    VK_STORE(row, last ? VK_MIN(vhi, VK_MAX(vlo, acc[i][0])) : acc[i][0]);
+                    VK_STORE(row + VK_LANES, last ? VK_MIN(vhi, VK_MAX(vlo, acc[i][1])) : acc[i][1]);
+                }
+            }
+        }
+        // Transpose the results into the output rows.
+        if (all) {
+            // Whole blocks of 8 pixels transpose back; the last few pixels of a partial tile are
+            // stored one by one.
+            const size_t whole = rows / 8 * 8;
+            size_t nn = 0;
+            for (; nn + 8 <= n; nn += 8) {
+                for (size_t p = 0; p < whole; p += 8)
+                    VK_SUFFIX(transpose8)(tile + nn * P + p, P, c + (m0 + p) * c_stride + nn, c_stride);
+                for (size_t p = whole; p < rows; p++)
+                    for (size_t i = 0; i < 8; i++) c[(m0 + p) * c_stride + nn + i] = tile[(nn + i) * P + p];
+            }
+            for (; nn < n; nn++)
+                for (size_t p = 0; p < rows; p++) c[(m0 + p) * c_stride + nn] = tile[nn * P + p];
+            if (epilogue) {
+                // The fused ADD (and PRELU) on the tile's finished rows, still in cache.
+                const size_t rc = epilogue->residual_channels;
+                for (size_t p = 0; p < rows; p++)
+                    VK_SUFFIX(vk_add_pixels)(c + (m0 + p) * c_stride, epilogue->residual + (m0 + p) * rc, rc,
+                                             c + (m0 + p) * c_stride, 1, n, epilogue->lo, epilogue->hi, epilogue->alpha);
+            }
+        } else {
+            for (size_t group = group_begin; group < group_end; group++) {
+                const vk_u32 *head = (const vk_u32 *)(packed + vk_sparse_group_offset(packed, group));
+                for (size_t i = 0; i < 4; i++) {
+                    size_t channel = head[i];
+                    if (channel >= n) continue;
+                    if (!epilogue) {
+                        for (size_t p = 0; p < rows; p++) c[(m0 + p) * c_stride + channel] = tile[channel * P + p];
+                        continue;
+                    }
+                    const size_t rc = epilogue->residual_channels;
+                    for (size_t p = 0; p < rows; p++) {
+                        float x = tile[channel * P + p] + (channel < rc ? epilogue->residual[(m0 + p) * rc + channel] : 0.0f);
+                        x = x < epilogue->lo ? epilogue->lo : x;
+                        x = x > epilogue->hi ? epilogue->hi : x;
+                        if (epilogue->alpha && x < 0.0f) x = x * epilogue->alpha[channel];
+                        c[(m0 + p) * c_stride + channel] = x;
+                    }
+                }
+            }
+        }
+    }
+}
+
+
+// MARK: Bilinear resize
+
+void VK_SUFFIX(vk_resize_bilinear)(const vk_resize *r, size_t row_begin, size_t row_end) {
+    const size_t C = r->channels, W = r->input_width, OW = r->output_width;
+    for (size_t task = row_begin; task < row_end; task++) {
+        const size_t b = task / r->output_height, oy = task % r->output_height;
+        const float *image = r->input + b * r->input_height * W * C;
+        const float *top = image + (size_t)r->y_index[2 * oy] * W * C;
+        const float *bottom = image + (size_t)r->y_index[2 * oy + 1] * W * C;
+        const float dy = r->y_weight[oy];
+        float *out = r->output + task * OW * C;
+        for (size_t ox = 0; ox < OW; ox++, out += C) {
+            const size_t x0 = (size_t)r->x_index[2 * ox] * C, x1 = (size_t)r->x_index[2 * ox + 1] * C;
+            const float dx = r->x_weight[ox];
+            // The reference's weights and order: p00 w00 + p10 w10 + p01 w01 + p11 w11.
+            const float w00 = (1 - dy) * (1 - dx), w01 = (1 - dy) * dx, w10 = dy * (1 - dx), w11 = dy * dx;
+            size_t c = 0;
+            for (; c + VK_LANES <= C; c += VK_LANES) {
+                vk_v v = VK_LOAD(top + x0 + c) * (vk_v)(w00);
+                v = VK_FMA(VK_LOAD(bottom + x0 + c), (vk_v)(w10), v);
+                v = VK_FMA(VK_LOAD(top + x1 + c), (vk_v)(w01), v);
+                VK_STORE(out + c, VK_FMA(VK_LOAD(bottom + x1 + c), (vk_v)(w11), v));
+            }
+#if VK_LANES == 16
+            for (; c + 8 <= C; c += 8) {
+                vk_h v = VK_LOADH(top + x0 + c) * (vk_h)(w00);
+                v = VK_FMA(VK_LOADH(bottom + x0 + c), (vk_h)(w10), v);
+                v = VK_FMA(VK_LOADH(top + x1 + c), (vk_h)(w01), v);
+                VK_STOREH(out + c, VK_FMA(VK_LOADH(bottom + x1 + c), (vk_h)(w11), v));
+            }
+#endif
+            for (; c < C; c++) {
+                vk_h v = (vk_h)(top[x0 + c] * w00);
+                v = VK_FMA((vk_h)(bottom[x0 + c]), (vk_h)(w10), v);
+                v = VK_FMA((vk_h)(top[x1 + c]), (vk_h)(w01), v);
+                v = VK_FMA((vk_h)(bottom[x1 + c]), (vk_h)(w11), v);
+                out[c] = v[0];
+            }
+        }
+    }
+}
+
+// MARK: Convolution with few output channels, pixels in lanes
+
+void VK_SUFFIX(vk_conv_planar)(const vk_conv_geometry *g, const float *filter, const float *bias, size_t n,
+                               float *output, size_t row_begin, size_t row_end, float lo, float hi, float *scratch) {
+    const size_t C = g->channels, KH = g->kernel_height, KW = g->kernel_width, W = g->input_width;
+    const size_t OW = g->output_width, OH = g->output_height, K = KH * KW * C;
+    const size_t plane = vk_conv_planar_row_floats(g) / C;  // floats per channel of a planar row
+    if (KH > 32 || n > 4) return;  // rejected by the caller
+    // A ring of KH planar rows: slot s holds input row rows[s] (image images[s]) as C planes of
+    // `plane` floats, zero-padded left and right.
+    ptrdiff_t rows[32];
+    size_t images[32];
+    for (size_t s = 0; s < KH; s++) rows[s] = -1, images[s] = (size_t)-1;
+    const vk_v vlo = (vk_v)(lo), vhi = (vk_v)(hi);
+    for (size_t task = row_begin; task < row_end; task++) {
+        const size_t b = task / OH, oy = task % OH;
+        const float *image = g->input + b * g->input_height * W * C;
+        const float *slot[32];
+        for (size_t ky = 0; ky < KH; ky++) {
+            const ptrdiff_t iy = (ptrdiff_t)oy - (ptrdiff_t)g->pad_top + (ptrdiff_t)ky;
+            const size_t s = (size_t)(((iy % (ptrdiff_t)KH) + (ptrdiff_t)KH) % (ptrdiff_t)KH);
+            float *dst = scratch + s * C * plane;
+            slot[ky] = dst;
+            if (rows[s] == iy && images[s] == b) continue;
+            rows[s] = iy;
+            images[s] = b;
+            memset(dst, 0, C * plane * sizeof(float));
+            if (iy < 0 || iy >= (ptrdiff_t)g->input_height) continue;
+            const float *src = image + (size_t)iy * W * C;
+            size_t x = 0;
+            if (C % 8 == 0) {
+                for (; x + 8 <= W; x += 8)
+                    for (size_t c = 0; c < C; c += 8)
+                        VK_SUFFIX(transpose8)(src + x * C + c, C, dst + c * plane + g->pad_left + x, plane);
+            }
+            for (; x < W; x++)
+                for (size_t c = 0; c < C; c++) dst[c * plane + g->pad_left + x] = src[x * C + c];
+        }
+        float *out = output + task * OW * n;
+        for (size_t o = 0; o < n; o++) {
+            const float *w = filter + o * K;
+            const vk_v start = (vk_v)(bias ? bias[o] : 0.0f);
+            size_t ox = 0;
+            // Four vectors of pixels at a time: independent sums hide the multiply-add latency.
+            for (; n == 1 && ox + 4 * VK_LANES <= OW; ox += 4 * VK_LANES) {
+                vk_v acc0 = start, acc1 = start, acc2 = start, acc3 = start;
+                for (size_t ky = 0; ky < KH; ky++)
+                    for (size_t c = 0; c < C; c++) {
+                        const float *x = slot[ky] + c * plane + ox;
+                        for (size_t kx = 0; kx < KW; kx++) {
+                            const vk_v wv = (vk_v)(w[(ky * KW + kx) * C + c]);
+                            acc0 = VK_FMA(VK_LOAD(x + kx), wv, acc0);
+                            acc1 = VK_FMA(VK_LOAD(x + kx + VK_LANES), wv, acc1);
+                            acc2 = VK_FMA(VK_LOAD(x + kx + 2 * VK_LANES), wv, acc2);
+                            acc3 = VK_FMA(VK_LOAD(x + kx + 3 * VK_LANES), wv, acc3);
+                        }
+                    }
+                VK_STORE(out + ox, VK_MIN(vhi, VK_MAX(vlo, acc0)));
+                VK_STORE(out + ox + VK_LANES, VK_MIN(vhi, VK_MAX(vlo, acc1)));
+                VK_STORE(out + ox + 2 * VK_LANES, VK_MIN(vhi, VK_MAX(vlo, acc2)));
+                VK_STORE(out + ox + 3 * VK_LANES, VK_MIN(vhi, VK_MAX(vlo, acc3)));
+            }
+            for (; ox < OW; ox += VK_LANES) {
+                vk_v acc = start;
+                for (size_t ky = 0; ky < KH; ky++)
+                    for (size_t c = 0; c < C; c++) {
+                        const float *x = slot[ky] + c * plane + ox;
+                        for (size_t kx = 0; kx < KW; kx++)
+                            acc = VK_FMA(VK_LOAD(x + kx), (vk_v)(w[(ky * KW + kx) * C + c]), acc);
+                    }
+                acc = VK_MIN(vhi, VK_MAX(vlo, acc));
+                float lanes[VK_LANES];
+                VK_STORE(lanes, acc);
+                const size_t count = OW - ox < VK_LANES ? OW - ox : VK_LANES;
+                if (n == 1 && count == VK_LANES) {
+                    VK_STORE(out + ox, acc);
+                } else {
+                    for (size_t l = 0; l < count; l++) out[(ox + l) * n + o] = lanes[l];
+                }
             }
         }
     }

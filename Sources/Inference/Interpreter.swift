@@ -25,6 +25,9 @@ public final class Interpreter {
     package let outputDescriptors: [TensorDescriptor]
     /// Bytes of the arena (intermediate tensors, inputs and outputs) plus kernel scratch memory.
     public let arenaByteCount: Int
+    /// Bytes of constant data kept for running: weights packed for the kernels, biases, and
+    /// constants read in place. With ``arenaByteCount``, the interpreter's working memory.
+    public let packedWeightByteCount: Int
     /// Number of threads that run the kernels.
     public let threadCount: Int
     /// The SIMD instruction set the kernels run with.
@@ -189,14 +192,26 @@ public final class Interpreter {
         // Pass 4: build the kernels.
         var kernels: [Kernel] = []
         var labels: [String] = []
-        for index in runtimeOperators where !aliased.contains(index) {
+        func context(_ index: Int) -> OperatorContext {
             let op = graph.operators[index]
-            let ctx = OperatorContext(index: index, code: model.operatorCodes[op.opcodeIndex], options: op.builtinOptions,
-                                      inputIndices: fusion.inputs(of: index, op), outputIndices: fusion.outputs(of: index, op),
-                                      descriptors: descriptors, constants: store, address: address, arithmetic: arithmetic,
-                                      customOptions: op.customOptions, instructionSet: instructionSet,
-                                      inputPadding: fusion.padding[index], channelPaddedInput: fusion.channelPadded.contains(index),
-                                      preluAlpha: fusion.prelu[index])
+            return OperatorContext(index: index, code: model.operatorCodes[op.opcodeIndex], options: op.builtinOptions,
+                                   inputIndices: fusion.inputs(of: index, op), outputIndices: fusion.outputs(of: index, op),
+                                   descriptors: descriptors, constants: store, address: address, arithmetic: arithmetic,
+                                   customOptions: op.customOptions, instructionSet: instructionSet,
+                                   inputPadding: fusion.padding[index],
+                                   channelPaddedInput: fusion.channelPadded.contains(index), preluAlpha: fusion.prelu[index],
+                                   residualOptions: fusion.residual[index].map { graph.operators[$0.add].builtinOptions },
+                                   residualChannelPadded: fusion.residual[index]?.channelPadded ?? false)
+        }
+        for index in runtimeOperators where !aliased.contains(index) {
+            var ctx = context(index)
+            if let producer = fusion.depthwise[index] {
+                // The fused depthwise convolution's output lives in the convolution's scratch.
+                guard let stage = try DepthwiseConv2DKernel.make(context(producer)) as? DepthwiseConv2DKernel else {
+                    throw InferenceError.invalidModel("operator \(producer) cannot be fused into operator \(index)")
+                }
+                ctx.fusedDepthwise = stage
+            }
             kernels.append(try KernelFactory.make(ctx))
             labels.append("\(ctx.name)#\(index)")
         }
@@ -217,6 +232,9 @@ public final class Interpreter {
         outputAddresses = graphOutputs.map { address($0) }
         retainedConstants = retained
         arenaByteCount = plan.byteCount + scratch.byteCount
+        var distinct: [ObjectIdentifier: Int] = [:]
+        for value in retained { distinct[ObjectIdentifier(value.buffer)] = value.buffer.byteCount }
+        packedWeightByteCount = kernels.reduce(0) { $0 + $1.constantByteCount } + distinct.values.reduce(0, +)
     }
 
     /// Runs one operator whose inputs are all constant and records its outputs as constants.

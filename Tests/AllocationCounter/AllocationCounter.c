@@ -14,12 +14,12 @@ extern void *__libc_realloc(void *pointer, size_t size);
 extern void *__libc_memalign(size_t alignment, size_t size);
 
 static __thread int tracked __attribute__((tls_model("initial-exec")));
-static _Atomic uint64_t total;
+static _Atomic uint64_t totals[ALLOCATION_COUNTER_SESSIONS];
 static _Atomic int seen;
 
 static inline void count_one(void) {
     atomic_store_explicit(&seen, 1, memory_order_relaxed);
-    if (tracked) atomic_fetch_add_explicit(&total, 1, memory_order_relaxed);
+    if (tracked) atomic_fetch_add_explicit(&totals[tracked], 1, memory_order_relaxed);
 }
 
 void *malloc(size_t size) {
@@ -56,15 +56,22 @@ void *memalign(size_t alignment, size_t size) {
     return __libc_memalign(alignment, size);
 }
 
-void allocation_counter_track_this_thread(int on) { tracked = on != 0; }
+void allocation_counter_track_this_thread(int session) {
+    tracked = session > 0 && session < ALLOCATION_COUNTER_SESSIONS ? session : 0;
+}
 
-uint64_t allocation_counter_total(void) { return atomic_load(&total); }
+uint64_t allocation_counter_session_total(int session) {
+    return session > 0 && session < ALLOCATION_COUNTER_SESSIONS ? atomic_load(&totals[session]) : 0;
+}
+
+uint64_t allocation_counter_total(void) { return allocation_counter_session_total(1); }
 
 int allocation_counter_is_active(void) { return atomic_load(&seen); }
 
 #else
 
-void allocation_counter_track_this_thread(int on) { (void)on; }
+void allocation_counter_track_this_thread(int session) { (void)session; }
+uint64_t allocation_counter_session_total(int session) { (void)session; return 0; }
 uint64_t allocation_counter_total(void) { return 0; }
 int allocation_counter_is_active(void) { return 0; }
 

@@ -7,6 +7,9 @@ import TestSupport
 /// Steady state: once warmed up, `invoke()` makes no heap allocation on any thread of the
 /// interpreter (counted by wrapping glibc's malloc family, see Tests/AllocationCounter).
 @Suite(.serialized) struct AllocationTests {
+    /// This suite's counting session (QuantizedAllocationTests counts into session 1).
+    static let session: Int32 = 2
+
     static let models = [
         "pose_landmarker_full.task/pose_landmarks_detector.tflite",
         "pose_landmarker_lite.task/pose_detector.tflite",
@@ -36,14 +39,14 @@ import TestSupport
         }
         for _ in 0..<2 { try interpreter.invoke() }
 
-        interpreter.forEachThread { _ in allocation_counter_track_this_thread(1) }
+        interpreter.forEachThread { _ in allocation_counter_track_this_thread(AllocationTests.session) }
         // The counter sees this thread's allocations (so a zero below means something).
-        let probeStart = allocation_counter_total()
+        let probeStart = allocation_counter_session_total(AllocationTests.session)
         let probe = Array(repeating: Float(1), count: 1000 + threads)
-        #expect(allocation_counter_total() > probeStart, "the counter does not see allocations")
-        let before = allocation_counter_total()
+        #expect(allocation_counter_session_total(AllocationTests.session) > probeStart, "the counter does not see allocations")
+        let before = allocation_counter_session_total(AllocationTests.session)
         for _ in 0..<3 { try interpreter.invoke() }
-        let allocations = allocation_counter_total() - before
+        let allocations = allocation_counter_session_total(AllocationTests.session) - before
         interpreter.forEachThread { _ in allocation_counter_track_this_thread(0) }
         #expect(allocations == 0, "\(name), \(threads) threads: \(allocations) allocations in 3 invokes")
         #expect(probe.count > 1000)

@@ -73,6 +73,8 @@ import ModelFile
             (9, 11, 3, 24, 3, 2, 1, .same), (7, 6, 3, 32, 5, 2, 1, .same), (8, 8, 8, 1, 3, 1, 1, .same),
             (5, 9, 16, 2, 1, 1, 1, .valid), (6, 7, 5, 3, 3, 1, 2, .same), (4, 4, 12, 9, 2, 2, 1, .valid),
             (6, 5, 7, 40, 1, 2, 1, .same), (10, 3, 4, 4, 3, 1, 1, .valid),
+            // 81 taps: patches gathered (im2col) instead of read in place.
+            (12, 11, 2, 10, 9, 1, 1, .same),
         ]
         for (index, (height, width, cin, cout, f, stride, dilation, padding)) in cases.enumerated() {
             let shape = NHWC(batch: 2, height: height, width: width, channels: cin)
@@ -111,6 +113,8 @@ import ModelFile
             (9, 13, 37, 3, 1, 1, .same), (12, 11, 24, 3, 2, 1, .same), (8, 9, 40, 5, 1, 1, .same), (14, 10, 16, 5, 2, 1, .same),
             (1, 1, 8, 5, 1, 1, .same), (6, 7, 5, 3, 1, 2, .same), (7, 7, 19, 2, 1, 1, .valid), (11, 12, 48, 3, 2, 1, .valid),
             (3, 40, 8, 3, 1, 1, .same), (6, 6, 3, 3, 3, 1, .same),
+            // Few rows, many channels: tasks split the channels too.
+            (2, 5, 50, 3, 1, 1, .same), (2, 3, 72, 5, 1, 1, .same),
         ]
         for (index, (height, width, channels, f, stride, dilation, padding)) in cases.enumerated() {
             let rows = WindowAxis(input: height, filter: f, stride: stride, dilation: dilation, padding: padding)!
@@ -142,6 +146,41 @@ import ModelFile
             #expect(failures == 0, "\(isa) case \(index): \(failures) outputs differ")
             #expect(out[count].isNaN, "\(isa) case \(index): wrote past the end")
         }
+    }
+
+    /// The sparse 1×1 convolution sums the non-zero terms of the dense product in the same
+    /// order, so it matches the dense kernel to the bit — over partial pixel tiles, channel
+    /// counts that are not multiples of 4, channel groups split between tasks (few pixels) and
+    /// input channels in several cache blocks (k = 300).
+    @Test(arguments: instructionSets)
+    func sparseConvolutionEqualsDenseProduct(_ isa: InstructionSet) {
+        let h = KernelHarness(threads: 2)
+        for (pixels, k, n) in [(37, 40, 13), (5, 64, 70), (100, 300, 24), (33, 96, 9)] {
+            let a = RandomInput.values(seed: UInt64(pixels * 31 + k), count: pixels * k, low: -1, high: 1)
+            let dense = RandomInput.values(seed: UInt64(n * 17 + k), count: n * k, low: -1, high: 1)
+            let keep = RandomInput.values(seed: UInt64(n + k + 5), count: n * k, low: 0, high: 1)
+            let w = zip(dense, keep).map { $0.1 < 0.25 ? $0.0 : 0 }
+            let bias = RandomInput.values(seed: UInt64(n), count: n, low: -1, high: 1)
+            let clamp = ActivationClamp(.relu6)!
+            guard let sparse = SparseConvKernel(input: h.buffer(a), output: h.output(pixels * n), pixelCount: pixels,
+                                                filter: h.buffer(w), bias: h.buffer(bias), n: n, k: k, clamp: clamp,
+                                                instructionSet: isa) else {
+                Issue.record("\(isa): 25 % dense weights were not taken as sparse")
+                continue
+            }
+            h.run(sparse)
+            let reference = h.output(pixels * n)
+            h.run(FullyConnectedKernel(input: h.buffer(a), output: reference, rowCount: pixels,
+                                       weights: PackedWeights(weights: h.buffer(w), bias: h.buffer(bias), n: n, k: k, instructionSet: isa),
+                                       clamp: clamp))
+            #expect(values(sparse.output, pixels * n).map(\.bitPattern) == values(reference, pixels * n).map(\.bitPattern),
+                    "\(isa) pixels \(pixels) k \(k) n \(n)")
+            #expect(sparse.output[pixels * n].isNaN, "\(isa) pixels \(pixels) k \(k) n \(n): wrote past the end")
+        }
+        // Dense weights stay dense.
+        let full = RandomInput.values(seed: 1, count: 64 * 40, low: 0.5, high: 1)
+        #expect(SparseConvKernel(input: h.output(40), output: h.output(64), pixelCount: 1, filter: h.buffer(full), bias: nil,
+                                 n: 64, k: 40, clamp: .identity, instructionSet: isa) == nil)
     }
 
     /// The fused-multiply-add builds run the same operations in the same order, so they agree

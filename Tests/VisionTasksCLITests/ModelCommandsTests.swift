@@ -63,6 +63,20 @@ import TestSupport
         let maximum = try #require(json["maxMs"] as? Double)
         #expect(minimum > 0 && minimum <= median && median <= maximum)
         #expect((json["arenaBytes"] as? Int ?? 0) > 1_000_000)
+        // The hand landmark model has about 2 million float weights.
+        #expect((json["weightBytes"] as? Int ?? 0) > 4_000_000)
+        #expect(json["threads"] as? Int == 1)
+        #expect(json["instructionSet"] is String)
+    }
+
+    @Test func benchModelRunsAnotherInstructionSetAndRejectsUnknownOnes() throws {
+        guard let path = SharedData.path("models/hand_landmarker.task") else { return }
+        let portable = runCLI(["bench-model", path, "--member", "hand_detector.tflite", "--iterations", "1", "--isa", "portable", "--json"])
+        #expect(portable.status == 0, "\(portable.errors)")
+        #expect(try portable.json()["instructionSet"] as? String == "portable")
+        let unknown = runCLI(["bench-model", path, "--member", "hand_detector.tflite", "--iterations", "1", "--isa", "sse9"])
+        #expect(unknown.status == 2)
+        #expect(unknown.errors.contains("sse9"))
     }
 
     @Test func unsupportedModelsFailWithTheOperatorNamed() throws {

@@ -1,7 +1,7 @@
 """Times LiteRT (the reference TFLite runtime, XNNPACK delegate by default) on every model of the
 project, with 1 and 2 threads, for docs/BENCHMARKS.md.
 
-usage: litert_bench.py MODELS_DIR [--iterations N] [--threads 1,2]
+usage: litert_bench.py MODELS_DIR [--iterations N] [--threads 1,2] [--no-single] [--model FILE --member NAME]
 prints one JSON object per (model, threads): {"model", "member", "threads", "medianMs", "minMs", "maxMs"}
 """
 import argparse
@@ -22,14 +22,14 @@ BUNDLES = {
 SINGLE = ["ssd_mobilenet_v1.tflite"]
 
 
-def models(directory):
+def models(directory, single=True):
     for bundle, members in BUNDLES.items():
         path = os.path.join(directory, bundle)
         if os.path.exists(path):
             archive = zipfile.ZipFile(path)
             for member in members:
                 yield bundle, member, archive.read(member)
-    for name in SINGLE:
+    for name in SINGLE if single else []:
         path = os.path.join(directory, name)
         if os.path.exists(path):
             yield name, None, open(path, "rb").read()
@@ -60,8 +60,13 @@ def main():
     parser.add_argument("models_dir")
     parser.add_argument("--iterations", type=int, default=50)
     parser.add_argument("--threads", default="1,2")
+    parser.add_argument("--no-single", action="store_true", help="only the .task bundles' models")
+    parser.add_argument("--model", help="only this model file (a .task bundle or .tflite)")
+    parser.add_argument("--member", help="only this member of the bundle")
     args = parser.parse_args()
-    for bundle, member, content in models(args.models_dir):
+    for bundle, member, content in models(args.models_dir, single=not args.no_single):
+        if (args.model and bundle != args.model) or (args.member and member != args.member):
+            continue
         for threads in [int(t) for t in args.threads.split(",")]:
             median, low, high = time_model(content, threads, args.iterations)
             print(json.dumps({"model": bundle, "member": member, "threads": threads,

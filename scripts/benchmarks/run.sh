@@ -5,15 +5,21 @@
 #
 #   scripts/benchmarks/run.sh [MODELS_DIR]      (default: ./Models, else ../shared/models)
 #
+# The measurements run in ROUNDS rounds; in each round every model is timed with our engine and
+# right after with LiteRT, at 1 and at 2 threads, so that both sides see the same machine
+# conditions. The table reports the median of the round medians.
+#
 # Environment: VENV (a Python venv with ai-edge-litert==2.3.0 and numpy; created in .venv/bench
-# when missing), ITERATIONS (default 50), OUT (default docs/BENCHMARKS.md).
+# when missing), ITERATIONS (invokes per measurement, default 100), ROUNDS (default 5),
+# OUT (default docs/BENCHMARKS.md), TASKS (0 skips the tasks section).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 MODELS="${1:-}"
 if [ -z "$MODELS" ]; then
   if [ -f Models/pose_landmarker_lite.task ]; then MODELS=Models; else MODELS=../shared/models; fi
 fi
-ITERATIONS="${ITERATIONS:-50}"
+ITERATIONS="${ITERATIONS:-100}"
+ROUNDS="${ROUNDS:-5}"
 OUT="${OUT:-docs/BENCHMARKS.md}"
 VENV="${VENV:-.venv/bench}"
 if [ ! -x "$VENV/bin/python" ]; then
@@ -26,23 +32,35 @@ BIN="$(swift build -c release --show-bin-path)/vision-tasks"
 RAW="$(mktemp)"
 trap 'rm -f "$RAW"' EXIT
 
-for entry in pose_landmarker_full.task:pose_detector.tflite pose_landmarker_full.task:pose_landmarks_detector.tflite \
-             pose_landmarker_lite.task:pose_detector.tflite pose_landmarker_lite.task:pose_landmarks_detector.tflite \
-             hand_landmarker.task:hand_detector.tflite hand_landmarker.task:hand_landmarks_detector.tflite; do
-  file="${entry%%:*}"; member="${entry##*:}"
-  [ -f "$MODELS/$file" ] || continue
-  for threads in 1 2; do
-    echo "ours $file:$member threads=$threads" >&2
-    json="$("$BIN" bench-model "$MODELS/$file" --member "$member" --threads "$threads" --iterations "$ITERATIONS" --json)"
-    echo "{\"side\":\"ours\",\"model\":\"$file\",\"member\":\"$member\",\"threads\":$threads,\"result\":$json}" >> "$RAW"
+ENTRIES="pose_landmarker_full.task:pose_detector.tflite pose_landmarker_full.task:pose_landmarks_detector.tflite
+pose_landmarker_lite.task:pose_detector.tflite pose_landmarker_lite.task:pose_landmarks_detector.tflite
+hand_landmarker.task:hand_detector.tflite hand_landmarker.task:hand_landmarks_detector.tflite"
+
+echo "{\"side\":\"machine\",\"loadBefore\":\"$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)\"}" >> "$RAW"
+# Each round times every model with both engines back to back (ours, then LiteRT, at 1 and then
+# 2 threads), so that both sides see the same machine conditions.
+for round in $(seq 1 "$ROUNDS"); do
+  echo "{\"side\":\"machine\",\"round\":$round,\"load\":\"$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo unknown)\"}" >> "$RAW"
+  for entry in $ENTRIES; do
+    file="${entry%%:*}"; member="${entry##*:}"
+    [ -f "$MODELS/$file" ] || continue
+    for threads in 1 2; do
+      echo "round $round: $file:$member threads=$threads" >&2
+      json="$("$BIN" bench-model "$MODELS/$file" --member "$member" --threads "$threads" --iterations "$ITERATIONS" --json)"
+      echo "{\"side\":\"ours\",\"round\":$round,\"model\":\"$file\",\"member\":\"$member\",\"threads\":$threads,\"result\":$json}" >> "$RAW"
+      "$VENV/bin/python" scripts/benchmarks/litert_bench.py "$MODELS" --iterations "$ITERATIONS" --threads "$threads" \
+          --model "$file" --member "$member" 2>/dev/null \
+        | sed "s/^/{\"side\":\"litert\",\"round\":$round,\"result\":/; s/\$/}/" >> "$RAW"
+    done
   done
 done
-echo "LiteRT" >&2
-"$VENV/bin/python" scripts/benchmarks/litert_bench.py "$MODELS" --iterations "$ITERATIONS" 2>/dev/null \
-  | sed 's/^/{"side":"litert","result":/; s/$/}/' >> "$RAW"
+echo "{\"side\":\"machine\",\"loadAfter\":\"$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)\"}" >> "$RAW"
 
-"$VENV/bin/python" scripts/benchmarks/make_table.py "$RAW" > "$OUT"
+"$VENV/bin/python" scripts/benchmarks/make_table.py "$RAW" --iterations "$ITERATIONS" --rounds "$ROUNDS" > "$OUT"
 echo "wrote $OUT" >&2
 
-# The tasks against MediaPipe's Python task, as their own section of the same file.
-OUT="$OUT" ITERATIONS="$ITERATIONS" scripts/benchmarks/tasks.sh "$MODELS"
+# The tasks against MediaPipe's Python task, as their own section of the same file (TASKS=0
+# skips them).
+if [ "${TASKS:-1}" != 0 ]; then
+  OUT="$OUT" ITERATIONS="$ITERATIONS" scripts/benchmarks/tasks.sh "$MODELS"
+fi

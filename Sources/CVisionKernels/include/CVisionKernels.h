@@ -89,6 +89,18 @@ typedef struct vk_conv_geometry {
 /// input (im2col).
 void vk_im2col(const vk_conv_geometry *geometry, size_t pixel, size_t count, float *out);
 
+/// Largest `kernel_height * kernel_width` vk_gemm_conv takes.
+size_t vk_gemm_conv_max_taps(void);
+
+/// A convolution through matrix-product weights packed from its OHWI filter (`k` = kernel_height
+/// * kernel_width * channels): output pixels `[pixel_begin, pixel_end)` (counted over the batch,
+/// pixel m written at `c + m * c_stride`) and panels `[panel_begin, panel_end)`. The kernel reads
+/// each tap's input pixel in place (zeros — at least `channels` of them — outside the input), in
+/// the same order as vk_gemm_run on im2col patches, so the results are identical.
+void vk_gemm_conv(vk_gemm_shape shape, const float *packed, const vk_conv_geometry *geometry, const float *zeros,
+                  float *c, size_t c_stride, size_t pixel_begin, size_t pixel_end, size_t panel_begin, size_t panel_end,
+                  float lo, float hi);
+
 /// A convolution with few output channels (`n`, best for 1...4), computed pixel by pixel as dot
 /// products of the input window with each filter, read in place (no patch copy). Output `o`
 /// of pixel `m` is `bias[o]` plus the window's dot product with `filter + o * k` (`k` =
@@ -97,6 +109,17 @@ void vk_im2col(const vk_conv_geometry *geometry, size_t pixel, size_t count, flo
 /// per pixel). `zeros` holds at least `input_width * channels` zeros.
 void vk_conv_dot(vk_isa isa, const vk_conv_geometry *geometry, const float *filter, const float *bias, size_t n,
                  float *output, size_t pixel, size_t count, float lo, float hi, const float *zeros);
+
+/// A stride-1, undilated convolution with at most 4 output channels, computed with pixels in
+/// vector lanes: each input row is transposed once into zero-padded channel planes, then each
+/// output is `bias[o]` plus the window's terms in (row, channel, column) order, clamped.
+/// Computes output rows `[row_begin, row_end)` (counted over the batch). `scratch` holds
+/// vk_conv_planar_scratch_floats() floats; consecutive rows reuse the transposed rows in it.
+void vk_conv_planar(vk_isa isa, const vk_conv_geometry *geometry, const float *filter, const float *bias, size_t n,
+                    float *output, size_t row_begin, size_t row_end, float lo, float hi, float *scratch);
+
+/// Floats of scratch memory vk_conv_planar needs per thread.
+size_t vk_conv_planar_scratch_floats(const vk_conv_geometry *geometry);
 
 // MARK: Depthwise convolution (DEPTHWISE_CONV_2D with depth multiplier 1)
 
@@ -109,6 +132,9 @@ typedef struct vk_dwconv {
     size_t input_height, input_width, channels;
     float *output;
     size_t output_height, output_width;
+    /// Output row `oy` is stored at `output + (oy - output_row_offset) * output_width * channels`
+    /// (0 for a whole output; a band's first row when computing into a band buffer).
+    size_t output_row_offset;
     size_t kernel_height, kernel_width;
     size_t stride_h, stride_w, dilation_h, dilation_w;
     size_t pad_top, pad_left;
@@ -122,6 +148,52 @@ typedef struct vk_dwconv {
 /// Computes output rows `[row_begin, row_end)`. Each output is the bias, then the taps in
 /// row-major order (taps outside the input add zero), then the clamp.
 void vk_dwconv_run(const vk_dwconv *conv, size_t row_begin, size_t row_end);
+
+/// Channels `[channel_begin, channel_end)` of output rows `[row_begin, row_end)` (the same values
+/// as vk_dwconv_run; splits of small layers between threads use multiples of 16 channels).
+void vk_dwconv_run_channels(const vk_dwconv *conv, size_t row_begin, size_t row_end, size_t channel_begin,
+                            size_t channel_end);
+
+// MARK: Sparse 1x1 convolution
+
+/// What vk_sparse_run applies to its results before storing them (a fused residual ADD):
+/// `out = prelu(clamp(x + residual, lo, hi), alpha)`, the residual having `residual_channels`
+/// floats per pixel (zero beyond them), no PRELU when `alpha` is NULL.
+typedef struct vk_epilogue {
+    const float *residual;
+    size_t residual_channels;
+    float lo, hi;
+    const float *alpha;
+} vk_epilogue;
+
+/// Number of non-zero values among `n * k` weights.
+size_t vk_sparse_nonzeros(size_t n, size_t k, const float *weights);
+
+/// Number of floats (words) the packed sparse weights take for `isa`; 0 when memory runs out.
+size_t vk_sparse_packed_count(vk_isa isa, size_t n, size_t k, const float *weights);
+
+/// Packs the non-zero weights (`n` rows of `k`) and `bias` (or NULL) for vk_sparse_run on `isa`;
+/// returns 0 when memory runs out.
+int vk_sparse_pack(vk_isa isa, size_t n, size_t k, const float *weights, const float *bias, float *packed);
+
+/// Floats of scratch memory vk_sparse_run needs per thread.
+size_t vk_sparse_scratch_count(vk_isa isa, const float *packed, size_t n);
+
+/// Number of channel groups (tasks may split them).
+size_t vk_sparse_group_count(const float *packed);
+
+/// Output pixels per tile of vk_sparse_run for `isa`.
+size_t vk_sparse_tile_pixels(vk_isa isa);
+
+/// A 1x1 convolution with sparse weights: rows (pixels) `[row_begin, row_end)` and channel
+/// groups `[group_begin, group_end)` of `c[m][o] = clamp(bias[o] + sum_k a[m][k] * w[o][k])`,
+/// summing the non-zero weights in increasing k (so the result equals the dense product's), then
+/// `epilogue` (may be NULL).
+/// Tiles of pixels are transposed into scratch, a block of input channels at a time, so that each
+/// weight multiplies a vector of pixels.
+void vk_sparse_run(vk_isa isa, const float *packed, size_t n, size_t k, const float *a, size_t a_stride, float *c,
+                   size_t c_stride, size_t row_begin, size_t row_end, size_t group_begin, size_t group_end, float lo,
+                   float hi, const vk_epilogue *epilogue, float *scratch);
 
 // MARK: Element-wise and pooling
 
@@ -140,6 +212,24 @@ void vk_prelu_pixels(vk_isa isa, const float *x, float *out, size_t pixels, size
 void vk_max_pool(vk_isa isa, const vk_conv_geometry *geometry, float *output, size_t row_begin, size_t row_end,
                  float lo, float hi);
 
+/// RESIZE_BILINEAR over NHWC floats with precomputed source rows and columns: output row `oy`
+/// blends input rows `y_index[2 oy]` and `y_index[2 oy + 1]` with weight `y_weight[oy]` on the
+/// second, and likewise for columns.
+typedef struct vk_resize {
+    const float *input;
+    size_t input_height, input_width, channels;
+    float *output;
+    size_t output_height, output_width;
+    const int32_t *y_index;
+    const float *y_weight;
+    const int32_t *x_index;
+    const float *x_weight;
+} vk_resize;
+
+/// Output rows `[row_begin, row_end)` (counted over the batch) of a bilinear resize: each output
+/// is `p00 w00 + p10 w10 + p01 w01 + p11 w11` (TFLite's reference order) with fused multiply-adds.
+void vk_resize_bilinear(vk_isa isa, const vk_resize *resize, size_t row_begin, size_t row_end);
+
 // MARK: Thread pool
 
 /// Work callback: run tasks `[begin, end)` on thread `thread` (0 is the caller).
@@ -156,6 +246,18 @@ void vk_pool_destroy(vk_pool *pool);
 /// Runs `task_count` tasks of `fn`, handed out in contiguous chunks to whichever thread is
 /// free, and returns when all are done. The caller takes part. Does not allocate.
 void vk_pool_run(vk_pool *pool, vk_task_fn fn, void *context, size_t task_count);
+
+/// Entry callback: thread `thread` takes part in a job, claiming its tasks with vk_pool_claim.
+typedef void (*vk_entry_fn)(void *context, size_t thread);
+
+/// Runs a job of `task_count` tasks calling `entry` once on each participating thread (the caller
+/// included); each loops on vk_pool_claim until it returns 0. Does not allocate. (One callback
+/// per thread instead of one per chunk: callers in languages with reference counting touch the
+/// job object once per thread.) More than 2^32 - 2 tasks: only that many are handed out.
+void vk_pool_run_claiming(vk_pool *pool, vk_entry_fn entry, void *context, size_t task_count);
+
+/// Inside an entry callback: the next chunk `[*begin, *end)` for `thread`; 0 when none is left.
+int vk_pool_claim(vk_pool *pool, size_t thread, size_t *begin, size_t *end);
 
 /// Calls `fn(context, t, t + 1, t)` exactly once on every thread `t` of the pool.
 void vk_pool_run_on_each_thread(vk_pool *pool, vk_task_fn fn, void *context);

@@ -21,6 +21,16 @@ struct ExplicitPadding: Equatable {
 /// * **Channel PAD folded into ADD.** A zero `PAD` of only the end of the last dimension whose
 ///   output is read only by `ADD`s of equal-shaped operands is dropped: the ADD reads the
 ///   narrower tensor and adds zero to the padded channels (BlazePalm's residual shortcuts).
+/// * **Residual ADD fused into a convolution.** An `ADD` of equal shapes (or with a folded
+///   channel PAD) whose one operand is written by a `CONV_2D` read by nothing else, and whose
+///   other operand is ready before that convolution runs, is dropped: the convolution adds the
+///   other operand (and applies the ADD's activation) to each tile it has just computed, while
+///   the tile is in cache, and writes the ADD's output.
+/// * **Depthwise into the 1×1 convolution after it.** A `DEPTHWISE_CONV_2D` whose output (at
+///   least ``GraphFusion/minimumFusedDepthwiseBytes``, and wide enough that a band of rows holds
+///   enough pixels) is read only by a dense 1×1, stride-1 `CONV_2D` is dropped: that convolution computes the depthwise rows band by band into
+///   per-thread scratch and multiplies them while they are in cache, so the depthwise output
+///   never goes through memory.
 /// * **PRELU fused into its producer.** A `PRELU` with one slope per channel (constant, shape
 ///   `[…, 1, C]`) whose input is written by a `CONV_2D` or an equal-shape `ADD` and read by
 ///   nothing else is dropped: the producer writes the PRELU's output and applies the slope in
@@ -36,8 +46,16 @@ struct GraphFusion {
     private(set) var padding: [Int: ExplicitPadding] = [:]
     /// ADDs that read a channel-padded input (its PAD folded away), by operator index.
     private(set) var channelPadded: Set<Int> = []
+    /// The depthwise operator fused into a 1×1 convolution, by the convolution's index.
+    private(set) var depthwise: [Int: Int] = [:]
+    /// Depthwise outputs smaller than this stay in cache anyway and are not fused.
+    static let minimumFusedDepthwiseBytes = 256 * 1024
     /// The constant slope tensor of a PRELU fused into an operator, by operator index.
     private(set) var prelu: [Int: Int] = [:]
+    /// A residual ADD fused into a convolution, by the convolution's operator index: the ADD's
+    /// index (for its options), and whether the residual is channel padded. The residual is the
+    /// convolution's input 3.
+    private(set) var residual: [Int: (add: Int, channelPadded: Bool)] = [:]
 
     /// The inputs operator `index` reads after the rewrites.
     func inputs(of index: Int, _ op: Operator) -> [Int] {
@@ -101,7 +119,8 @@ struct GraphFusion {
                   consumers.allSatisfy({ consumer in
                       let list = inputs(of: consumer, graph.operators[consumer])
                       return code(consumer) == .add && list.count == 2 && list.filter({ $0 == padded }).count == 1
-                          && !channelPadded.contains(consumer) && list.allSatisfy({ $0 >= 0 && !store.isConstant($0) })
+                          && !channelPadded.contains(consumer)
+                          && list.allSatisfy({ $0 >= 0 && !store.isConstant($0) && descriptors[$0].type == .float32 })
                           && descriptors[list[0]].shape == descriptors[list[1]].shape
                   })
             else { continue }
@@ -112,6 +131,37 @@ struct GraphFusion {
                 list = list[0] == padded ? [list[1], source] : [list[0], source]
                 inputs[consumer] = list
                 channelPadded.insert(consumer)
+            }
+        }
+
+        // Residual ADDs into the CONV_2D that writes one of their operands.
+        let position = Dictionary(uniqueKeysWithValues: runtimeOperators.enumerated().map { ($0.element, $0.offset) })
+        for index in runtimeOperators where !removed.contains(index) && code(index) == .add {
+            let op = graph.operators[index]
+            let list = inputs(of: index, op)
+            guard list.count == 2, list.allSatisfy({ $0 >= 0 && !store.isConstant($0) && descriptors[$0].type == .float32 }),
+                  op.outputs.count == 1, descriptors[Int(op.outputs[0])].type == .float32,
+                  channelPadded.contains(index) || descriptors[list[0]].shape == descriptors[list[1]].shape
+            else { continue }
+            // With a channel-padded ADD only the full-width operand (first) can be the convolution's.
+            for side in (channelPadded.contains(index) ? [0] : [0, 1]) {
+                let produced = list[side], other = list[1 - side]
+                guard !graphOutputs.contains(produced), let producer = writer(produced), code(producer) == .conv2D,
+                      residual[producer] == nil, prelu[producer] == nil, readers(produced) == [index],
+                      let convPosition = position[producer], descriptors[produced].shape.count == 4
+                else { continue }
+                // The other operand must be ready when the convolution runs.
+                if let otherWriter = writer(other), let otherPosition = position[otherWriter], otherPosition >= convPosition {
+                    continue
+                }
+                removed.insert(index)
+                // The residual becomes input 3 (after an omitted bias if need be).
+                var extended = inputs(of: producer, graph.operators[producer])
+                while extended.count < 3 { extended.append(-1) }
+                inputs[producer] = extended + [other]
+                outputs[producer] = [Int(op.outputs[0])]
+                residual[producer] = (index, channelPadded.contains(index))
+                break
             }
         }
 
@@ -141,6 +191,45 @@ struct GraphFusion {
             removed.insert(index)
             outputs[producer] = [Int(op.outputs[0])]
             prelu[producer] = alpha
+        }
+
+        fuseDepthwise(model: model, runtimeOperators: runtimeOperators, descriptors: descriptors, store: store,
+                      graphOutputs: graphOutputs)
+    }
+
+    /// Plans the depthwise → 1×1 convolution fusions (after the other rewrites).
+    private mutating func fuseDepthwise(model: TFLiteModel, runtimeOperators: [Int], descriptors: [TensorDescriptor],
+                                        store: ConstantStore, graphOutputs: Set<Int>) {
+        let graph = model.mainSubgraph
+        func code(_ index: Int) -> BuiltinOperator { model.operatorCodes[graph.operators[index].opcodeIndex].builtinCode }
+        for index in runtimeOperators where !removed.contains(index) && code(index) == .conv2D {
+            let op = graph.operators[index]
+            guard case let .conv2D(options) = op.builtinOptions, options.strideHeight == 1, options.strideWidth == 1,
+                  padding[index] == nil
+            else { continue }
+            var list = inputs(of: index, op)
+            guard list.count >= 2, list[0] >= 0, list[1] >= 0, store.isConstant(list[1]),
+                  descriptors[list[1]].shape.count == 4, descriptors[list[1]].shape[1] == 1, descriptors[list[1]].shape[2] == 1,
+                  let filter = try? store.value(of: list[1]), filter.descriptor.type == .float32,
+                  // Sparse weights multiply tiles of pixels that bands of rows would cut badly.
+                  !SparseConvKernel.prefersSparse(filter.floats, n: descriptors[list[1]].shape[0], k: descriptors[list[1]].shape[3])
+            else { continue }
+            let middle = list[0]
+            guard descriptors[middle].type == .float32, op.outputs.count == 1, descriptors[Int(op.outputs[0])].type == .float32,
+                  DepthwisePointwiseKernel.worthFusing(descriptors[middle].shape), !graphOutputs.contains(middle), (descriptors[middle].byteCount ?? 0) >= GraphFusion.minimumFusedDepthwiseBytes,
+                  let producer = runtimeOperators.first(where: { !removed.contains($0) && outputs(of: $0, graph.operators[$0]).contains(middle) }),
+                  code(producer) == .depthwiseConv2D, prelu[producer] == nil,
+                  runtimeOperators.filter({ !removed.contains($0) && inputs(of: $0, graph.operators[$0]).contains(middle) }) == [index]
+            else { continue }
+            let dw = graph.operators[producer]
+            let dwInputs = inputs(of: producer, dw)
+            // Multiplier 1 only (equal input and output depth).
+            guard dwInputs.count >= 2, dwInputs[0] >= 0, descriptors[dwInputs[0]].shape.last == descriptors[middle].shape.last
+            else { continue }
+            removed.insert(producer)
+            list[0] = dwInputs[0]
+            inputs[index] = list
+            depthwise[index] = producer
         }
     }
 

@@ -27,6 +27,13 @@ struct OperatorContext {
     var channelPaddedInput = false
     /// The constant slopes of a PRELU fused into this operator's store step.
     var preluAlpha: Int? = nil
+    /// The options of a residual ADD fused into this convolution (the residual is input 3).
+    var residualOptions: BuiltinOptions? = nil
+    /// Whether that residual has fewer channels than the output (a folded channel PAD).
+    var residualChannelPadded = false
+    /// A depthwise convolution fused into this 1×1 convolution: it computes input 0, which is
+    /// then the depthwise convolution's input.
+    var fusedDepthwise: DepthwiseConv2DKernel? = nil
 
     var name: String { code.name }
     var version: Int { code.version }

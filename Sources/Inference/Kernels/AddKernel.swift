@@ -6,8 +6,8 @@ import ModelFile
 /// (it then has fewer channels, zero beyond them) and a per-channel PRELU of the result.
 /// Work is split over blocks of pixels (positions of the last dimension).
 final class AddKernel: Kernel, ParallelJob {
-    /// Pixels per task.
-    static let pixelsPerTask = 1024
+    /// Pixels per task: about 16 tasks, at least 64 pixels each.
+    private let pixelsPerTask: Int
 
     let a: UnsafeMutablePointer<Float>
     let b: UnsafeMutablePointer<Float>
@@ -19,6 +19,8 @@ final class AddKernel: Kernel, ParallelJob {
     let instructionSet: InstructionSet
     /// The fused PRELU's slopes (`channels` floats), if any.
     private let slopes: AlignedBuffer?
+
+    var constantByteCount: Int { slopes?.byteCount ?? 0 }
 
     static func make(_ ctx: OperatorContext) throws -> Kernel {
         try ctx.expect(inputs: 2...2, outputs: 1)
@@ -65,15 +67,17 @@ final class AddKernel: Kernel, ParallelJob {
         self.clamp = clamp
         self.slopes = slopes
         self.instructionSet = instructionSet
+        pixelsPerTask = Swift.max(64, (pixelCount + 15) / 16)
     }
 
     func execute(_ context: ExecutionContext) {
-        context.pool.run(self, taskCount: (pixelCount + AddKernel.pixelsPerTask - 1) / AddKernel.pixelsPerTask)
+        context.pool.run(self, taskCount: (pixelCount + pixelsPerTask - 1) / pixelsPerTask,
+                         work: pixelCount * channels)
     }
 
     func run(tasks range: Range<Int>, thread: Int) {
-        let first = range.lowerBound * AddKernel.pixelsPerTask
-        let count = Swift.min(pixelCount, range.upperBound * AddKernel.pixelsPerTask) - first
+        let first = range.lowerBound * pixelsPerTask
+        let count = Swift.min(pixelCount, range.upperBound * pixelsPerTask) - first
         let lower = clamp.isTanh ? -Float.infinity : clamp.lower, upper = clamp.isTanh ? Float.infinity : clamp.upper
         let out = output + first * channels
         if clamp.isTanh {

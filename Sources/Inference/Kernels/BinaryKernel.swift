@@ -99,7 +99,7 @@ final class BinaryKernel: Kernel, ParallelJob {
     }
 
     func execute(_ context: ExecutionContext) {
-        context.pool.run(self, taskCount: rowCount * chunksPerRow)
+        context.pool.run(self, taskCount: rowCount * chunksPerRow, work: rowCount * shape.dims[shape.dims.count - 1])
     }
 
     func run(tasks range: Range<Int>, thread: Int) {

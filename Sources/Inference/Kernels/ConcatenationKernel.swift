@@ -48,7 +48,7 @@ final class ConcatenationKernel: Kernel, ParallelJob {
     }
 
     func execute(_ context: ExecutionContext) {
-        context.pool.run(self, taskCount: outerCount)
+        context.pool.run(self, taskCount: outerCount, work: outerCount * rowLength)
     }
 
     func run(tasks range: Range<Int>, thread: Int) {

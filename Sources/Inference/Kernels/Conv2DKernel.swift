@@ -5,8 +5,9 @@ import ModelFile
 /// filter, packed at load (``PackedWeights``).
 ///
 /// A 1×1 filter with stride 1 and no padding reads its rows straight from the input; other
-/// filters gather each tile's patches (im2col, zeros for padding) into per-thread scratch
-/// memory first. Work is split over tiles of output pixels (and, when there are few, over
+/// filters read each window tap's input pixel in place (`vk_gemm_conv`, zeros outside the
+/// input), or gather the patches into per-thread scratch first (im2col) for windows of more
+/// than 64 taps. Work is split over tiles of output pixels (and, when there are few, over
 /// column panels too).
 final class Conv2DKernel: Kernel, ParallelJob {
     let input: UnsafeMutablePointer<Float>
@@ -23,10 +24,12 @@ final class Conv2DKernel: Kernel, ParallelJob {
 
     static func make(_ ctx: OperatorContext) throws -> Kernel {
         guard case let .conv2D(options) = ctx.options else { throw ctx.invalid("missing Conv2DOptions") }
-        try ctx.expect(inputs: 2...3, outputs: 1)
+        // A fourth input is the operand of a fused residual ADD (GraphFusion).
+        try ctx.expect(inputs: 2...(ctx.residualOptions == nil ? 3 : 4), outputs: 1)
         try ctx.requireFloat(inputs: [0])
         let inputDescriptor = try ctx.input(0)
-        guard let inputShape = NHWC(inputDescriptor.shape) else {
+        // With a fused depthwise stage, the convolution's input is that stage's output.
+        guard let inputShape = ctx.fusedDepthwise?.outputShape ?? NHWC(inputDescriptor.shape) else {
             throw ctx.unsupported("input must have rank 4, has shape \(inputDescriptor.shapeText)")
         }
         let filter = try ctx.requireConstant(1, "the filter")
@@ -59,31 +62,48 @@ final class Conv2DKernel: Kernel, ParallelJob {
         let outputShape = NHWC(batch: inputShape.batch, height: rows.output, width: columns.output, channels: filterShape.batch)
         try ctx.requireOutputShape(outputShape.shape)
         let clamp = try ctx.clamp(options.activation)
-        var slopes: AlignedBuffer?
-        if let alpha = ctx.preluAlpha {
-            guard let value = try ctx.constants.value(of: alpha), value.descriptor.type == .float32,
-                  value.descriptor.elementCount == outputShape.channels else {
-                throw ctx.invalid("the fused PRELU needs \(outputShape.channels) constant FLOAT32 slopes")
-            }
-            slopes = AlignedBuffer(copying: UnsafeBufferPointer(start: value.floats, count: outputShape.channels))
-        }
+        let epilogue = try ConvEpilogue(ctx, channels: outputShape.channels)
         if filterShape.batch <= ConvDotKernel.maximumOutputChannels {
             return ConvDotKernel(input: ctx.inputFloats(0), output: ctx.outputFloats(0), inputShape: inputShape,
                                  outputShape: outputShape, rows: rows, columns: columns, filter: filter.floats,
-                                 bias: bias?.floats, clamp: clamp, instructionSet: ctx.instructionSet, slopes: slopes)
+                                 bias: bias?.floats, clamp: clamp, instructionSet: ctx.instructionSet, epilogue: epilogue)
+        }
+        let pointwise = filterShape.height == 1 && filterShape.width == 1 && rows.stride == 1 && columns.stride == 1
+            && rows.padBefore == 0 && columns.padBefore == 0 && rows.output == inputShape.height && columns.output == inputShape.width
+        if let stage = ctx.fusedDepthwise {
+            guard pointwise, stage.multiplier == 1 else { throw ctx.invalid("only a 1×1 convolution takes a depthwise stage") }
+            // GraphFusion leaves sparse weights unfused; the sparse stage remains for robustness.
+            let pointwiseStage: DepthwisePointwiseKernel.Pointwise
+            if !clamp.isTanh, let sparse = SparseConvKernel(
+                input: ctx.outputFloats(0), output: ctx.outputFloats(0), pixelCount: 0, filter: filter.floats, bias: bias?.floats,
+                n: filterShape.batch, k: filterShape.channels, clamp: clamp, instructionSet: ctx.instructionSet) {
+                pointwiseStage = .sparse(sparse)
+            } else {
+                pointwiseStage = .dense(PackedWeights(weights: filter.floats, bias: bias?.floats, n: filterShape.batch,
+                                                      k: filterShape.channels, instructionSet: ctx.instructionSet))
+            }
+            return DepthwisePointwiseKernel(depthwise: stage, pointwise: pointwiseStage, output: ctx.outputFloats(0),
+                                            outputChannels: filterShape.batch, clamp: clamp, epilogue: epilogue)
+        }
+        if pointwise && !clamp.isTanh,
+           let sparse = SparseConvKernel(input: ctx.inputFloats(0), output: ctx.outputFloats(0), pixelCount: inputShape.batch
+                                            * inputShape.height * inputShape.width, filter: filter.floats, bias: bias?.floats,
+                                         n: filterShape.batch, k: filterShape.channels, clamp: clamp,
+                                         instructionSet: ctx.instructionSet, epilogue: epilogue) {
+            return sparse
         }
         let weights = PackedWeights(
             weights: filter.floats, bias: bias?.floats, n: filterShape.batch,
             k: filterShape.height * filterShape.width * filterShape.channels, instructionSet: ctx.instructionSet)
         return Conv2DKernel(
             input: ctx.inputFloats(0), output: ctx.outputFloats(0), inputShape: inputShape, outputShape: outputShape,
-            rows: rows, columns: columns, weights: weights, clamp: clamp, slopes: slopes)
+            rows: rows, columns: columns, weights: weights, clamp: clamp, epilogue: epilogue)
     }
 
     init(input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: NHWC, outputShape: NHWC,
-         rows: WindowAxis, columns: WindowAxis, weights: PackedWeights, clamp: ActivationClamp, slopes: AlignedBuffer? = nil) {
+         rows: WindowAxis, columns: WindowAxis, weights: PackedWeights, clamp: ActivationClamp, epilogue: ConvEpilogue = ConvEpilogue()) {
         self.input = input
-        self.slopes = slopes
+        self.epilogue = epilogue
         self.output = output
         self.inputShape = inputShape
         self.outputShape = outputShape
@@ -100,21 +120,32 @@ final class Conv2DKernel: Kernel, ParallelJob {
             kernel_height: rows.filter, kernel_width: columns.filter, stride_h: rows.stride, stride_w: columns.stride,
             dilation_h: rows.dilation, dilation_w: columns.dilation, pad_top: rows.padBefore, pad_left: columns.padBefore)
         tiling = GemmTiling(rowCount: pixelCount, weights: weights)
+        zeros = AlignedBuffer(byteCount: inputShape.channels * MemoryLayout<Float>.stride)
     }
 
     var scratchBytesPerThread: Int {
-        isDirect ? 0 : weights.tileRows * weights.k * MemoryLayout<Float>.stride
+        isDirect || isIndirect ? 0 : weights.tileRows * weights.k * MemoryLayout<Float>.stride
     }
+
+    /// Whether the window taps are read in place (`vk_gemm_conv`) rather than gathered (im2col).
+    private var isIndirect: Bool { !isDirect && rows.filter * columns.filter <= vk_gemm_conv_max_taps() }
+    /// `channels` zeros read for window taps outside the input.
+    private let zeros: AlignedBuffer
+
+    var constantByteCount: Int { weights.byteCount + zeros.byteCount + epilogue.byteCount }
 
     private let geometry: vk_conv_geometry
     private let tiling: GemmTiling
+    /// The task order of the current job (see ``GemmTiling``).
+    private var rowMajor = false
     private var context: ExecutionContext?
-    /// The slopes of a fused PRELU (one per output channel), applied to each finished tile.
-    private let slopes: AlignedBuffer?
+    /// A fused residual ADD and PRELU, applied to each finished tile.
+    private let epilogue: ConvEpilogue
 
     func execute(_ context: ExecutionContext) {
         self.context = context
-        context.pool.run(self, taskCount: tiling.taskCount)
+        rowMajor = tiling.rowMajor(threads: context.pool.threadCount)
+        context.pool.run(self, taskCount: tiling.taskCount, work: pixelCount * weights.k * weights.n)
         self.context = nil
     }
 
@@ -122,10 +153,24 @@ final class Conv2DKernel: Kernel, ParallelJob {
         guard let context else { return }
         let n = outputShape.channels, k = weights.k, tileRows = weights.tileRows
         for task in range {
-            let (rows, panels) = tiling.task(task)
+            let (rows, panels) = tiling.task(task, rowMajor: rowMajor)
             if isDirect {
                 weights.run(a: input, aStride: k, c: output, cStride: n, rows: rows, panels: panels, clamp: clamp)
-                applySlopes(rows: rows, panels: panels)
+                applyEpilogue(rows: rows, panels: panels)
+                continue
+            }
+            if isIndirect {
+                withUnsafePointer(to: geometry) {
+                    let lower = clamp.isTanh ? -Float.infinity : clamp.lower, upper = clamp.isTanh ? Float.infinity : clamp.upper
+                    vk_gemm_conv(weights.shape, weights.data.floats, $0, zeros.floats, output, n, rows.lowerBound, rows.upperBound,
+                                 panels.lowerBound, panels.upperBound, lower, upper)
+                }
+                if clamp.isTanh {
+                    var first = 0, end = 0
+                    vk_gemm_panel_columns(weights.shape, panels.lowerBound, panels.upperBound, &first, &end)
+                    for m in rows { clamp.apply(to: output + m * n + first, count: end - first) }
+                }
+                applyEpilogue(rows: rows, panels: panels)
                 continue
             }
             let scratch = context.scratchFloats(thread: thread)
@@ -134,33 +179,29 @@ final class Conv2DKernel: Kernel, ParallelJob {
                 let count = Swift.min(tileRows, rows.upperBound - first)
                 withUnsafePointer(to: geometry) { vk_im2col($0, first, count, scratch) }
                 weights.run(a: scratch, aStride: k, c: output + first * n, cStride: n, rows: 0..<count, panels: panels, clamp: clamp)
-                applySlopes(rows: first..<(first + count), panels: panels)
+                applyEpilogue(rows: first..<(first + count), panels: panels)
                 first += count
             }
         }
     }
 
-    /// The fused PRELU on output rows `rows`, columns of `panels` (still in cache).
+    /// The fused epilogue on output rows `rows`, columns of `panels` (still in cache).
     @inline(__always)
-    private func applySlopes(rows: Range<Int>, panels: Range<Int>) {
-        guard let slopes else { return }
-        let n = outputShape.channels
+    private func applyEpilogue(rows: Range<Int>, panels: Range<Int>) {
+        if epilogue.isEmpty { return }
         var first = 0, end = 0
         vk_gemm_panel_columns(weights.shape, panels.lowerBound, panels.upperBound, &first, &end)
-        if first == 0 && end == n {
-            vk_prelu_pixels(weights.shape.isa, output + rows.lowerBound * n, output + rows.lowerBound * n, rows.count, n, slopes.floats)
-        } else {
-            for m in rows {
-                vk_prelu_pixels(weights.shape.isa, output + m * n + first, output + m * n + first, 1, end - first, slopes.floats + first)
-            }
-        }
+        epilogue.apply(InstructionSet(isa: weights.shape.isa), output: output, channels: outputShape.channels, rows: rows,
+                       columns: first..<end)
     }
 }
 
 /// CONV_2D with at most ``maximumOutputChannels`` output channels (e.g. a segmentation head's
-/// single logit): each output is a dot product of the input window, read in place, with the
-/// filter (CVisionKernels' `vk_conv_dot`), instead of a matrix product whose column panels
-/// would be mostly padding. Work is split over blocks of output pixels.
+/// single logit), instead of a matrix product whose column panels would be mostly padding.
+/// With stride 1 and no dilation, pixels run in vector lanes over input rows transposed into
+/// channel planes (`vk_conv_planar`, work split over bands of rows); otherwise each output is a
+/// dot product of the input window, read in place, with the filter (`vk_conv_dot`, work split
+/// over blocks of pixels).
 final class ConvDotKernel: Kernel, ParallelJob {
     static let maximumOutputChannels = 4
     /// Output pixels per task.
@@ -177,14 +218,16 @@ final class ConvDotKernel: Kernel, ParallelJob {
     private let geometry: vk_conv_geometry
     /// A row of zeros read for window rows outside the input.
     private let zeros: AlignedBuffer
-    /// The slopes of a fused PRELU (one per output channel).
-    private let slopes: AlignedBuffer?
+
+    var constantByteCount: Int { weights.byteCount + zeros.byteCount + epilogue.byteCount }
+    /// A fused residual ADD and PRELU.
+    private let epilogue: ConvEpilogue
 
     init(input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: NHWC, outputShape: NHWC,
          rows: WindowAxis, columns: WindowAxis, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
-         clamp: ActivationClamp, instructionSet: InstructionSet, slopes: AlignedBuffer? = nil) {
+         clamp: ActivationClamp, instructionSet: InstructionSet, epilogue: ConvEpilogue = ConvEpilogue()) {
         self.output = output
-        self.slopes = slopes
+        self.epilogue = epilogue
         outputChannels = outputShape.channels
         pixelCount = outputShape.batch * outputShape.height * outputShape.width
         self.clamp = clamp
@@ -202,23 +245,58 @@ final class ConvDotKernel: Kernel, ParallelJob {
             dilation_h: rows.dilation, dilation_w: columns.dilation, pad_top: rows.padBefore, pad_left: columns.padBefore)
     }
 
+    /// Stride 1 without dilation: pixels in vector lanes over transposed rows (`vk_conv_planar`).
+    private var isPlanar: Bool {
+        geometry.stride_h == 1 && geometry.stride_w == 1 && geometry.dilation_h == 1 && geometry.dilation_w == 1
+            && geometry.kernel_height <= 32
+    }
+
+    /// Output rows per task of the planar path (each task transposes its window rows once).
+    static let rowsPerTask = 8
+
+    var scratchBytesPerThread: Int {
+        isPlanar ? withUnsafePointer(to: geometry) { vk_conv_planar_scratch_floats($0) } * MemoryLayout<Float>.stride : 0
+    }
+
+    private var context: ExecutionContext?
+
     func execute(_ context: ExecutionContext) {
-        context.pool.run(self, taskCount: (pixelCount + ConvDotKernel.pixelsPerTask - 1) / ConvDotKernel.pixelsPerTask)
+        if isPlanar {
+            self.context = context
+            let rows = pixelCount / Swift.max(1, geometry.output_width)
+            context.pool.run(self, taskCount: (rows + ConvDotKernel.rowsPerTask - 1) / ConvDotKernel.rowsPerTask,
+                             work: pixelCount * outputChannels * geometry.kernel_height * geometry.kernel_width * geometry.channels)
+            self.context = nil
+            return
+        }
+        context.pool.run(self, taskCount: (pixelCount + ConvDotKernel.pixelsPerTask - 1) / ConvDotKernel.pixelsPerTask,
+                         work: pixelCount * outputChannels * geometry.kernel_height * geometry.kernel_width * geometry.channels)
     }
 
     func run(tasks range: Range<Int>, thread: Int) {
-        let first = range.lowerBound * ConvDotKernel.pixelsPerTask
-        let count = Swift.min(pixelCount, range.upperBound * ConvDotKernel.pixelsPerTask) - first
         let k = geometry.kernel_height * geometry.kernel_width * geometry.channels
         let lower = clamp.isTanh ? -Float.infinity : clamp.lower, upper = clamp.isTanh ? Float.infinity : clamp.upper
+        if isPlanar, let context {
+            let rows = pixelCount / Swift.max(1, geometry.output_width)
+            let first = range.lowerBound * ConvDotKernel.rowsPerTask
+            let end = Swift.min(rows, range.upperBound * ConvDotKernel.rowsPerTask)
+            withUnsafePointer(to: geometry) {
+                vk_conv_planar(instructionSet.isa, $0, weights.floats, hasBias ? weights.floats + k * outputChannels : nil,
+                               outputChannels, output, first, end, lower, upper, context.scratchFloats(thread: thread))
+            }
+            let pixels = (first * geometry.output_width)..<(end * geometry.output_width)
+            if clamp.isTanh { clamp.apply(to: output + pixels.lowerBound * outputChannels, count: pixels.count * outputChannels) }
+            epilogue.apply(instructionSet, output: output, channels: outputChannels, rows: pixels, columns: 0..<outputChannels)
+            return
+        }
+        let first = range.lowerBound * ConvDotKernel.pixelsPerTask
+        let count = Swift.min(pixelCount, range.upperBound * ConvDotKernel.pixelsPerTask) - first
         withUnsafePointer(to: geometry) {
             vk_conv_dot(instructionSet.isa, $0, weights.floats, hasBias ? weights.floats + k * outputChannels : nil,
                         outputChannels, output + first * outputChannels, first, count, lower, upper, zeros.floats)
         }
         if clamp.isTanh { clamp.apply(to: output + first * outputChannels, count: count * outputChannels) }
-        if let slopes {
-            let out = output + first * outputChannels
-            vk_prelu_pixels(instructionSet.isa, out, out, count, outputChannels, slopes.floats)
-        }
+        epilogue.apply(instructionSet, output: output, channels: outputChannels, rows: first..<(first + count),
+                       columns: 0..<outputChannels)
     }
 }

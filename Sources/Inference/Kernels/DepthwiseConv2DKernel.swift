@@ -22,7 +22,7 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
     let weights: AlignedBuffer
     /// A row of zeros that the C kernel reads for window rows above or below the input.
     private let zeros: AlignedBuffer
-    private let convolution: vk_dwconv
+    let convolution: vk_dwconv
 
     static func make(_ ctx: OperatorContext) throws -> Kernel {
         guard case let .depthwiseConv2D(options) = ctx.options else { throw ctx.invalid("missing DepthwiseConv2DOptions") }
@@ -91,23 +91,52 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
         convolution = vk_dwconv(
             isa: instructionSet.isa, input: input, input_height: inputShape.height, input_width: inputShape.width,
             channels: channels, output: output, output_height: outputShape.height, output_width: outputShape.width,
-            kernel_height: rows.filter, kernel_width: columns.filter, stride_h: rows.stride, stride_w: columns.stride,
+            output_row_offset: 0, kernel_height: rows.filter, kernel_width: columns.filter, stride_h: rows.stride, stride_w: columns.stride,
             dilation_h: rows.dilation, dilation_w: columns.dilation, pad_top: rows.padBefore, pad_left: columns.padBefore,
             weights: weights.floats, zeros: zeros.floats,
             lo: clamp.isTanh ? -.infinity : clamp.lower, hi: clamp.isTanh ? .infinity : clamp.upper)
     }
 
-    /// Bytes of weights and constant buffers.
-    var byteCount: Int { weights.byteCount + zeros.byteCount }
+    var constantByteCount: Int { weights.byteCount + zeros.byteCount }
+
+    /// Channel slices per row in the current job: with several threads, small layers (few rows,
+    /// many channels) split their channels too, in multiples of 16, so that every thread gets
+    /// work.
+    private var channelSplits = 1
 
     func execute(_ context: ExecutionContext) {
-        context.pool.run(self, taskCount: outputShape.batch * outputShape.height)
+        let rowCount = outputShape.batch * outputShape.height
+        let threads = context.pool.threadCount
+        channelSplits = multiplier == 1 && rows.filter <= 32 && threads > 1 && rowCount % threads != 0 && rowCount < 4 * threads
+            ? Swift.max(1, Swift.min(outputShape.channels / 16, (4 * threads + rowCount - 1) / rowCount)) : 1
+        context.pool.run(self, taskCount: outputShape.batch * outputShape.height * channelSplits,
+                         work: outputShape.batch * outputShape.height * outputShape.width * outputShape.channels * rows.filter * columns.filter)
     }
 
     func run(tasks range: Range<Int>, thread: Int) {
         if multiplier == 1 && rows.filter <= 32 {
             let imageInput = inputShape.height * inputShape.width * inputShape.channels
             let imageOutput = outputShape.height * outputShape.width * outputShape.channels
+            let splits = channelSplits, blocks = (outputShape.channels + 15) / 16
+            if splits > 1 {
+                for task in range {
+                    let row = task / splits, split = task % splits
+                    let b = row / outputShape.height, oy = row % outputShape.height
+                    let first = Swift.min(outputShape.channels, blocks * split / splits * 16)
+                    let end = Swift.min(outputShape.channels, blocks * (split + 1) / splits * 16)
+                    var conv = convolution
+                    conv.input = UnsafePointer(input + b * imageInput)
+                    conv.output = output + b * imageOutput
+                    withUnsafePointer(to: conv) { vk_dwconv_run_channels($0, oy, oy + 1, first, end) }
+                    if clamp.isTanh {
+                        for ox in 0..<outputShape.width {
+                            clamp.apply(to: output + b * imageOutput + (oy * outputShape.width + ox) * outputShape.channels + first,
+                                        count: end - first)
+                        }
+                    }
+                }
+                return
+            }
             var task = range.lowerBound
             while task < range.upperBound {
                 // One call per image: rows [oy, end) of image b.

@@ -54,14 +54,19 @@ final class FullyConnectedKernel: Kernel, ParallelJob {
     }
 
     private let tiling: GemmTiling
+    /// The task order of the current job (see ``GemmTiling``).
+    private var rowMajor = false
+
+    var constantByteCount: Int { weights.byteCount }
 
     func execute(_ context: ExecutionContext) {
-        context.pool.run(self, taskCount: tiling.taskCount)
+        rowMajor = tiling.rowMajor(threads: context.pool.threadCount)
+        context.pool.run(self, taskCount: tiling.taskCount, work: rowCount * weights.k * weights.n)
     }
 
     func run(tasks range: Range<Int>, thread: Int) {
         for task in range {
-            let (rows, panels) = tiling.task(task)
+            let (rows, panels) = tiling.task(task, rowMajor: rowMajor)
             weights.run(a: input, aStride: weights.k, c: output, cStride: weights.n, rows: rows, panels: panels, clamp: clamp)
         }
     }

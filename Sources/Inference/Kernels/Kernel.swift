@@ -19,12 +19,15 @@ struct ExecutionContext {
 protocol Kernel: AnyObject {
     /// Scratch memory each thread needs while this kernel runs (0 for most kernels).
     var scratchBytesPerThread: Int { get }
+    /// Bytes of constant data the kernel owns: packed weights, biases, zero rows (0 for most).
+    var constantByteCount: Int { get }
     /// Computes the operator's outputs from its inputs.
     func execute(_ context: ExecutionContext)
 }
 
 extension Kernel {
     var scratchBytesPerThread: Int { 0 }
+    var constantByteCount: Int { 0 }
 }
 
 /// A kernel that does nothing (RESHAPE and friends, whose output shares its input's memory).

@@ -54,7 +54,12 @@ final class PackedWeights {
 ///
 /// A group's packed weights are sized to stay in the per-core cache (~128 KB) while its row
 /// blocks stream past, and a block holds enough rows that a task is worth handing out (tiny
-/// layers such as 8 → 8 channels get hundreds of rows per task). Tasks run group by group.
+/// layers such as 8 → 8 channels get hundreds of rows per task). Tasks run group by group, each
+/// group's weights reused over all row blocks — except with several threads when the rows
+/// outweigh the weights (`rowMajor`): then block by block, so that each thread computes whole
+/// output rows, the rows the next kernel's task on the same thread reads from its own cache
+/// (measured with cold caches: splitting the weights is faster for 49 rows × 1152 × 192,
+/// splitting the rows for 196 × 672 × 112).
 struct GemmTiling {
     let rowCount: Int
     let tileRows: Int
@@ -62,6 +67,8 @@ struct GemmTiling {
     let blockCount: Int
     let panelCount: Int
     let groupCount: Int
+    /// Whether the activations (rows × k) are larger than the weights (k × n).
+    let rowsOutweighWeights: Bool
     var taskCount: Int { blockCount * groupCount }
 
     /// Packed weight bytes a panel group aims at.
@@ -71,6 +78,7 @@ struct GemmTiling {
 
     init(rowCount: Int, weights: PackedWeights) {
         self.rowCount = rowCount
+        rowsOutweighWeights = rowCount > weights.n
         tileRows = weights.tileRows
         panelCount = weights.panelCount
         let panelBytes = Swift.max(1, weights.data.byteCount / Swift.max(1, weights.panelCount))
@@ -87,10 +95,14 @@ struct GemmTiling {
         blockCount = Swift.max(1, (rowCount + rowsPerBlock - 1) / rowsPerBlock)
     }
 
+    /// Whether tasks go block by block with `threads` threads.
+    func rowMajor(threads: Int) -> Bool { threads > 1 && rowsOutweighWeights }
+
     /// The rows and panels of task `task`.
     @inline(__always)
-    func task(_ task: Int) -> (rows: Range<Int>, panels: Range<Int>) {
-        let group = task / blockCount, block = task % blockCount
+    func task(_ task: Int, rowMajor: Bool) -> (rows: Range<Int>, panels: Range<Int>) {
+        let block = rowMajor ? task / groupCount : task % blockCount
+        let group = rowMajor ? task % groupCount : task / blockCount
         let first = block * rowsPerBlock
         return (first..<Swift.min(rowCount, first + rowsPerBlock),
                 (panelCount * group / groupCount)..<(panelCount * (group + 1) / groupCount))

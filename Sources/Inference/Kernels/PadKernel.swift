@@ -56,7 +56,7 @@ final class PadKernel: Kernel, ParallelJob {
     }
 
     func execute(_ context: ExecutionContext) {
-        context.pool.run(self, taskCount: rowCount)
+        context.pool.run(self, taskCount: rowCount, work: rowCount * (outputShape.last ?? 1))
     }
 
     func run(tasks range: Range<Int>, thread: Int) {

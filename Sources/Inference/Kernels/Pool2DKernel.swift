@@ -59,7 +59,8 @@ final class Pool2DKernel: Kernel, ParallelJob {
     }
 
     func execute(_ context: ExecutionContext) {
-        context.pool.run(self, taskCount: outputShape.batch * outputShape.height)
+        context.pool.run(self, taskCount: outputShape.batch * outputShape.height,
+                         work: outputShape.batch * outputShape.height * outputShape.width * outputShape.channels * rows.filter * columns.filter)
     }
 
     func run(tasks range: Range<Int>, thread: Int) {

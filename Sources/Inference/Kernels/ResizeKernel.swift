@@ -1,3 +1,4 @@
+import CVisionKernels
 import ModelFile
 
 /// RESIZE_BILINEAR and RESIZE_NEAREST_NEIGHBOR on float32 NHWC tensors, with
@@ -19,6 +20,12 @@ final class ResizeKernel: Kernel, ParallelJob {
     /// Per output row / column: lower index, upper index, weight of the upper one.
     let ys: [(Int, Int, Float)]
     let xs: [(Int, Int, Float)]
+    let instructionSet: InstructionSet
+    /// `ys` and `xs` as the C kernel reads them.
+    private let table: AlignedBuffer
+    private let resize: vk_resize
+
+    var constantByteCount: Int { table.byteCount }
 
     static func make(_ ctx: OperatorContext, bilinear: Bool) throws -> Kernel {
         var alignCorners = false, halfPixelCenters = false
@@ -41,7 +48,8 @@ final class ResizeKernel: Kernel, ParallelJob {
         }
         return ResizeKernel(input: ctx.inputFloats(0), output: ctx.outputFloats(0), inputShape: shape, outputShape: outputShape,
                             isBilinear: bilinear, ys: axis(shape.height, size[0], alignCorners, halfPixelCenters, bilinear),
-                            xs: axis(shape.width, size[1], alignCorners, halfPixelCenters, bilinear))
+                            xs: axis(shape.width, size[1], alignCorners, halfPixelCenters, bilinear),
+                            instructionSet: ctx.instructionSet)
     }
 
     /// Source indices and upper weight for every output position along one axis.
@@ -64,7 +72,21 @@ final class ResizeKernel: Kernel, ParallelJob {
     }
 
     init(input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: NHWC, outputShape: NHWC,
-         isBilinear: Bool, ys: [(Int, Int, Float)], xs: [(Int, Int, Float)]) {
+         isBilinear: Bool, ys: [(Int, Int, Float)], xs: [(Int, Int, Float)], instructionSet: InstructionSet = .best) {
+        self.instructionSet = instructionSet
+        // Indices and weights for the C kernel: two indices per row / column, one weight.
+        let table = AlignedBuffer(byteCount: (3 * ys.count + 3 * xs.count) * 4)
+        let indices = table.bound(to: Int32.self)
+        for (i, y) in ys.enumerated() { indices[2 * i] = Int32(y.0); indices[2 * i + 1] = Int32(y.1) }
+        for (i, x) in xs.enumerated() { indices[2 * ys.count + 2 * i] = Int32(x.0); indices[2 * ys.count + 2 * i + 1] = Int32(x.1) }
+        let weights = (UnsafeMutableRawPointer(indices + 2 * (ys.count + xs.count))).bindMemory(to: Float.self, capacity: ys.count + xs.count)
+        for (i, y) in ys.enumerated() { weights[i] = y.2 }
+        for (i, x) in xs.enumerated() { weights[ys.count + i] = x.2 }
+        self.table = table
+        resize = vk_resize(input: input, input_height: inputShape.height, input_width: inputShape.width,
+                           channels: inputShape.channels, output: output, output_height: outputShape.height,
+                           output_width: outputShape.width, y_index: indices, y_weight: weights,
+                           x_index: indices + 2 * ys.count, x_weight: weights + ys.count)
         self.input = input
         self.output = output
         self.inputShape = inputShape
@@ -75,10 +97,15 @@ final class ResizeKernel: Kernel, ParallelJob {
     }
 
     func execute(_ context: ExecutionContext) {
-        context.pool.run(self, taskCount: outputShape.batch * outputShape.height)
+        context.pool.run(self, taskCount: outputShape.batch * outputShape.height,
+                         work: 4 * outputShape.batch * outputShape.height * outputShape.width * outputShape.channels)
     }
 
     func run(tasks range: Range<Int>, thread: Int) {
+        if isBilinear {
+            withUnsafePointer(to: resize) { vk_resize_bilinear(instructionSet.isa, $0, range.lowerBound, range.upperBound) }
+            return
+        }
         let channels = inputShape.channels
         let rowStride = inputShape.width * channels
         for task in range {

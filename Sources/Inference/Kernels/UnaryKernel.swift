@@ -38,7 +38,7 @@ final class UnaryKernel: Kernel, ParallelJob {
     }
 
     func execute(_ context: ExecutionContext) {
-        context.pool.run(self, taskCount: (count + UnaryKernel.chunk - 1) / UnaryKernel.chunk)
+        context.pool.run(self, taskCount: (count + UnaryKernel.chunk - 1) / UnaryKernel.chunk, work: 8 * count)
     }
 
     func run(tasks range: Range<Int>, thread: Int) {

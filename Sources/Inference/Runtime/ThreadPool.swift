@@ -24,7 +24,15 @@ final class ThreadPool {
     let threadCount: Int
     private let pool: OpaquePointer?
     /// The job being run, read by the C callback.
-    private let slot: UnsafeMutablePointer<ParallelJob?>
+    private let slot: UnsafeMutablePointer<JobSlot>
+    /// What the slot holds between jobs.
+    private let idle = ClosureJob { _ in }
+
+    /// The job as the callbacks read it (`run` keeps it alive until the job is done).
+    private struct JobSlot {
+        unowned(unsafe) var job: ParallelJob
+        var pool: OpaquePointer?
+    }
 
     init(threadCount: Int) {
         let requested = max(1, threadCount)
@@ -33,7 +41,7 @@ final class ThreadPool {
         self.pool = pool
         self.threadCount = pool == nil ? 1 : requested
         slot = .allocate(capacity: 1)
-        slot.initialize(to: nil)
+        slot.initialize(to: JobSlot(job: idle, pool: pool))
     }
 
     deinit {
@@ -42,21 +50,37 @@ final class ThreadPool {
         slot.deallocate()
     }
 
+
     private static let callback: vk_task_fn = { context, begin, end, thread in
-        guard let job = context?.assumingMemoryBound(to: ParallelJob?.self).pointee else { return }
-        job.run(tasks: begin..<end, thread: thread)
+        guard let context else { return }
+        context.assumingMemoryBound(to: JobSlot.self).pointee.job.run(tasks: begin..<end, thread: thread)
     }
 
-    /// Runs `taskCount` tasks of `job` and returns when all are done.
-    func run(_ job: ParallelJob, taskCount: Int) {
+    /// One call per thread and job: the job's reference is taken once, then chunks are claimed
+    /// until none is left (a reference count touched per chunk by two threads costs
+    /// microseconds per job).
+    private static let entry: vk_entry_fn = { context, thread in
+        guard let slot = context?.assumingMemoryBound(to: JobSlot.self), let pool = slot.pointee.pool else { return }
+        let job = slot.pointee.job
+        var begin = 0, end = 0
+        while vk_pool_claim(pool, thread, &begin, &end) != 0 { job.run(tasks: begin..<end, thread: thread) }
+    }
+
+    /// Work (multiply-adds or elements) below which a job runs on the calling thread alone: a
+    /// fork-join costs about a microsecond, and on a busy machine a worker may not be running.
+    static let minimumParallelWork = 32 * 1024
+
+    /// Runs `taskCount` tasks of `job` and returns when all are done. `work` estimates the
+    /// job's multiply-adds (or elements); tiny jobs run inline.
+    func run(_ job: ParallelJob, taskCount: Int, work: Int = .max) {
         guard taskCount > 0 else { return }
-        guard let pool, taskCount > 1 else {
+        guard let pool, taskCount > 1, taskCount < Int(UInt32.max), work >= ThreadPool.minimumParallelWork else {
             job.run(tasks: 0..<taskCount, thread: 0)
             return
         }
-        slot.pointee = job
-        vk_pool_run(pool, ThreadPool.callback, slot, taskCount)
-        slot.pointee = nil
+        slot.pointee.job = job
+        withExtendedLifetime(job) { vk_pool_run_claiming(pool, ThreadPool.entry, slot, taskCount) }
+        slot.pointee.job = idle
     }
 
     /// Runs `job` once on every thread `t` of the pool, as task `t`.
@@ -65,9 +89,9 @@ final class ThreadPool {
             job.run(tasks: 0..<1, thread: 0)
             return
         }
-        slot.pointee = job
-        vk_pool_run_on_each_thread(pool, ThreadPool.callback, slot)
-        slot.pointee = nil
+        slot.pointee.job = job
+        withExtendedLifetime(job) { vk_pool_run_on_each_thread(pool, ThreadPool.callback, slot) }
+        slot.pointee.job = idle
     }
 }
 

@@ -72,10 +72,15 @@ package enum BenchModelCommand: Command {
             context.console.print(json: .object([
                 ("medianMs", .double(median)), ("minMs", .double(minimum)), ("maxMs", .double(maximum)),
                 ("arenaBytes", .int(interpreter.arenaByteCount)),
+                ("weightBytes", .int(interpreter.packedWeightByteCount)),
+                ("threads", .int(interpreter.threadCount)),
+                ("instructionSet", .string(interpreter.instructionSet.description)),
             ]))
         } else {
-            context.console.print(String(format: "median %.3f ms, min %.3f ms, max %.3f ms over %d invokes (%d threads); arena %d bytes",
-                                         median, minimum, maximum, iterations, interpreter.threadCount, interpreter.arenaByteCount))
+            context.console.print(String(format: "median %.3f ms, min %.3f ms, max %.3f ms over %d invokes (%d threads, %@); arena %d bytes, weights %d bytes",
+                                         median, minimum, maximum, iterations, interpreter.threadCount,
+                                         interpreter.instructionSet.description, interpreter.arenaByteCount,
+                                         interpreter.packedWeightByteCount))
         }
         return 0
     }

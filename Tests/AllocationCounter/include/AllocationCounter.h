@@ -9,11 +9,18 @@
 extern "C" {
 #endif
 
-/// Starts (`on` != 0) or stops counting the allocations of the calling thread.
-void allocation_counter_track_this_thread(int on);
+/// Number of counting sessions (session 0 means "not counted").
+#define ALLOCATION_COUNTER_SESSIONS 64
+
+/// Starts counting the allocations of the calling thread into `session` (1...63), or stops
+/// (`session` 0). Test suites that may run at the same time use different sessions.
+void allocation_counter_track_this_thread(int session);
 
 /// Allocations (malloc, calloc, realloc, posix_memalign, aligned_alloc, memalign) made so far
-/// by threads while they were tracked.
+/// by threads while they counted into `session`.
+uint64_t allocation_counter_session_total(int session);
+
+/// The total of session 1.
 uint64_t allocation_counter_total(void);
 
 /// Whether allocations have gone through the counter (glibc on Linux only; the Swift runtime

@@ -1,0 +1,113 @@
+import CVisionKernels
+
+/// A DEPTHWISE_CONV_2D and the 1×1 CONV_2D that reads its output, run together (fused by
+/// ``GraphFusion``): each task computes a band of depthwise output rows into per-thread scratch
+/// and multiplies them by the 1×1 weights (dense or sparse) while they are in cache, so the
+/// depthwise output never goes through memory. Each value is computed exactly as the two
+/// kernels compute it separately.
+final class DepthwisePointwiseKernel: Kernel, ParallelJob {
+    /// How the 1×1 stage multiplies.
+    enum Pointwise {
+        case dense(PackedWeights)
+        case sparse(SparseConvKernel)
+    }
+
+    /// Bytes of depthwise output a band aims at.
+    static let bandBytes = 128 * 1024
+    /// Fewer pixels per band leave the 1×1 stage too few rows to multiply efficiently.
+    static let minimumBandPixels = 48
+
+    /// Whether a depthwise output of `shape` (NHWC) is worth computing band by band.
+    static func worthFusing(_ shape: [Int]) -> Bool {
+        guard shape.count == 4, shape[1] > 0, shape[2] > 0, shape[3] > 0 else { return false }
+        let rowBytes = shape[2] * shape[3] * MemoryLayout<Float>.stride
+        let rows = Swift.max(1, Swift.min(shape[1], bandBytes / rowBytes))
+        return rows * shape[2] >= minimumBandPixels
+    }
+
+    let depthwise: DepthwiseConv2DKernel
+    let pointwise: Pointwise
+    let output: UnsafeMutablePointer<Float>
+    let outputChannels: Int
+    let clamp: ActivationClamp
+    let epilogue: ConvEpilogue
+    /// The depthwise output (= the 1×1 input) sizes.
+    let middle: NHWC
+    /// Most rows per band (the band buffer's size).
+    let bandRows: Int
+    private let bandFloats: Int
+    /// Rows per band and band count in the current job (smaller bands with several threads,
+    /// so that each gets several).
+    private var jobBandRows = 1
+    private var bandCount = 1
+
+    init(depthwise: DepthwiseConv2DKernel, pointwise: Pointwise, output: UnsafeMutablePointer<Float>, outputChannels: Int,
+         clamp: ActivationClamp, epilogue: ConvEpilogue) {
+        self.depthwise = depthwise
+        self.pointwise = pointwise
+        self.output = output
+        self.outputChannels = outputChannels
+        self.clamp = clamp
+        self.epilogue = epilogue
+        middle = depthwise.outputShape
+        let rowBytes = Swift.max(1, middle.width * middle.channels * MemoryLayout<Float>.stride)
+        bandRows = Swift.max(1, Swift.min(middle.height, DepthwisePointwiseKernel.bandBytes / rowBytes))
+        // Keep the band buffer 64-byte aligned for the stage after it.
+        bandFloats = (bandRows * middle.width * middle.channels + 15) / 16 * 16
+    }
+
+    var scratchBytesPerThread: Int {
+        var floats = bandFloats
+        if case let .sparse(stage) = pointwise { floats += stage.scratchBytesPerThread / MemoryLayout<Float>.stride }
+        return floats * MemoryLayout<Float>.stride
+    }
+
+    var constantByteCount: Int {
+        switch pointwise {
+        case let .dense(weights): return depthwise.constantByteCount + weights.byteCount + epilogue.byteCount
+        case let .sparse(stage): return depthwise.constantByteCount + stage.constantByteCount + epilogue.byteCount
+        }
+    }
+
+    private var context: ExecutionContext?
+
+    func execute(_ context: ExecutionContext) {
+        self.context = context
+        let threads = context.pool.threadCount
+        jobBandRows = threads > 1
+            ? Swift.max(1, Swift.min(bandRows, (middle.height + 4 * threads - 1) / (4 * threads))) : bandRows
+        bandCount = (middle.height + jobBandRows - 1) / jobBandRows
+        context.pool.run(self, taskCount: middle.batch * bandCount,
+                         work: middle.batch * middle.height * middle.width * middle.channels * (outputChannels + 9))
+        self.context = nil
+    }
+
+    func run(tasks range: Range<Int>, thread: Int) {
+        guard let context else { return }
+        let band = context.scratchFloats(thread: thread)
+        let c = middle.channels, n = outputChannels
+        let imageIn = depthwise.inputShape.height * depthwise.inputShape.width * depthwise.inputShape.channels
+        for task in range {
+            let b = task / bandCount, first = (task % bandCount) * jobBandRows
+            let end = Swift.min(middle.height, first + jobBandRows)
+            var conv = depthwise.convolution
+            conv.input = UnsafePointer(depthwise.input + b * imageIn)
+            conv.output = band
+            conv.output_row_offset = first
+            withUnsafePointer(to: conv) { vk_dwconv_run($0, first, end) }
+            let pixels = (end - first) * middle.width
+            if depthwise.clamp.isTanh { depthwise.clamp.apply(to: band, count: pixels * c) }
+            // Output pixels of this band, counted over the batch.
+            let firstPixel = (b * middle.height + first) * middle.width
+            switch pointwise {
+            case let .dense(weights):
+                weights.run(a: band, aStride: c, c: output + firstPixel * n, cStride: n, rows: 0..<pixels,
+                            panels: 0..<weights.panelCount, clamp: clamp)
+            case let .sparse(stage):
+                stage.multiply(band, pixels: pixels, output: output + firstPixel * n, scratch: band + bandFloats)
+            }
+            epilogue.apply(InstructionSet(isa: depthwise.convolution.isa), output: output, channels: n,
+                           rows: firstPixel..<(firstPixel + pixels), columns: 0..<n)
+        }
+    }
+}

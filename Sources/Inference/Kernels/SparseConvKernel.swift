@@ -1,0 +1,121 @@
+import CVisionKernels
+
+/// A 1×1 CONV_2D (stride 1, no padding) whose weights are mostly zero — the pose detector's
+/// pruned layers are 25 % dense — computed from the non-zero weights only (CVisionKernels'
+/// `vk_sparse_run`), as XNNPACK does for such models.
+///
+/// Tiles of pixels are transposed so that each non-zero weight multiplies a vector of pixels;
+/// output channels run in groups of four with similar non-zero counts. Every output is the
+/// bias plus the non-zero terms in increasing input channel — the dense product's sum without
+/// its zero terms, hence the same value. Work is split over pixel tiles (and channel groups
+/// when there are few tiles).
+final class SparseConvKernel: Kernel, ParallelJob {
+    /// Weights denser than this run as a dense matrix product.
+    static let maximumDensity = 0.4
+    /// With fewer input channels the transposes cost more than the skipped zeros save.
+    static let minimumInputChannels = 32
+
+    let input: UnsafeMutablePointer<Float>
+    let output: UnsafeMutablePointer<Float>
+    let pixelCount: Int
+    let n: Int
+    let k: Int
+    let clamp: ActivationClamp
+    let instructionSet: InstructionSet
+    let packed: AlignedBuffer
+    private let tilePixels: Int
+    private let tileCount: Int
+    private let groupCount: Int
+    /// Whether the channel groups may be split between tasks (the epilogue allows it).
+    private let splittable: Bool
+    /// Channel-group slices per tile in the current job.
+    private var groupSplits = 1
+    /// A fused residual ADD and PRELU, applied to each finished tile.
+    private let epilogue: ConvEpilogue
+    /// The same for the C kernel, when it can apply it.
+    private let fusedEpilogue: vk_epilogue?
+
+    /// Channel-group slices per tile so that every one of `threads` threads gets work: only
+    /// when there are fewer tiles than threads (a whole tile is transposed back in one piece,
+    /// much faster than the per-channel stores of a slice; measured: slicing 7 tiles for 2
+    /// threads was slower than 1 thread).
+    static func splits(tiles: Int, groups: Int, threads: Int, splittable: Bool) -> Int {
+        guard splittable, threads > 1, tiles > 0, tiles < threads else { return 1 }
+        return Swift.min(groups, (threads + tiles - 1) / tiles)
+    }
+
+    /// Whether `n` rows of `k` weights run as a sparse product.
+    static func prefersSparse(_ filter: UnsafePointer<Float>, n: Int, k: Int) -> Bool {
+        n > 0 && k >= minimumInputChannels && Double(vk_sparse_nonzeros(n, k, filter)) <= maximumDensity * Double(n * k)
+    }
+
+    /// `nil` when the weights are too dense to gain from sparsity (or memory runs out).
+    init?(input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, pixelCount: Int,
+          filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?, n: Int, k: Int, clamp: ActivationClamp,
+          instructionSet: InstructionSet, epilogue: ConvEpilogue = ConvEpilogue()) {
+        guard SparseConvKernel.prefersSparse(filter, n: n, k: k) else { return nil }
+        let words = vk_sparse_packed_count(instructionSet.isa, n, k, filter)
+        guard words > 0 else { return nil }
+        packed = AlignedBuffer(byteCount: words * MemoryLayout<Float>.stride)
+        guard vk_sparse_pack(instructionSet.isa, n, k, filter, bias, packed.floats) != 0 else { return nil }
+        self.input = input
+        self.output = output
+        self.pixelCount = pixelCount
+        self.n = n
+        self.k = k
+        self.clamp = clamp
+        self.instructionSet = instructionSet
+        self.epilogue = epilogue
+        tilePixels = vk_sparse_tile_pixels(instructionSet.isa)
+        tileCount = (pixelCount + tilePixels - 1) / tilePixels
+        groupCount = vk_sparse_group_count(packed.floats)
+        // The C kernel applies a residual epilogue channel by channel; other epilogues need whole
+        // pixels.
+        splittable = epilogue.isEmpty || epilogue.residualEpilogue != nil
+        fusedEpilogue = epilogue.residualEpilogue
+        scratchBytesPerThread = vk_sparse_scratch_count(instructionSet.isa, packed.floats, n) * MemoryLayout<Float>.stride
+    }
+
+    var constantByteCount: Int { packed.byteCount + epilogue.byteCount }
+
+    let scratchBytesPerThread: Int
+
+    private var context: ExecutionContext?
+
+    /// Computes `pixels` rows read from `a` (row stride `k`) into `output` (row stride `n`), with
+    /// this kernel's bias and clamp (not its epilogue); `scratch` holds ``scratchBytesPerThread``.
+    func multiply(_ a: UnsafePointer<Float>, pixels: Int, output: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>) {
+        vk_sparse_run(instructionSet.isa, packed.floats, n, k, a, k, output, n, 0, pixels, 0, groupCount,
+                      clamp.lower, clamp.upper, nil, scratch)
+    }
+
+    func execute(_ context: ExecutionContext) {
+        self.context = context
+        groupSplits = SparseConvKernel.splits(tiles: tileCount, groups: groupCount, threads: context.pool.threadCount,
+                                              splittable: splittable)
+        context.pool.run(self, taskCount: tileCount * groupSplits, work: pixelCount * n * k / 4)
+        self.context = nil
+    }
+
+    func run(tasks range: Range<Int>, thread: Int) {
+        guard let context else { return }
+        let scratch = context.scratchFloats(thread: thread)
+        for task in range {
+            let tile = task / groupSplits, split = task % groupSplits
+            let first = tile * tilePixels
+            let end = Swift.min(pixelCount, first + tilePixels)
+            if var fused = fusedEpilogue {
+                withUnsafePointer(to: &fused) {
+                    vk_sparse_run(instructionSet.isa, packed.floats, n, k, input, k, output, n, first, end,
+                                  groupCount * split / groupSplits, groupCount * (split + 1) / groupSplits,
+                                  clamp.lower, clamp.upper, $0, scratch)
+                }
+            } else {
+                vk_sparse_run(instructionSet.isa, packed.floats, n, k, input, k, output, n, first, end,
+                              groupCount * split / groupSplits, groupCount * (split + 1) / groupSplits,
+                              clamp.lower, clamp.upper, nil, scratch)
+                epilogue.apply(instructionSet, output: output, channels: n, rows: first..<end, columns: 0..<n)
+            }
+        }
+    }
+}
