@@ -41,6 +41,12 @@ import ModelFile
         let options = ObjectDetectorOptions()
         options.baseOptions.modelAssetPath = path
         #expect(throws: TasksError.missingMetadata(expected)) { try ObjectDetector(options: options) }
+        #expect(TasksError.missingMetadata(expected).code == .invalidArgumentError)
+        #expect(try References.errors()?["object_detector_model_without_metadata"]?.abslStatus == "INVALID_ARGUMENT")
+        // Options that only apply with metadata do not make the model acceptable.
+        options.maxResults = 3
+        options.categoryDenylist = ["person"]
+        #expect(throws: TasksError.missingMetadata(expected)) { try ObjectDetector(options: options) }
     }
 
     @Test func aModelWithoutMetadataTakesLabelsFromTheOptions() throws {
@@ -66,13 +72,25 @@ import ModelFile
             (error as? TasksError)?.message == errors["object_detector_max_results_0"]?.message
                 && (error as? TasksError)?.code == .invalidArgumentError
         }
+        #expect(errors["object_detector_max_results_0"]?.abslStatus == "INVALID_ARGUMENT")
+        #expect(throws: TasksError.invalidOption(option: "maxResults", message: "Invalid `max_results` option: value must be != 0")) {
+            try ObjectDetector(options: zero)
+        }
         let both = ObjectDetectorOptions()
         both.baseOptions.modelAssetPath = path
         both.categoryAllowlist = ["person"]
         both.categoryDenylist = ["dog"]
         #expect { try ObjectDetector(options: both) } throws: { error in
             (error as? TasksError)?.message == errors["object_detector_allowlist_and_denylist"]?.message
+                && (error as? TasksError)?.code == .invalidArgumentError
         }
+        #expect(errors["object_detector_allowlist_and_denylist"]?.abslStatus == "INVALID_ARGUMENT")
+        #expect(throws: TasksError.mutuallyExclusiveCategoryLists) { try ObjectDetector(options: both) }
+        // Negative maxResults other than -1 mean "all" as well (upstream only rejects 0).
+        let negative = ObjectDetectorOptions()
+        negative.baseOptions.modelAssetPath = path
+        negative.maxResults = -5
+        #expect(throws: Never.self) { try ObjectDetector(options: negative) }
         let missing = ObjectDetectorOptions()
         missing.baseOptions.modelAssetPath = "/nonexistent/model.tflite"
         #expect { try ObjectDetector(options: missing) } throws: { error in

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import VisionTasks
+
+/// Running-mode rules of the object detector as MediaPipe enforces them
+/// (../shared/reference/errors.json `od_*`), and live-stream delivery.
+@Suite("ObjectDetector running modes", .serialized)
+struct ObjectDetectorRunningModeTests {
+    private final class Receiver: ObjectDetectorLiveStreamDelegate, @unchecked Sendable {
+        private let lock = NSLock()
+        private var received: [(Int, ObjectDetectorResult?, (any Error)?)] = []
+
+        var results: [(Int, ObjectDetectorResult?, (any Error)?)] { lock.withLock { received } }
+
+        func objectDetector(
+            _ objectDetector: ObjectDetector, didFinishDetection result: ObjectDetectorResult?,
+            timestampInMilliseconds: Int, error: (any Error)?
+        ) {
+            lock.withLock { received.append((timestampInMilliseconds, result, error)) }
+        }
+    }
+
+    private static func detector(_ mode: RunningMode, delegate: Receiver? = nil) throws -> ObjectDetector? {
+        guard let model = ObjectDetectorTestData.model else { return nil }
+        let options = ObjectDetectorOptions()
+        options.baseOptions.modelAssetPath = model
+        options.runningMode = mode
+        options.objectDetectorLiveStreamDelegate = delegate
+        return try ObjectDetector(options: options)
+    }
+
+    private static func image() throws -> MPImage? {
+        try SharedData.path("images/decoded/od_test_image.png").map { try MPImage(contentsOfFile: $0) }
+    }
+
+    @Test func wrongMethodForTheModeIsRejectedAndTheDetectorStaysUsable() throws {
+        guard let video = try Self.detector(.video), let still = try Self.detector(.image), let image = try Self.image(),
+              let cases = try References.errors()
+        else { return skipWithoutSharedData("ssd_mobilenet_v1.tflite") }
+        let onVideo = try #require(cases["od_detect_on_video_mode_task"])
+        let error = try #require(throws: TasksError.self) { try video.detect(image: image) }
+        #expect(error == .runningModeMismatch(expected: .image, actual: .video))
+        #expect(error.code == .invalidArgumentError && onVideo.abslStatus == "INVALID_ARGUMENT")
+        #expect(onVideo.instanceUsableAfterwards == true)
+        #expect(try video.detect(videoFrame: image, timestampInMilliseconds: 0).detections.count == 10)
+
+        let onImage = try #require(cases["od_detect_for_video_on_image_mode_task"])
+        let second = try #require(throws: TasksError.self) { try still.detect(videoFrame: image, timestampInMilliseconds: 0) }
+        #expect(second == .runningModeMismatch(expected: .video, actual: .image))
+        #expect(second.code == .invalidArgumentError && onImage.abslStatus == "INVALID_ARGUMENT")
+        #expect(try still.detect(image: image).detections.count == 10)
+        #expect(throws: TasksError.runningModeMismatch(expected: .liveStream, actual: .image)) {
+            try still.detectAsync(image: image, timestampInMilliseconds: 0)
+        }
+    }
+
+    @Test func videoTimestampsMustIncrease() throws {
+        guard let detector = try Self.detector(.video), let image = try Self.image(), let cases = try References.errors() else {
+            return skipWithoutSharedData("ssd_mobilenet_v1.tflite")
+        }
+        let reference = try #require(cases["od_detect_for_video_non_increasing_timestamp"])
+        _ = try detector.detect(videoFrame: image, timestampInMilliseconds: 100)
+        for (attempt, timestamp) in [(reference.equalTimestamp, 100), (reference.smallerTimestamp, 50)] {
+            let expected = try #require(attempt)
+            let error = try #require(throws: TasksError.self) {
+                try detector.detect(videoFrame: image, timestampInMilliseconds: timestamp)
+            }
+            #expect(error == .nonIncreasingTimestamp(previous: 100, received: timestamp))
+            #expect(error.message.hasPrefix(try #require(expected.message)))
+            #expect(error.code == .invalidArgumentError && expected.abslStatus == "INVALID_ARGUMENT")
+        }
+        // errors.json: instance_usable_afterwards_with_ts_133.
+        let later = try detector.detect(videoFrame: image, timestampInMilliseconds: 133)
+        #expect(later.timestampInMilliseconds == 133 && later.detections.count == 10)
+    }
+
+    /// Live-stream results reach the delegate in order and equal IMAGE mode's for the same picture.
+    @Test func liveStreamDeliversTheImageModeResultToTheDelegate() throws {
+        let receiver = Receiver()
+        guard let stream = try Self.detector(.liveStream, delegate: receiver), let still = try Self.detector(.image),
+              let image = try Self.image()
+        else { return skipWithoutSharedData("ssd_mobilenet_v1.tflite") }
+        try stream.detectAsync(image: image, timestampInMilliseconds: 10)
+        #expect(throws: TasksError.nonIncreasingTimestamp(previous: 10, received: 10)) {
+            try stream.detectAsync(image: image, timestampInMilliseconds: 10)
+        }
+        let expected = try still.detect(image: image).detections
+        let deadline = Date().addingTimeInterval(30)
+        while receiver.results.count + stream.droppedFrameCount < 1, Date() < deadline { usleep(2_000) }
+        let results = receiver.results
+        try #require(results.count == 1, "no live-stream result")
+        #expect(results[0].0 == 10 && results[0].2 == nil)
+        #expect(results[0].1?.detections == expected)
+    }
+}
