@@ -62,6 +62,25 @@ struct ObjectDetectorFidelityTests {
         #expect(comparison.failures.isEmpty, "\(comparison.failures.joined(separator: "\n"))")
     }
 
+    /// Boxes are in pixels of the upright picture: an image stored rotated or mirrored, with the
+    /// orientation that shows it upright, gives MediaPipe's boxes for the upright picture.
+    @Test func storedOrientationGivesTheUprightPicturesBoxes() throws {
+        guard let model = ObjectDetectorTestData.model, let path = SharedData.path("images/decoded/grace_hopper.png"),
+              let expected = try References.image(task: "object_detector", name: "grace_hopper")?.runs["default"]?.result.detections
+        else { return skipWithoutSharedData("ssd_mobilenet_v1.tflite") }
+        let detector = try ObjectDetector(modelPath: model)
+        let pixels = PoseTestData.uprightPixels(try MPImage(contentsOfFile: path))
+        var comparison = DetectionComparison()
+        let orientations = SharedData.isDebugBuild ? [.right, .downMirrored] : ImageOrientation.allCases.filter { $0 != .up }
+        for orientation in orientations {
+            let image = try PoseTestData.stored(pixels, showingAs: orientation)
+            #expect(image.uprightSize.width == 512 && image.uprightSize.height == 600)
+            comparison.compare(try detector.detect(image: image).detections, expected, label: "grace_hopper \(orientation)")
+        }
+        print("ObjectDetector orientations: \(comparison)")
+        #expect(comparison.failures.isEmpty, "\(comparison.failures.joined(separator: "\n"))")
+    }
+
     /// Beyond MediaPipe: the SSD without metadata, given the labels the metadata would have held,
     /// gives exactly MediaPipe's results for the SSD with metadata (an 8-bit model needs no
     /// normalization).
