@@ -15,6 +15,8 @@ enum InModelDetectionDecoder {
         var classFilter: DetectionDecoderOptions.ClassFilter = .all
         /// At most this many candidates when positive.
         var maxResults = -1
+        /// Applied to each score before the threshold, when the model's metadata has one.
+        var calibration: ScoreCalibration?
     }
 
     /// The candidates in the model's order (score-descending for fast NMS).
@@ -40,7 +42,8 @@ enum InModelDetectionDecoder {
                 let rawClass = classes[entry]
                 guard rawClass.isFinite, abs(rawClass) < Float(Int32.max) else { continue }
                 let classIndex = Int(rawClass.rounded(.towardZero))
-                let score = scores[entry]
+                var score = scores[entry]
+                if let calibration = options.calibration { score = try calibration.calibrate(score, classIndex: classIndex) }
                 guard options.classFilter.allows(classIndex), score >= options.scoreThreshold else { continue }
                 categories.append(.init(classIndex: classIndex, score: score))
             }

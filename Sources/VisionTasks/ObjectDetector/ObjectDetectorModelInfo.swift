@@ -18,6 +18,8 @@ struct ObjectDetectorModelInfo: Sendable {
     var classesPerDetection = 1
     /// Input normalization from the metadata (or the options, for a model without metadata).
     var normalization: InputNormalization?
+    /// Per-class score calibration of the score tensor, when its metadata asks for one.
+    var scoreCalibration: ScoreCalibration?
 
     /// The metadata names MediaPipe looks up (object_detector_graph.cc).
     static let outputNames = ["location", "category", "score", "number of detections"]
@@ -75,6 +77,26 @@ struct ObjectDetectorModelInfo: Sendable {
             }
         }
         try readLabels(model: model, files: tensors[categoryOutput].associatedFiles, locale: options.displayNamesLocale)
+        scoreCalibration = try Self.scoreCalibration(model: model, tensor: tensors[scoreOutput])
+    }
+
+    /// The score tensor's calibration: its first ScoreCalibrationOptions unit and first
+    /// TENSOR_AXIS_SCORE_CALIBRATION file (GetScoreCalibrationOptionsIfAny in
+    /// detection_postprocessing_graph.cc).
+    private static func scoreCalibration(model: TFLiteModel, tensor: TensorMetadata) throws(TasksError) -> ScoreCalibration? {
+        guard let options = tensor.scoreCalibration else { return nil }
+        guard let file = tensor.associatedFiles.first(where: { $0.type == .tensorAxisScoreCalibration }) else {
+            throw .invalidModel(
+                "Found ScoreCalibrationOptions but missing required associated parameters file with type "
+                    + "TENSOR_AXIS_SCORE_CALIBRATION.")
+        }
+        let bytes: ByteRange
+        do {
+            bytes = try model.associatedFile(named: file.name)
+        } catch {
+            throw TasksError.wrapping(error)
+        }
+        return try ScoreCalibration(options: options, file: String(decoding: bytes.bytes, as: UTF8.self))
     }
 
     /// Labels: the first TENSOR_VALUE_LABELS file of the category tensor; display names: the

@@ -18,7 +18,7 @@ struct ObjectDetectorProcessor: FrameProcessor {
         decoderOptions = InModelDetectionDecoder.Options(
             classesPerDetection: info.classesPerDetection, boxIndices: info.boxIndices,
             scoreThreshold: options.scoreThreshold, classFilter: try info.classFilter(options),
-            maxResults: options.maxResults)
+            maxResults: options.maxResults, calibration: info.scoreCalibration)
     }
 
     mutating func process(_ image: MPImage, timestampInMilliseconds: Int) throws(TasksError) -> ObjectDetectorResult {
