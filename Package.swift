@@ -78,7 +78,7 @@ let package = Package(
             name: "ImagingTests", dependencies: ["Imaging", "TestSupport"],
             resources: [.copy("Golden")]),
         .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks", "Imaging", "TestSupport"]),
-        .testTarget(name: "PoseDetectionTests", dependencies: ["PoseDetection", "TestSupport"]),
+        .testTarget(name: "PoseDetectionTests", dependencies: ["PoseDetection", "VisionTasks", "Imaging", "TestSupport"]),
         .testTarget(name: "VisionTasksCLITests", dependencies: ["VisionTasksCLI", "ModelFile", "Inference", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
