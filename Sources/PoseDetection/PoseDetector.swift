@@ -52,6 +52,15 @@ public final class PoseDetector: @unchecked Sendable {
         PoseDetector(options: options, locator: .current(), clock: PoseDetector.monotonicMilliseconds())
     }
 
+    /// A detector whose stream frames are stamped by `clock` (milliseconds; made strictly
+    /// increasing) instead of the monotonic clock, so that tracking and smoothing do not
+    /// depend on when the frames arrive.
+    package static func poseDetector(
+        options: CommonPoseDetectorOptions, clock: @escaping @Sendable () -> Int
+    ) -> PoseDetector {
+        PoseDetector(options: options, locator: .current(), clock: clock)
+    }
+
     /// Creates a detector that finds its model with `locator` and stamps stream frames with
     /// `clock` (milliseconds; the detector makes the stamps strictly increasing).
     init(options: CommonPoseDetectorOptions, locator: PoseModelLocator, clock: @escaping @Sendable () -> Int) {

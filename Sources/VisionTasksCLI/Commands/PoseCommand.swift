@@ -17,12 +17,16 @@ package enum PoseCommand: Command {
                   "worldLandmarks":[[...]]} and with --segmentation "segmentationMasks":[{"width","height","mean"}]
           --video: the inputs (files, or one folder of frames in name order) are one video, timestamps from --fps
                    (default 30) or --frame-ms; --annotate DIR: writes each input with skeleton, landmarks and masks
+        vision-tasks pose --api mlkit IMAGE... [--accurate] [--single-image] [--model PATH]
+          ML Kit's PoseDetector (--api mediapipe, the default, is the above): prints {"file","poses":[{"landmarks":
+          [{"type","position":{"x","y","z"},"inFrameLikelihood"}]}]} in pixels; model pose_landmarker_lite.task, with
+          --accurate pose_landmarker_full.task; the inputs are one tracked stream (frames 33 ms apart) unless --single-image
         """
 
-    static let flags: Set<String> = ["segmentation", "video"]
+    static let flags: Set<String> = ["segmentation", "video", "accurate", "single-image"]
     static let options: Set<String> = [
         "model", "num-poses", "min-pose-detection-confidence", "min-pose-presence-confidence",
-        "min-tracking-confidence", "fps", "frame-ms", "annotate", "threads",
+        "min-tracking-confidence", "fps", "frame-ms", "annotate", "threads", "api",
     ]
 
     /// Landmarker options from the command line.
@@ -47,6 +51,7 @@ package enum PoseCommand: Command {
 
     package static func run(_ arguments: [String], context: CommandContext) throws -> Int32 {
         let parsed = try Arguments(arguments, flags: flags, options: options)
+        if try MLKitPoseOutput.isSelected(by: parsed) { return try MLKitPoseOutput.run(parsed, context: context) }
         let video = parsed.flag("video")
         let clock = try VideoClock(parsed)
         let inputs = try TaskInputs(parsed.positionals, context: context)
