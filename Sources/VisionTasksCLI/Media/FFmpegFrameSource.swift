@@ -2,9 +2,13 @@ import Foundation
 
 /// Frames decoded by an FFmpeg child process: a video file (timestamps from the stream) or a camera
 /// (V4L2 on Linux, AVFoundation on macOS; timestamps from the wall clock).
-package final class FFmpegFrameSource: FrameSource {
+package final class FFmpegFrameSource: FrameSource, @unchecked Sendable {
+    // @unchecked: the frame state is only used by the reading thread; `close()` (any thread)
+    // only ends the child process and cancels the reader.
     package let width: Int
     package let height: Int
+    /// The stream's average frame rate, when FFmpeg knows it (video files).
+    package let framesPerSecond: Double?
     private let process: Process
     private let reader: RawFrameReader
     private var timestamps: [Int]
@@ -14,17 +18,30 @@ package final class FFmpegFrameSource: FrameSource {
     private var lastTimestamp = -1
 
     /// Opens a video file: probes its size and frame timestamps with ffprobe, then decodes it.
-    package init(videoPath path: String) throws {
-        guard let ffmpeg = FFmpegFrameSource.tool("ffmpeg") else { throw MediaError.ffmpegMissing(tool: "ffmpeg") }
-        guard let ffprobe = FFmpegFrameSource.tool("ffprobe") else { throw MediaError.ffmpegMissing(tool: "ffprobe") }
+    /// The tools are looked up in `searchPath` (a `PATH` value; the process's when `nil`).
+    package init(videoPath path: String, searchPath: String? = nil) throws {
+        guard let ffmpeg = FFmpegFrameSource.tool("ffmpeg", searchPath: searchPath) else {
+            throw MediaError.ffmpegMissing(tool: "ffmpeg")
+        }
+        guard let ffprobe = FFmpegFrameSource.tool("ffprobe", searchPath: searchPath) else {
+            throw MediaError.ffmpegMissing(tool: "ffprobe")
+        }
         let probe = try FFmpegFrameSource.capture(ffprobe, [
-            "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height",
-            "-of", "csv=p=0", path,
+            "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height,avg_frame_rate",
+            "-of", "default=noprint_wrappers=1", path,
         ])
-        let size = probe.split(whereSeparator: { $0 == "," || $0.isNewline }).compactMap { Int($0) }
-        guard size.count >= 2, size[0] > 0, size[1] > 0 else {
+        var fields: [String: String] = [:]
+        for line in probe.split(whereSeparator: \.isNewline) {
+            let pair = line.split(separator: "=", maxSplits: 1).map(String.init)
+            if pair.count == 2 { fields[pair[0]] = pair[1] }
+        }
+        guard let width = fields["width"].flatMap({ Int($0) }), let height = fields["height"].flatMap({ Int($0) }),
+              width > 0, height > 0, width <= 16384, height <= 16384
+        else {
             throw MediaError.probeFailed(path: path, message: "no video stream")
         }
+        let rate = (fields["avg_frame_rate"] ?? "").split(separator: "/").compactMap { Double($0) }
+        framesPerSecond = rate.count == 2 && rate[1] > 0 && rate[0] > 0 ? rate[0] / rate[1] : nil
         let times = try FFmpegFrameSource.capture(ffprobe, [
             "-v", "error", "-select_streams", "v:0", "-show_entries", "frame=best_effort_timestamp_time",
             "-of", "csv=p=0", path,
@@ -33,15 +50,17 @@ package final class FFmpegFrameSource: FrameSource {
         let seconds = times.split(whereSeparator: \.isNewline).compactMap { Double($0.split(separator: ",").first ?? "") }
         let origin = seconds.first ?? 0
         timestamps = seconds.map { Int((($0 - origin) * 1000).rounded()) }
-        width = size[0]
-        height = size[1]
+        self.width = width
+        self.height = height
         live = false
-        (process, reader) = try FFmpegFrameSource.launch(ffmpeg, input: ["-i", path], width: size[0], height: size[1])
+        (process, reader) = try FFmpegFrameSource.launch(ffmpeg, input: ["-i", path], width: width, height: height)
     }
 
     /// Opens a camera through FFmpeg at `width`×`height`.
-    package init(camera device: String, width: Int, height: Int) throws {
-        guard let ffmpeg = FFmpegFrameSource.tool("ffmpeg") else { throw MediaError.ffmpegMissing(tool: "ffmpeg") }
+    package init(camera device: String, width: Int, height: Int, searchPath: String? = nil) throws {
+        guard let ffmpeg = FFmpegFrameSource.tool("ffmpeg", searchPath: searchPath) else {
+            throw MediaError.ffmpegMissing(tool: "ffmpeg")
+        }
         #if os(macOS)
         let input = ["-f", "avfoundation", "-framerate", "30", "-video_size", "\(width)x\(height)", "-i", device]
         #else
@@ -49,6 +68,7 @@ package final class FFmpegFrameSource: FrameSource {
         #endif
         self.width = width
         self.height = height
+        framesPerSecond = nil
         timestamps = []
         live = true
         (process, reader) = try FFmpegFrameSource.launch(ffmpeg, input: input, width: width, height: height)
@@ -74,6 +94,7 @@ package final class FFmpegFrameSource: FrameSource {
     }
 
     package func close() {
+        reader.cancel()
         if process.isRunning { process.terminate() }
     }
 
@@ -90,9 +111,14 @@ package final class FFmpegFrameSource: FrameSource {
         return (process, RawFrameReader(handle: pipe.fileHandleForReading, width: width, height: height))
     }
 
-    /// Full path of an FFmpeg tool on PATH.
-    package static func tool(_ name: String) -> String? {
-        ModelFetcher.executable(named: name)
+    /// Full path of an FFmpeg tool on `searchPath` (the process's PATH when `nil`).
+    package static func tool(_ name: String, searchPath: String? = nil) -> String? {
+        guard let searchPath else { return ModelFetcher.executable(named: name) }
+        for directory in searchPath.split(separator: ":") {
+            let candidate = "\(directory)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
     }
 
     private static func capture(_ program: String, _ arguments: [String]) throws -> String {
