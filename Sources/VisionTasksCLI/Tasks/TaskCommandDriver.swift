@@ -54,7 +54,7 @@ package struct TaskCommandDriver {
                 camera: device, width: size.width, height: size.height, searchPath: context.environment["PATH"])
             return try LiveStreamRunner(adapter: adapter, writer: writer, context: context, label: device).run(source)
         case let .rawStandardInput(format):
-            let source = try StandardInputFrameSource(format: format)
+            let source = try StandardInputFrameSource(format: format, handle: context.standardInput)
             return try LiveStreamRunner(adapter: adapter, writer: writer, context: context, label: "-").run(source)
         }
     }
