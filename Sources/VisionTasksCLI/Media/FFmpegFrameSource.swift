@@ -10,6 +10,11 @@ package final class FFmpegFrameSource: FrameSource, @unchecked Sendable {
     /// The stream's average frame rate, when FFmpeg knows it (video files).
     package let framesPerSecond: Double?
     private let process: Process
+    private let errors: Pipe
+    /// What FFmpeg was asked to read, for messages.
+    private let inputName: String
+    private let closeLock = NSLock()
+    private var closed = false
     private let reader: RawFrameReader
     private var timestamps: [Int]
     private let live: Bool
@@ -53,7 +58,8 @@ package final class FFmpegFrameSource: FrameSource, @unchecked Sendable {
         self.width = width
         self.height = height
         live = false
-        (process, reader) = try FFmpegFrameSource.launch(ffmpeg, input: ["-i", path], width: width, height: height)
+        inputName = path
+        (process, reader, errors) = try FFmpegFrameSource.launch(ffmpeg, input: ["-i", path], width: width, height: height)
     }
 
     /// Opens a camera through FFmpeg at `width`×`height`.
@@ -71,13 +77,17 @@ package final class FFmpegFrameSource: FrameSource, @unchecked Sendable {
         framesPerSecond = nil
         timestamps = []
         live = true
-        (process, reader) = try FFmpegFrameSource.launch(ffmpeg, input: input, width: width, height: height)
+        inputName = device
+        (process, reader, errors) = try FFmpegFrameSource.launch(ffmpeg, input: input, width: width, height: height)
     }
 
     deinit { close() }
 
     package func nextFrame() throws -> VideoFrame? {
-        guard let pixels = try reader.read(index: index) else { return nil }
+        guard let pixels = try reader.read(index: index) else {
+            try checkExit()
+            return nil
+        }
         defer { index += 1 }
         var timestamp: Int
         if live {
@@ -94,11 +104,31 @@ package final class FFmpegFrameSource: FrameSource, @unchecked Sendable {
     }
 
     package func close() {
+        closeLock.lock()
+        closed = true
+        closeLock.unlock()
         reader.cancel()
         if process.isRunning { process.terminate() }
     }
 
-    private static func launch(_ ffmpeg: String, input: [String], width: Int, height: Int) throws -> (Process, RawFrameReader) {
+    /// At the end of the stream: an FFmpeg that failed (no camera, a damaged file) is an error
+    /// carrying its last message, unless ``close()`` stopped it.
+    private func checkExit() throws {
+        closeLock.lock()
+        let stoppedByUs = closed
+        closeLock.unlock()
+        guard !stoppedByUs else { return }
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            let message = text.split(separator: "\n").last.map(String.init) ?? "exit status \(process.terminationStatus)"
+            throw MediaError.ffmpegFailed(input: inputName, message: message)
+        }
+    }
+
+    private static func launch(
+        _ ffmpeg: String, input: [String], width: Int, height: Int
+    ) throws -> (Process, RawFrameReader, Pipe) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ffmpeg)
         process.arguments = ["-nostdin", "-v", "error"] + input + [
@@ -106,9 +136,12 @@ package final class FFmpegFrameSource: FrameSource, @unchecked Sendable {
         ]
         let pipe = Pipe()
         process.standardOutput = pipe
+        // Read at the end of the stream (`-v error` keeps it short).
+        let errors = Pipe()
+        process.standardError = errors
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        return (process, RawFrameReader(handle: pipe.fileHandleForReading, width: width, height: height))
+        return (process, RawFrameReader(handle: pipe.fileHandleForReading, width: width, height: height), errors)
     }
 
     /// Full path of an FFmpeg tool on `searchPath` (the process's PATH when `nil`).

@@ -27,6 +27,7 @@ package enum MediaError: Error, CustomStringConvertible {
     case invalidRawFormat(String)
     case truncatedFrame(index: Int, bytes: Int, expected: Int)
     case encodingFailed(path: String, message: String)
+    case ffmpegFailed(input: String, message: String)
 
     package var description: String {
         switch self {
@@ -39,6 +40,8 @@ package enum MediaError: Error, CustomStringConvertible {
             return "invalid --raw-stdin format '\(text)': expected WIDTHxHEIGHT or WIDTHxHEIGHT@FPS, e.g. 640x480@30"
         case let .truncatedFrame(index, bytes, expected):
             return "frame \(index) is truncated: \(bytes) of \(expected) bytes"
+        case let .ffmpegFailed(input, message):
+            return "ffmpeg could not read '\(input)': \(message)"
         case let .encodingFailed(path, message):
             return "cannot write video '\(path)': \(message)"
         }

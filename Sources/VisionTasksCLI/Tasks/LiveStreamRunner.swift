@@ -73,7 +73,7 @@ package struct LiveStreamRunner<Adapter: TaskCommandAdapter> {
         summary.resultsOut = counts.delivered
         summary.failedResults = counts.failed
         summary.dropped = adapter.droppedFrameCount(of: task) + refused
-        if let streamError { console.log("error: \(label): \(CLI.message(for: streamError))") }
+        if let streamError { console.log("error: \(CLI.message(for: streamError))") }
         console.log(summary.line)
         return streamError == nil && refused == 0 && counts.failed == 0 ? 0 : 1
     }
