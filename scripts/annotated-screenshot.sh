@@ -11,8 +11,9 @@ for file in models/pose_landmarker_full.task models/hand_landmarker.task models/
             images/decoded/business-person.png images/decoded/hand_test_image.png images/decoded/od_test_image.png; do
     [ -f "$shared/$file" ] || { echo "error: $shared/$file not found" >&2; exit 1; }
 done
-swift build -c release --product vision-tasks
-tool=$(swift build -c release --show-bin-path)/vision-tasks
+config=${CONFIG:-release}   # CONFIG=debug reuses a debug build
+swift build -c "$config" --product vision-tasks
+tool=$(swift build -c "$config" --show-bin-path)/vision-tasks
 work=out/screenshot-parts
 mkdir -p "$work"
 "$tool" pose "$shared/images/decoded/business-person.png" --model "$shared/models/pose_landmarker_full.task" \
@@ -20,7 +21,7 @@ mkdir -p "$work"
 "$tool" hands "$shared/images/decoded/hand_test_image.png" --model "$shared/models/hand_landmarker.task" \
     --num-hands 2 --annotate "$work" > "$work/hands.jsonl"
 "$tool" objects "$shared/images/decoded/od_test_image.png" --model "$shared/models/ssd_mobilenet_v1.tflite" \
-    --annotate "$work" > "$work/objects.jsonl"
+    --max-results 5 --score-threshold 0.4 --annotate "$work" > "$work/objects.jsonl"
 if command -v ffmpeg > /dev/null; then
     # Same height for the three, side by side.
     ffmpeg -v error -y -i "$work/business-person.png" -i "$work/hand_test_image.png" -i "$work/od_test_image.png" \
