@@ -31,7 +31,10 @@ package struct LiveStreamRunner<Adapter: TaskCommandAdapter> {
         let collector = LiveResultCollector<Adapter.Output> { delivery in
             switch delivery.result {
             case let .success(output):
-                guard let image = delivery.image else { return }
+                guard let image = delivery.image else {
+                    // Cannot happen (every submitted frame is recorded); said rather than lost.
+                    return console.log("error: \(label): result for an unknown frame at \(delivery.timestampInMilliseconds) ms")
+                }
                 let line = TaskJSON.setting("frame", to: .int(delivery.frameIndex), in: adapter.json(output, file: label, image: image))
                 do {
                     try writer.write(line)
