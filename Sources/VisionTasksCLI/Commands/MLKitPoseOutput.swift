@@ -14,10 +14,10 @@ package enum MLKitPoseOutput {
     }
 
     /// Flags and options of the pose command that belong to the MediaPipe API only.
-    static let mediaPipeFlags = ["segmentation", "video"]
+    static let mediaPipeFlags = ["segmentation", "video", "camera"]
     static let mediaPipeOptions = [
         "num-poses", "min-pose-detection-confidence", "min-pose-presence-confidence", "min-tracking-confidence",
-        "fps", "frame-ms", "annotate", "threads",
+        "fps", "frame-ms", "annotate", "threads", "raw-stdin", "camera-size", "output",
     ]
     /// Flags that belong to the ML Kit API only.
     static let mlKitFlags = ["accurate", "single-image"]
