@@ -65,6 +65,10 @@ let package = Package(
             name: "VisionTasksCLI",
             dependencies: ["ModelFile", "Inference", "Imaging", "VisionTasks", "PoseDetection"]),
         .executableTarget(name: "vision-tasks", dependencies: ["VisionTasksCLI"]),
+        // The Swift snippets of ML Kit's iOS pose detection guide, built so that CI checks they
+        // compile against PoseDetection (`swift run MLKitPoseGuide IMAGE` runs them).
+        .executableTarget(
+            name: "MLKitPoseGuide", dependencies: ["PoseDetection", "VisionTasks"], path: "Examples/MLKitPoseGuide"),
 
         // Test helpers shared by the test targets (locating ../shared, reading references).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -78,7 +82,7 @@ let package = Package(
             name: "ImagingTests", dependencies: ["Imaging", "TestSupport"],
             resources: [.copy("Golden")]),
         .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks", "Imaging", "TestSupport"]),
-        .testTarget(name: "PoseDetectionTests", dependencies: ["PoseDetection", "TestSupport"]),
+        .testTarget(name: "PoseDetectionTests", dependencies: ["PoseDetection", "VisionTasks", "Imaging", "TestSupport"]),
         .testTarget(name: "VisionTasksCLITests", dependencies: ["VisionTasksCLI", "ModelFile", "Inference", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -2,7 +2,9 @@ import Foundation
 
 /// A 2D point in the input image's pixel coordinates (ML Kit's `VisionPoint`).
 public struct VisionPoint: Sendable, Equatable {
+    /// Horizontal position in pixels, from the left edge of the upright image.
     public var x: CGFloat
+    /// Vertical position in pixels, from the top edge of the upright image.
     public var y: CGFloat
 
     /// Creates a point.
@@ -15,8 +17,11 @@ public struct VisionPoint: Sendable, Equatable {
 /// A 3D point (ML Kit's `Vision3DPoint`): x and y in image pixels, z on the same scale with its
 /// origin at the hips (negative is nearer the camera).
 public struct Vision3DPoint: Sendable, Equatable {
+    /// Horizontal position in pixels, from the left edge of the upright image.
     public var x: CGFloat
+    /// Vertical position in pixels, from the top edge of the upright image.
     public var y: CGFloat
+    /// Depth on the scale of `x`, relative to the hips; negative is nearer the camera.
     public var z: CGFloat
 
     /// Creates a point.

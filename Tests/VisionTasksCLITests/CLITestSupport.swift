@@ -16,11 +16,14 @@ struct CLIRun {
 }
 
 /// Runs `vision-tasks ARGUMENTS` in-process with an optional environment.
-func runCLI(_ arguments: [String], environment: [String: String] = ["VISION_TASKS_OFFLINE": "1"], directory: String? = nil) -> CLIRun {
+func runCLI(
+    _ arguments: [String], environment: [String: String] = ["VISION_TASKS_OFFLINE": "1"], directory: String? = nil,
+    standardInput: FileHandle = .nullDevice
+) -> CLIRun {
     let recorder = RecordingConsole()
     let context = CommandContext(
         console: recorder.console, environment: environment,
-        currentDirectory: directory ?? FileManager.default.currentDirectoryPath)
+        currentDirectory: directory ?? FileManager.default.currentDirectoryPath, standardInput: standardInput)
     let status = CLI.run(arguments, context: context)
     return CLIRun(status: status, output: recorder.standardOutput, errors: recorder.standardError)
 }

@@ -4,26 +4,27 @@ import VisionTasks
 
 /// `vision-tasks hands IMAGE... [--model PATH] [--num-hands N] [--min-hand-detection-confidence F]
 /// [--min-hand-presence-confidence F] [--min-tracking-confidence F] [--video] [--fps N | --frame-ms N]
-/// [--annotate DIR] [--threads N]`.
+/// [--annotate DIR] [--threads N]`, and on videos, cameras and raw pipes through ``TaskCommandDriver``.
 package enum HandsCommand: Command {
     package static let name = "hands"
     package static let summary = "find hands and their landmarks (HandLandmarker), one JSON line per input"
     package static let usage = """
         vision-tasks hands IMAGE... [--model PATH] [--num-hands N] [--min-hand-detection-confidence F]
                            [--min-hand-presence-confidence F] [--min-tracking-confidence F]
-                           [--video] [--fps N | --frame-ms N] [--annotate DIR] [--threads N]
+                           [--video] [--fps N | --frame-ms N] [--annotate DIR] [--threads N] [--output FILE.jsonl]
+        vision-tasks hands VIDEO... | --camera [DEVICE] | --raw-stdin WxH[@FPS]  [options as above]
           default model: hand_landmarker.task in the models folder
           IMAGE...: image files, or one folder of images taken in name order (video frames with --video)
           prints {"file","width","height","timestampInMilliseconds","handedness":[[{"index","score","categoryName",
                   "displayName"}]],"landmarks":[[{"x","y","z"}]],"worldLandmarks":[[{"x","y","z"}]]}
           --annotate DIR writes DIR/<name>.png with each hand's skeleton (left hands orange, right hands cyan)
-        """
+        """ + "\n" + TaskCommandDriver.inputUsage
 
-    static let flags: Set<String> = ["video"]
-    static let options: Set<String> = [
+    static let flags: Set<String> = TaskCommandDriver.flags
+    static let options: Set<String> = Set([
         "model", "num-hands", "min-hand-detection-confidence", "min-hand-presence-confidence",
-        "min-tracking-confidence", "fps", "frame-ms", "annotate", "threads",
-    ]
+        "min-tracking-confidence",
+    ]).union(TaskCommandDriver.options)
 
     /// Options from the command line (the landmarker checks the values).
     static func landmarkerOptions(_ arguments: Arguments, context: CommandContext, video: Bool) throws -> HandLandmarkerOptions {
@@ -40,26 +41,47 @@ package enum HandsCommand: Command {
 
     package static func run(_ arguments: [String], context: CommandContext) throws -> Int32 {
         let parsed = try Arguments(arguments, flags: flags, options: options)
-        let video = parsed.flag("video")
-        let clock = try VideoClock(parsed)
-        let inputs = try TaskInputs(parsed.positionals, context: context)
-        let landmarker = try HandLandmarker(options: landmarkerOptions(parsed, context: context, video: video))
-        var report = BatchReport()
-        for (index, input) in inputs.paths.enumerated() {
-            report.run(input, console: context.console) {
-                let image = try MPImage(contentsOfFile: context.absolute(input))
-                let result = video
-                    ? try landmarker.detect(videoFrame: image, timestampInMilliseconds: clock.timestamp(ofFrame: index))
-                    : try landmarker.detect(image: image)
-                context.console.print(json: json(result, file: input, image: image))
-                if let directory = parsed.value("annotate") {
-                    var annotation = Annotation(image: image)
-                    annotate(&annotation, with: result)
-                    try annotation.write(to: annotationPath(for: input, directory: directory, context: context))
-                }
-            }
+        return try TaskCommandDriver(parsed, context: context).run(Adapter(arguments: parsed, context: context))
+    }
+
+    /// The hand landmarker plugged into the shared task driver.
+    struct Adapter: TaskCommandAdapter {
+        let arguments: Arguments
+        let context: CommandContext
+
+        func makeTask(
+            mode: RunningMode, threadCount: Int?, collector: LiveResultCollector<HandLandmarkerResult>?
+        ) throws -> HandLandmarker {
+            let options = try landmarkerOptions(arguments, context: context, video: mode == .video)
+            options.runningMode = mode
+            if let threadCount { options.baseOptions.threadCount = threadCount }
+            options.handLandmarkerLiveStreamDelegate = collector
+            return try HandLandmarker(options: options)
         }
-        return report.exitStatus
+
+        func detect(_ task: HandLandmarker, image: MPImage) throws -> HandLandmarkerResult {
+            try task.detect(image: image)
+        }
+
+        func detect(_ task: HandLandmarker, videoFrame: MPImage, timestampInMilliseconds: Int) throws -> HandLandmarkerResult {
+            try task.detect(videoFrame: videoFrame, timestampInMilliseconds: timestampInMilliseconds)
+        }
+
+        func detectAsync(_ task: HandLandmarker, image: MPImage, timestampInMilliseconds: Int) throws {
+            try task.detectAsync(image: image, timestampInMilliseconds: timestampInMilliseconds)
+        }
+
+        func droppedFrameCount(of task: HandLandmarker) -> Int { task.droppedFrameCount }
+
+        func json(_ output: HandLandmarkerResult, file: String, image: MPImage) -> JSONValue {
+            HandsCommand.json(output, file: file, image: image)
+        }
+
+        func annotate(_ output: HandLandmarkerResult, on image: MPImage) throws -> Annotation {
+            var annotation = Annotation(image: image)
+            HandsCommand.annotate(&annotation, with: output)
+            return annotation
+        }
     }
 
     /// The JSON line of one result.
@@ -90,6 +112,16 @@ package enum HandsCommand: Command {
                 annotation.canvas.drawText(label, x: max(0, x), y: max(0, y), color: .black, background: line)
             }
         }
+    }
+}
+
+extension LiveResultCollector: HandLandmarkerLiveStreamDelegate where Output == HandLandmarkerResult {
+    /// Forwards a live-stream result to the collector.
+    package func handLandmarker(
+        _ handLandmarker: HandLandmarker, didFinishDetection result: HandLandmarkerResult?,
+        timestampInMilliseconds: Int, error: (any Error)?
+    ) {
+        receive(result, timestampInMilliseconds: timestampInMilliseconds, error: error)
     }
 }
 

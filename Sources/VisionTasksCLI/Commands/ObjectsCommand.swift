@@ -3,22 +3,25 @@ import Imaging
 import VisionTasks
 
 /// `vision-tasks objects IMAGE... [--model PATH] [--max-results N] [--score-threshold F]
-/// [--allow a,b] [--deny c] [--locale L] [--video] [--fps N] [--frame-ms N] [--annotate DIR] [--threads N]`.
+/// [--allow a,b] [--deny c] [--locale L] [--video] [--fps N] [--frame-ms N] [--annotate DIR] [--threads N]`,
+/// and on videos, cameras and raw pipes through ``TaskCommandDriver``.
 package enum ObjectsCommand: Command {
     package static let name = "objects"
     package static let summary = "detect objects in images (ObjectDetector), one JSON line per input"
     package static let usage = """
         vision-tasks objects IMAGE... [--model PATH] [--max-results N] [--score-threshold F] [--allow a,b] [--deny c]
                              [--locale L] [--video] [--fps N | --frame-ms N] [--annotate DIR] [--threads N]
+                             [--output FILE.jsonl]
+        vision-tasks objects VIDEO... | --camera [DEVICE] | --raw-stdin WxH[@FPS]  [options as above]
           default model: efficientdet_lite0.tflite in the models folder, else ssd_mobilenet_v1.tflite
           prints {"file","width","height","timestampInMilliseconds","detections":[{"boundingBox":{"x","y","width","height"},
                   "categories":[{"index","score","categoryName","displayName"}]}]}
-        """
+        """ + "\n" + TaskCommandDriver.inputUsage
 
-    static let flags: Set<String> = ["video"]
-    static let options: Set<String> = [
-        "model", "max-results", "score-threshold", "allow", "deny", "locale", "fps", "frame-ms", "annotate", "threads",
-    ]
+    static let flags: Set<String> = TaskCommandDriver.flags
+    static let options: Set<String> = Set([
+        "model", "max-results", "score-threshold", "allow", "deny", "locale",
+    ]).union(TaskCommandDriver.options)
 
     /// The default model: EfficientDet-Lite0 when present, else the SSD.
     static func defaultModel(_ arguments: Arguments, context: CommandContext) throws -> String {
@@ -51,35 +54,61 @@ package enum ObjectsCommand: Command {
 
     package static func run(_ arguments: [String], context: CommandContext) throws -> Int32 {
         let parsed = try Arguments(arguments, flags: flags, options: options)
-        let video = parsed.flag("video")
-        let clock = try VideoClock(parsed)
-        let inputs = try TaskInputs(parsed.positionals, context: context)
-        let detector = try ObjectDetector(options: detectorOptions(parsed, context: context, video: video))
-        var report = BatchReport()
-        for (index, input) in inputs.paths.enumerated() {
-            report.run(input, console: context.console) {
-                let image = try MPImage(contentsOfFile: context.absolute(input))
-                let result = video
-                    ? try detector.detect(videoFrame: image, timestampInMilliseconds: clock.timestamp(ofFrame: index))
-                    : try detector.detect(image: image)
-                context.console.print(json: json(result, file: input, image: image))
-                if let directory = parsed.value("annotate") {
-                    var annotation = Annotation(image: image)
-                    for detection in result.detections {
-                        let box = detection.boundingBox
-                        annotation.canvas.strokeRectangle(
-                            x: Float(box.minX), y: Float(box.minY), width: Float(box.width), height: Float(box.height),
-                            thickness: 3, color: .green)
-                        if let best = detection.categories.first {
-                            let label = "\(best.displayName ?? best.categoryName ?? "#\(best.index)") \(Int((best.score * 100).rounded()))%"
-                            annotation.canvas.drawText(label, x: Int(box.minX), y: max(0, Int(box.minY) - 18), color: .black, background: .green)
-                        }
-                    }
-                    try annotation.write(to: annotationPath(for: input, directory: directory, context: context))
-                }
+        return try TaskCommandDriver(parsed, context: context).run(Adapter(arguments: parsed, context: context))
+    }
+
+    /// The object detector plugged into the shared task driver.
+    struct Adapter: TaskCommandAdapter {
+        let arguments: Arguments
+        let context: CommandContext
+
+        func makeTask(
+            mode: RunningMode, threadCount: Int?, collector: LiveResultCollector<ObjectDetectorResult>?
+        ) throws -> ObjectDetector {
+            let options = try detectorOptions(arguments, context: context, video: mode == .video)
+            options.runningMode = mode
+            if let threadCount { options.baseOptions.threadCount = threadCount }
+            options.objectDetectorLiveStreamDelegate = collector
+            return try ObjectDetector(options: options)
+        }
+
+        func detect(_ task: ObjectDetector, image: MPImage) throws -> ObjectDetectorResult {
+            try task.detect(image: image)
+        }
+
+        func detect(_ task: ObjectDetector, videoFrame: MPImage, timestampInMilliseconds: Int) throws -> ObjectDetectorResult {
+            try task.detect(videoFrame: videoFrame, timestampInMilliseconds: timestampInMilliseconds)
+        }
+
+        func detectAsync(_ task: ObjectDetector, image: MPImage, timestampInMilliseconds: Int) throws {
+            try task.detectAsync(image: image, timestampInMilliseconds: timestampInMilliseconds)
+        }
+
+        func droppedFrameCount(of task: ObjectDetector) -> Int { task.droppedFrameCount }
+
+        func json(_ output: ObjectDetectorResult, file: String, image: MPImage) -> JSONValue {
+            ObjectsCommand.json(output, file: file, image: image)
+        }
+
+        func annotate(_ output: ObjectDetectorResult, on image: MPImage) throws -> Annotation {
+            ObjectsCommand.annotate(output, on: image)
+        }
+    }
+
+    /// The upright picture with each detection's box and best label drawn on it.
+    static func annotate(_ result: ObjectDetectorResult, on image: MPImage) -> Annotation {
+        var annotation = Annotation(image: image)
+        for detection in result.detections {
+            let box = detection.boundingBox
+            annotation.canvas.strokeRectangle(
+                x: Float(box.minX), y: Float(box.minY), width: Float(box.width), height: Float(box.height),
+                thickness: 3, color: .green)
+            if let best = detection.categories.first {
+                let label = "\(best.displayName ?? best.categoryName ?? "#\(best.index)") \(Int((best.score * 100).rounded()))%"
+                annotation.canvas.drawText(label, x: Int(box.minX), y: max(0, Int(box.minY) - 18), color: .black, background: .green)
             }
         }
-        return report.exitStatus
+        return annotation
     }
 
     /// The JSON line of one result.
@@ -97,6 +126,16 @@ package enum ObjectsCommand: Command {
             ])
         })))
         return .object(fields)
+    }
+}
+
+extension LiveResultCollector: ObjectDetectorLiveStreamDelegate where Output == ObjectDetectorResult {
+    /// Forwards a live-stream result to the collector.
+    package func objectDetector(
+        _ objectDetector: ObjectDetector, didFinishDetection result: ObjectDetectorResult?,
+        timestampInMilliseconds: Int, error: (any Error)?
+    ) {
+        receive(result, timestampInMilliseconds: timestampInMilliseconds, error: error)
     }
 }
 

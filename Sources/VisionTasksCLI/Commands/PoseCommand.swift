@@ -4,26 +4,32 @@ import VisionTasks
 
 /// `vision-tasks pose IMAGE... [--model PATH] [--num-poses N] [--min-pose-detection-confidence F]
 /// [--min-pose-presence-confidence F] [--min-tracking-confidence F] [--segmentation] [--video]
-/// [--fps N | --frame-ms N] [--annotate DIR] [--threads N]`.
+/// [--fps N | --frame-ms N] [--annotate DIR] [--threads N]`, and on videos, cameras and raw
+/// pipes through ``TaskCommandDriver``.
 package enum PoseCommand: Command {
     package static let name = "pose"
     package static let summary = "find body landmarks (PoseLandmarker), one JSON line per input"
     package static let usage = """
         vision-tasks pose IMAGE... [--model PATH] [--num-poses N] [--min-pose-detection-confidence F]
                           [--min-pose-presence-confidence F] [--min-tracking-confidence F] [--segmentation]
-                          [--video] [--fps N | --frame-ms N] [--annotate DIR] [--threads N]
+                          [--video] [--fps N | --frame-ms N] [--annotate DIR] [--threads N] [--output FILE.jsonl]
+        vision-tasks pose VIDEO... | --camera [DEVICE] | --raw-stdin WxH[@FPS]  [options as above]
           default model: pose_landmarker_full.task in the models folder
           prints {"file","width","height","timestampInMilliseconds","landmarks":[[{"x","y","z","visibility","presence"}]],
                   "worldLandmarks":[[...]]} and with --segmentation "segmentationMasks":[{"width","height","mean"}]
           --video: the inputs (files, or one folder of frames in name order) are one video, timestamps from --fps
                    (default 30) or --frame-ms; --annotate DIR: writes each input with skeleton, landmarks and masks
-        """
+        vision-tasks pose --api mlkit IMAGE... [--accurate] [--single-image] [--model PATH]
+          ML Kit's PoseDetector (--api mediapipe, the default, is the above): prints {"file","poses":[{"landmarks":
+          [{"type","position":{"x","y","z"},"inFrameLikelihood"}]}]} in pixels; model pose_landmarker_lite.task, with
+          --accurate pose_landmarker_full.task; the inputs are one tracked stream (frames 33 ms apart) unless --single-image
+        """ + "\n" + TaskCommandDriver.inputUsage
 
-    static let flags: Set<String> = ["segmentation", "video"]
-    static let options: Set<String> = [
+    static let flags: Set<String> = Set(["segmentation", "accurate", "single-image"]).union(TaskCommandDriver.flags)
+    static let options: Set<String> = Set([
         "model", "num-poses", "min-pose-detection-confidence", "min-pose-presence-confidence",
-        "min-tracking-confidence", "fps", "frame-ms", "annotate", "threads",
-    ]
+        "min-tracking-confidence", "api",
+    ]).union(TaskCommandDriver.options)
 
     /// Landmarker options from the command line.
     static func landmarkerOptions(_ arguments: Arguments, context: CommandContext, video: Bool) throws -> PoseLandmarkerOptions {
@@ -47,24 +53,46 @@ package enum PoseCommand: Command {
 
     package static func run(_ arguments: [String], context: CommandContext) throws -> Int32 {
         let parsed = try Arguments(arguments, flags: flags, options: options)
-        let video = parsed.flag("video")
-        let clock = try VideoClock(parsed)
-        let inputs = try TaskInputs(parsed.positionals, context: context)
-        let landmarker = try PoseLandmarker(options: landmarkerOptions(parsed, context: context, video: video))
-        var report = BatchReport()
-        for (index, input) in inputs.paths.enumerated() {
-            report.run(input, console: context.console) {
-                let image = try MPImage(contentsOfFile: context.absolute(input))
-                let result = video
-                    ? try landmarker.detect(videoFrame: image, timestampInMilliseconds: clock.timestamp(ofFrame: index))
-                    : try landmarker.detect(image: image)
-                context.console.print(json: json(result, file: input, image: image, masks: parsed.flag("segmentation")))
-                if let directory = parsed.value("annotate") {
-                    try annotate(result, on: image).write(to: annotationPath(for: input, directory: directory, context: context))
-                }
-            }
+        if try MLKitPoseOutput.isSelected(by: parsed) { return try MLKitPoseOutput.run(parsed, context: context) }
+        return try TaskCommandDriver(parsed, context: context).run(Adapter(arguments: parsed, context: context))
+    }
+
+    /// The pose landmarker plugged into the shared task driver.
+    struct Adapter: TaskCommandAdapter {
+        let arguments: Arguments
+        let context: CommandContext
+
+        func makeTask(
+            mode: RunningMode, threadCount: Int?, collector: LiveResultCollector<PoseLandmarkerResult>?
+        ) throws -> PoseLandmarker {
+            let options = try landmarkerOptions(arguments, context: context, video: mode == .video)
+            options.runningMode = mode
+            if let threadCount { options.baseOptions.threadCount = threadCount }
+            options.poseLandmarkerLiveStreamDelegate = collector
+            return try PoseLandmarker(options: options)
         }
-        return report.exitStatus
+
+        func detect(_ task: PoseLandmarker, image: MPImage) throws -> PoseLandmarkerResult {
+            try task.detect(image: image)
+        }
+
+        func detect(_ task: PoseLandmarker, videoFrame: MPImage, timestampInMilliseconds: Int) throws -> PoseLandmarkerResult {
+            try task.detect(videoFrame: videoFrame, timestampInMilliseconds: timestampInMilliseconds)
+        }
+
+        func detectAsync(_ task: PoseLandmarker, image: MPImage, timestampInMilliseconds: Int) throws {
+            try task.detectAsync(image: image, timestampInMilliseconds: timestampInMilliseconds)
+        }
+
+        func droppedFrameCount(of task: PoseLandmarker) -> Int { task.droppedFrameCount }
+
+        func json(_ output: PoseLandmarkerResult, file: String, image: MPImage) -> JSONValue {
+            PoseCommand.json(output, file: file, image: image, masks: arguments.flag("segmentation"))
+        }
+
+        func annotate(_ output: PoseLandmarkerResult, on image: MPImage) throws -> Annotation {
+            try PoseCommand.annotate(output, on: image)
+        }
     }
 
     /// The JSON line of one result; masks are summarized by their size and mean.
@@ -102,6 +130,16 @@ package enum PoseCommand: Command {
                 pointColor: .red)
         }
         return annotation
+    }
+}
+
+extension LiveResultCollector: PoseLandmarkerLiveStreamDelegate where Output == PoseLandmarkerResult {
+    /// Forwards a live-stream result to the collector.
+    package func poseLandmarker(
+        _ poseLandmarker: PoseLandmarker, didFinishDetection result: PoseLandmarkerResult?,
+        timestampInMilliseconds: Int, error: (any Error)?
+    ) {
+        receive(result, timestampInMilliseconds: timestampInMilliseconds, error: error)
     }
 }
 

@@ -2,7 +2,7 @@
 ///
 /// Options are written `--name value` or `--name=value`; `--` ends option parsing. An option
 /// the command does not declare is a usage error (exit status 2).
-package struct Arguments {
+package struct Arguments: Sendable {
     package private(set) var positionals: [String] = []
     private var flags: Set<String> = []
     private var values: [String: [String]] = [:]

@@ -17,11 +17,17 @@ package struct CommandContext: Sendable {
     package var console: Console
     package var environment: [String: String]
     package var currentDirectory: String
+    /// Where `--raw-stdin` reads frames (the process's standard input unless a test gives a pipe).
+    package var standardInput: FileHandle
 
-    package init(console: Console, environment: [String: String], currentDirectory: String) {
+    package init(
+        console: Console, environment: [String: String], currentDirectory: String,
+        standardInput: FileHandle = .standardInput
+    ) {
         self.console = console
         self.environment = environment
         self.currentDirectory = currentDirectory
+        self.standardInput = standardInput
     }
 
     /// Resolves `path` against the current directory.

@@ -39,6 +39,13 @@ package final class Console: @unchecked Sendable {
         lock.lock(); defer { lock.unlock() }
         writeError(line + "\n")
     }
+
+    /// Replaces the current line of standard error with `text` (a progress bar; only for a
+    /// terminal). An empty `text` clears the line.
+    package func status(_ text: String) {
+        lock.lock(); defer { lock.unlock() }
+        writeError("\r" + text + "\u{1B}[K")
+    }
 }
 
 /// A console that records what it is given, for tests.

@@ -1,11 +1,15 @@
 import Foundation
 
 /// Reads fixed-size raw RGB24 frames from a file handle (a pipe from FFmpeg or standard input).
-package final class RawFrameReader {
+/// Another thread may ``cancel()`` a read that waits for data.
+package final class RawFrameReader: @unchecked Sendable {
+    // @unchecked: `buffer` is only used by the reading thread; `cancelled` is under `lock`.
     private let handle: FileHandle
     package let width: Int
     package let height: Int
     private var buffer: [UInt8]
+    private let lock = NSLock()
+    private var cancelled = false
 
     package init(handle: FileHandle, width: Int, height: Int) {
         self.handle = handle
@@ -14,14 +18,33 @@ package final class RawFrameReader {
         buffer = [UInt8](repeating: 0, count: width * height * 3)
     }
 
-    /// The next frame's pixels; `nil` at a clean end of stream; an error for a partial frame.
+    /// Makes a waiting or later ``read(index:)`` return `nil` (within about 50 ms).
+    package func cancel() {
+        lock.lock(); defer { lock.unlock() }
+        cancelled = true
+    }
+
+    private var isCancelled: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return cancelled
+    }
+
+    /// The next frame's pixels; `nil` at a clean end of stream or after ``cancel()``; an error
+    /// for a partial frame.
     package func read(index: Int) throws -> [UInt8]? {
         let expected = buffer.count
         var filled = 0
         let descriptor = handle.fileDescriptor
+        var stopped = false
         try buffer.withUnsafeMutableBytes { raw in
+            guard let base = raw.baseAddress else { return }
             while filled < expected {
-                let count = Foundation.read(descriptor, raw.baseAddress! + filled, expected - filled)
+                // Waits in slices so that a cancel from another thread is noticed.
+                var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&poller, 1, 50)
+                if isCancelled { stopped = true; return }
+                if ready == 0 || (ready < 0 && errno == EINTR) { continue }
+                let count = Foundation.read(descriptor, base + filled, expected - filled)
                 if count > 0 {
                     filled += count
                 } else if count == 0 {
@@ -31,14 +54,15 @@ package final class RawFrameReader {
                 }
             }
         }
-        if filled == 0 { return nil }
+        if filled == 0 || stopped { return nil }
         guard filled == expected else { throw MediaError.truncatedFrame(index: index, bytes: filled, expected: expected) }
         return buffer
     }
 }
 
 /// Frames from standard input: `--raw-stdin WxH[@FPS]`.
-package final class StandardInputFrameSource: FrameSource {
+package final class StandardInputFrameSource: FrameSource, @unchecked Sendable {
+    // @unchecked: `index` is only used by the reading thread; `close()` only cancels the reader.
     package let width: Int
     package let height: Int
     private let frameMilliseconds: Double
@@ -71,5 +95,8 @@ package final class StandardInputFrameSource: FrameSource {
             width: width, height: height, pixels: pixels)
     }
 
-    package func close() {}
+    /// Stops a read that waits for data (Ctrl-C in a live run).
+    package func close() {
+        reader.cancel()
+    }
 }

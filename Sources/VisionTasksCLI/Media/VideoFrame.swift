@@ -9,13 +9,14 @@ package struct VideoFrame: Sendable {
 }
 
 /// A source of frames that are read one after the other.
-package protocol FrameSource: AnyObject {
+package protocol FrameSource: AnyObject, Sendable {
     /// Frame size in pixels.
     var width: Int { get }
     var height: Int { get }
     /// Reads the next frame; `nil` at the end of the stream.
     func nextFrame() throws -> VideoFrame?
-    /// Stops reading and releases the source (ends any child process).
+    /// Stops reading and releases the source (ends any child process); may be called from
+    /// another thread while ``nextFrame()`` waits, which then returns `nil`.
     func close()
 }
 
@@ -25,6 +26,8 @@ package enum MediaError: Error, CustomStringConvertible {
     case probeFailed(path: String, message: String)
     case invalidRawFormat(String)
     case truncatedFrame(index: Int, bytes: Int, expected: Int)
+    case encodingFailed(path: String, message: String)
+    case ffmpegFailed(input: String, message: String)
 
     package var description: String {
         switch self {
@@ -37,6 +40,10 @@ package enum MediaError: Error, CustomStringConvertible {
             return "invalid --raw-stdin format '\(text)': expected WIDTHxHEIGHT or WIDTHxHEIGHT@FPS, e.g. 640x480@30"
         case let .truncatedFrame(index, bytes, expected):
             return "frame \(index) is truncated: \(bytes) of \(expected) bytes"
+        case let .ffmpegFailed(input, message):
+            return "ffmpeg could not read '\(input)': \(message)"
+        case let .encodingFailed(path, message):
+            return "cannot write video '\(path)': \(message)"
         }
     }
 }

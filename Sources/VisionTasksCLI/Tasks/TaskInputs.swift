@@ -8,11 +8,14 @@ package struct TaskInputs {
 
     /// Paths as the user should see them (relative ones stay relative).
     package let paths: [String]
+    /// Whether an argument was a folder that was expanded to its images.
+    package let expandedFolder: Bool
 
     /// Expands `arguments`: one folder becomes its images sorted by name; files stay in order.
     package init(_ arguments: [String], context: CommandContext) throws {
         guard !arguments.isEmpty else { throw CLIError.usage("give at least one IMAGE (or one folder of images)") }
         var paths: [String] = []
+        var expandedFolder = false
         for argument in arguments {
             var isDirectory: ObjCBool = false
             let absolute = context.absolute(argument)
@@ -22,11 +25,13 @@ package struct TaskInputs {
                     .sorted()
                 guard !images.isEmpty else { throw CLIError.failed("folder '\(argument)' holds no PNG or JPEG images") }
                 paths += images.map { (argument as NSString).appendingPathComponent($0) }
+                expandedFolder = true
             } else {
                 paths.append(argument)
             }
         }
         self.paths = paths
+        self.expandedFolder = expandedFolder
     }
 }
 

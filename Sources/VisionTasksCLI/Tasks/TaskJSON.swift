@@ -37,4 +37,16 @@ package enum TaskJSON {
         [("file", .string(file)), ("width", .int(width)), ("height", .int(height)),
          ("timestampInMilliseconds", .int(timestamp))]
     }
+
+    /// `line` with `key` set to `value`: replaced where present, else inserted after `file`.
+    package static func setting(_ key: String, to value: JSONValue, in line: JSONValue) -> JSONValue {
+        guard case var .object(fields) = line else { return line }
+        if let index = fields.firstIndex(where: { $0.0 == key }) {
+            fields[index].1 = value
+        } else {
+            let position = fields.firstIndex(where: { $0.0 == "file" }).map { $0 + 1 } ?? 0
+            fields.insert((key, value), at: position)
+        }
+        return .object(fields)
+    }
 }

@@ -1,0 +1,63 @@
+import Foundation
+import VisionTasks
+
+/// Finds the model file a pose detector runs.
+///
+/// The rule is the command-line tool's (its `ModelStore`): the option's `modelPath` when set,
+/// else the first of the detector's default file names present in the models folder. The
+/// models folder is `$VISION_TASKS_MODELS` when set and not empty, else `Models` in the
+/// current directory; relative paths are resolved against the current directory.
+struct PoseModelLocator: Sendable {
+    /// The environment variable naming the models folder.
+    static let environmentVariable = "VISION_TASKS_MODELS"
+
+    /// The process environment the folder is looked up in.
+    var environment: [String: String]
+    /// The directory relative paths are resolved against.
+    var currentDirectory: String
+
+    /// A locator reading this process's environment and current directory.
+    static func current() -> PoseModelLocator {
+        PoseModelLocator(
+            environment: ProcessInfo.processInfo.environment,
+            currentDirectory: FileManager.default.currentDirectoryPath)
+    }
+
+    /// The models folder, as an absolute path.
+    var modelsFolder: String {
+        if let folder = environment[Self.environmentVariable], !folder.isEmpty {
+            return absolute(folder)
+        }
+        return absolute("Models")
+    }
+
+    /// The model for `options`: its `modelPath`, or the first default file found in the models
+    /// folder.
+    ///
+    /// - Throws: ``TasksError/modelFileNotFound(path:reason:)`` when `modelPath` is not set and
+    ///   none of the default files is in the models folder.
+    func modelPath(for modelPath: String?, defaultFileNames: [String]) throws(TasksError) -> String {
+        if let modelPath, !modelPath.isEmpty { return absolute(modelPath) }
+        let folder = modelsFolder
+        for name in defaultFileNames {
+            let candidate = (folder as NSString).appendingPathComponent(name)
+            if FileManager.default.fileExists(atPath: candidate) { return candidate }
+        }
+        let wanted = defaultFileNames.joined(separator: " or ")
+        throw TasksError.modelFileNotFound(
+            path: (folder as NSString).appendingPathComponent(defaultFileNames.last ?? ""),
+            reason: "no \(wanted) in the models folder \(folder) (set \(Self.environmentVariable) "
+                + "to the folder holding the models, or the options' modelPath)")
+    }
+
+    /// `path` resolved against ``currentDirectory`` (`~/` against `$HOME`).
+    private func absolute(_ path: String) -> String {
+        var full = path
+        if path.hasPrefix("~/"), let home = environment["HOME"] {
+            full = home + path.dropFirst(1)
+        } else if !path.hasPrefix("/") {
+            full = (currentDirectory as NSString).appendingPathComponent(path)
+        }
+        return URL(fileURLWithPath: full).standardized.path
+    }
+}
