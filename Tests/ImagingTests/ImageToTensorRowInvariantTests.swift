@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import Imaging
+
+/// The row-invariant path of the warp (crops without rotation) gives bit for bit what the general
+/// per-pixel path gives, for stretched, letterboxed, shifted and partly outside crops, every
+/// orientation, both borders and several pixel layouts.
+@Suite struct ImageToTensorRowInvariantTests {
+    private func bitmap(width: Int, height: Int, layout: Bitmap.Layout, seed: Int) throws -> Bitmap {
+        let count = width * height * layout.bytesPerPixel
+        var bytes = [UInt8](repeating: 0, count: count)
+        for index in bytes.indices { bytes[index] = UInt8(truncatingIfNeeded: (index &+ seed) &* 2654435761 >> 13) }
+        return try Bitmap(width: width, height: height, layout: layout, bytes: bytes)
+    }
+
+    private func tensor(
+        _ bitmap: Bitmap, orientation: ImageOrientation, region: NormalizedRect, options: TensorConversionOptions,
+        rowInvariant: Bool
+    ) throws -> (bytes: [UInt8], used: Bool) {
+        let (geometry, inverse) = try ImageToTensor.prepare(bitmap, orientation: orientation, region: region, options: options)
+        var output = [UInt8](repeating: 7, count: options.elementCount)
+        output.withUnsafeMutableBufferPointer { buffer in
+            bitmap.withUnsafeBytes { pixels in
+                let source = ImageToTensor.SourceView(bitmap: bitmap, pixels: pixels, orientation: orientation)
+                ImageToTensor.warp(
+                    source, inverse: inverse, geometry: geometry, border: options.borderMode,
+                    sink: ImageToTensor.ByteSink(output: buffer.baseAddress!), rowInvariantPath: rowInvariant)
+            }
+        }
+        let m = inverse.m
+        return (output, m.3 == 0 && m.6 == 0)
+    }
+
+    @Test func rowInvariantPathEqualsTheGeneralPath() throws {
+        let sizes = [(958, 1358), (427, 640), (512, 600), (1280, 720), (640, 521), (33, 17)]
+        let tensors = [(300, 300), (320, 320), (224, 224), (192, 192), (256, 128)]
+        let regions = [
+            NormalizedRect.fullImage,
+            NormalizedRect(xCenter: 0.4, yCenter: 0.6, width: 0.5, height: 0.3, rotation: 0),
+            NormalizedRect(xCenter: 0.05, yCenter: 0.9, width: 0.7, height: 0.9, rotation: 0),  // partly outside
+        ]
+        var compared = 0, rowInvariant = 0
+        for (index, (width, height)) in sizes.enumerated() {
+            let layout: Bitmap.Layout = [.rgb8, .rgba8, .bgra8][index % 3]
+            let image = try bitmap(width: width, height: height, layout: layout, seed: index)
+            for (tensorWidth, tensorHeight) in tensors {
+                for region in regions {
+                    for keep in [false, true] {
+                        for border in [BorderMode.replicate, .zero] {
+                            let orientation = ImageOrientation.allCases[(compared / 3) % ImageOrientation.allCases.count]
+                            let options = TensorConversionOptions(
+                                width: tensorWidth, height: tensorHeight, keepAspectRatio: keep, borderMode: border)
+                            let fast = try tensor(image, orientation: orientation, region: region, options: options, rowInvariant: true)
+                            let general = try tensor(image, orientation: orientation, region: region, options: options, rowInvariant: false)
+                            #expect(fast.bytes == general.bytes, "\(width)x\(height) \(orientation) -> \(tensorWidth)x\(tensorHeight) \(region) keep \(keep) \(border)")
+                            compared += 1
+                            if fast.used { rowInvariant += 1 }
+                        }
+                    }
+                }
+            }
+        }
+        print("ImageToTensor row-invariant path: \(compared) conversions compared, \(rowInvariant) took the row-invariant path")
+        #expect(rowInvariant >= 100 && rowInvariant < compared)  // both paths are exercised
+    }
+
+    @Test func stretchedWholeImageIsFast() throws {
+        let image = try bitmap(width: 958, height: 1358, layout: .rgb8, seed: 1)
+        let options = TensorConversionOptions(width: 300, height: 300)
+        var output = [UInt8](repeating: 0, count: options.elementCount)
+        let clock = ContinuousClock()
+        var best = Duration.seconds(1000)
+        try output.withUnsafeMutableBufferPointer { buffer in
+            for _ in 0..<(SharedData.isDebugBuild ? 2 : 100) {
+                let start = clock.now
+                try ImageToTensor.convert(image, options: options, into: buffer)
+                best = min(best, clock.now - start)
+            }
+        }
+        var general = Duration.seconds(1000)
+        for _ in 0..<(SharedData.isDebugBuild ? 2 : 100) {
+            let start = clock.now
+            _ = try tensor(image, orientation: .up, region: .fullImage, options: options, rowInvariant: false)
+            general = min(general, clock.now - start)
+        }
+        print("ImageToTensor 958x1358 -> 300x300x3 bytes, whole image stretched: best \(best) (general path \(general))")
+        if !SharedData.isDebugBuild { #expect(best < .milliseconds(2), "best \(best)") }
+    }
+}
