@@ -6,7 +6,8 @@ import TestSupport
 /// Opt-in soak of live-stream mode (not in the default suite): `VT_SOAK_FRAMES=10000` feeds that
 /// many frames to a PoseLandmarker (lite model) and checks that resident memory stays flat
 /// after warm-up (growth under 5 MB) and that every frame is delivered or counted as dropped.
-/// Commands and measured numbers: docs/RELIABILITY.md.
+/// `VT_SOAK_CHECK_RSS=0` skips the memory check (sanitizer builds, whose quarantine and shadow
+/// memory grow by design). Commands and measured numbers: docs/RELIABILITY.md.
 @Suite("Live-stream soak", .serialized)
 struct LiveStreamSoakTests {
     static var frameCount: Int? {
@@ -93,7 +94,7 @@ struct LiveStreamSoakTests {
         #expect(counts.delivered + dropped == frames)
         #expect(counts.outOfOrder == 0 && counts.errors == 0)
         #expect(counts.withPose == counts.delivered)
-        if baseline > 0 {
+        if baseline > 0, ProcessInfo.processInfo.environment["VT_SOAK_CHECK_RSS"] != "0" {
             #expect(peak - baseline < 5_000_000, "resident memory grew by \(peak - baseline) bytes")
         }
     }
