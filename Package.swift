@@ -79,7 +79,7 @@ let package = Package(
             name: "InferenceTests", dependencies: ["Inference", "ModelFile", "TestSupport", "AllocationCounter"],
             resources: [.copy("Golden")]),
         .testTarget(
-            name: "ImagingTests", dependencies: ["Imaging", "TestSupport"],
+            name: "ImagingTests", dependencies: ["Imaging", "TestSupport", "AllocationCounter"],
             resources: [.copy("Golden")]),
         .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks", "Imaging", "TestSupport"]),
         .testTarget(name: "PoseDetectionTests", dependencies: ["PoseDetection", "VisionTasks", "Imaging", "TestSupport"]),

@@ -25,6 +25,8 @@ typedef struct {
     const uint8_t *data;
     size_t size;
     size_t offset;
+    /// Largest single allocation libpng may make while reading (see vt_png_allocate).
+    size_t allocation_cap;
     // Writing.
     vt_buffer output;
 } vt_png_context;
@@ -92,9 +94,28 @@ static void vt_png_read(png_structp png, png_bytep destination, size_t count) {
     context->offset += count;
 }
 
+/// libpng's allocator while reading. libpng allocates some ancillary chunks (eXIf in 1.6.39)
+/// at their declared length before reading them, without its chunk limit, so a 74-byte file
+/// could make it allocate 2 GB (found by fuzzing). No legitimate allocation is larger than the
+/// file itself or a few image rows, so larger requests fail; libpng then skips the chunk with
+/// a warning, or stops with "out of memory" when the image data itself is concerned.
+static png_voidp vt_png_allocate(png_structp png, png_alloc_size_t size) {
+    const vt_png_context *context = (const vt_png_context *)png_get_mem_ptr(png);
+    if (context != NULL && size > context->allocation_cap) {
+        return NULL;
+    }
+    return malloc(size);
+}
+
+static void vt_png_deallocate(png_structp png, png_voidp pointer) {
+    (void)png;
+    free(pointer);
+}
+
 /// Opens a read struct on `data` and reads everything up to the first IDAT chunk.
 /// Must be called after setjmp(png_jmpbuf(...)) is armed, hence split in two steps.
-static int vt_png_begin(vt_png_context *context, const uint8_t *data, size_t size) {
+static int vt_png_begin(vt_png_context *context, const uint8_t *data, size_t size,
+                        vt_decode_limits limits) {
     if (data == NULL || size < 8 || png_sig_cmp((png_const_bytep)data, 0, 8) != 0) {
         vt_png_record(context, size < 8 ? VT_STATUS_TRUNCATED : VT_STATUS_CORRUPT,
                       "not a PNG file (bad signature)");
@@ -103,7 +124,12 @@ static int vt_png_begin(vt_png_context *context, const uint8_t *data, size_t siz
     context->data = data;
     context->size = size;
     context->offset = 0;
-    context->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, context, vt_png_error, vt_png_warning);
+    // The file, plus rows of the widest accepted image at 8 bytes per pixel (16-bit RGBA),
+    // plus 1 MiB for libpng's and zlib's own state.
+    const size_t widest_row = (size_t)(limits.max_width > 0 ? limits.max_width : 0) * 8;
+    context->allocation_cap = size + widest_row + ((size_t)1 << 20);
+    context->png = png_create_read_struct_2(PNG_LIBPNG_VER_STRING, context, vt_png_error, vt_png_warning,
+                                            context, vt_png_allocate, vt_png_deallocate);
     if (context->png == NULL) {
         vt_png_record(context, VT_STATUS_OUT_OF_MEMORY, "cannot create the PNG reader");
         return 0;
@@ -123,6 +149,12 @@ static void vt_png_read_header(vt_png_context *context, vt_decode_limits limits,
     // Our own limits are checked below with a precise status; libpng's defaults (1,000,000
     // pixels per side) would reject earlier with a generic message.
     png_set_user_limits(png, 0x7fffffffU, 0x7fffffffU);
+    // Chunk limits on top of vt_png_allocate: 8,000,000 bytes per chunk (also bounds the
+    // decompressed size of zTXt/iCCP) and 1000 ancillary chunks, libpng's own suggested values
+    // (PNG_USER_CHUNK_MALLOC_MAX and PNG_USER_CHUNK_CACHE_MAX, libpng scripts/pnglibconf.dfa);
+    // distributions build with 0 (unlimited). Image data (IDAT) is streamed and not affected.
+    png_set_chunk_malloc_max(png, 8000000);
+    png_set_chunk_cache_max(png, 1000);
     png_read_info(png, png_info);
     png_uint_32 width = 0, height = 0;
     int bit_depth = 0, color_type = 0, interlace = 0;
@@ -149,7 +181,7 @@ int vt_png_read_info(const uint8_t *data, size_t size, vt_decode_limits limits,
     if (context == NULL) {
         return VT_STATUS_OUT_OF_MEMORY;
     }
-    if (!vt_png_begin(context, data, size)) {
+    if (!vt_png_begin(context, data, size, limits)) {
         return vt_png_context_finish(context);
     }
     if (setjmp(png_jmpbuf(context->png))) {
@@ -170,7 +202,7 @@ int vt_png_decode_rgb(const uint8_t *data, size_t size, vt_decode_limits limits,
     if (context == NULL) {
         return VT_STATUS_OUT_OF_MEMORY;
     }
-    if (!vt_png_begin(context, data, size)) {
+    if (!vt_png_begin(context, data, size, limits)) {
         return vt_png_context_finish(context);
     }
     if (setjmp(png_jmpbuf(context->png))) {

@@ -177,6 +177,8 @@ public struct ErrorCase: Decodable, Sendable {
     public var message: String?
     public var abslStatus: String?
     public var instanceUsableAfterwards: Bool?
+    /// Timestamp cases: whether the task accepted a later frame (at 133 ms) after the errors.
+    public var instanceUsableAfterwardsWithTs133: Bool?
     public var equalTimestamp: Attempt?
     public var smallerTimestamp: Attempt?
 }

@@ -25,6 +25,9 @@ enum PlatformCodec {
                 : vt_png_read_info(base, data.count, cLimits, &info, message, capacity)
             try check(status, message: message, format: name, info: info, limits: limits)
         }
+        // A small file must not make us allocate what its header claims (found while checking
+        // memory bounds: a 100-byte PNG announcing 16000 x 4000 pixels allocated 192 MB).
+        try EncodedDataBound.check(data, format: format, width: Int(info.width), height: Int(info.height))
         var bitmap = try Bitmap(width: Int(info.width), height: Int(info.height), layout: .rgb8)
         let width = info.width
         let height = info.height

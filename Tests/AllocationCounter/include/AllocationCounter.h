@@ -20,6 +20,12 @@ void allocation_counter_track_this_thread(int session);
 /// by threads while they counted into `session`.
 uint64_t allocation_counter_session_total(int session);
 
+/// The size in bytes of the largest single allocation made in `session` since it was last reset.
+uint64_t allocation_counter_session_largest(int session);
+
+/// Forgets the largest allocation of `session`.
+void allocation_counter_reset_largest(int session);
+
 /// The total of session 1.
 uint64_t allocation_counter_total(void);
 

@@ -1,0 +1,7 @@
+// libFuzzer's entry point for the 'image' target (see scripts/fuzz/build.sh).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzerTestOneInput(_ start: UnsafeRawPointer?, _ count: Int) -> Int32 {
+    guard let start else { return 0 }
+    fuzzImageDecoder(UnsafeRawBufferPointer(start: start, count: count))
+    return 0
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import VisionTasks
+
+/// Every case of ../shared/reference/errors.json against the equivalent call of our tasks: the
+/// same kind (a `TasksError` with MediaPipe's absl status code) and a message with the same facts.
+/// Cases also checked elsewhere are listed in `coveredElsewhere` with the test that checks them.
+@Suite("Error parity with errors.json", .serialized)
+struct ErrorParityTests {
+    /// Cases checked by other suites (name → test), so that a new case in errors.json without a
+    /// test fails `everyReferenceCaseHasATest`.
+    static let coveredElsewhere: [String: String] = [
+        "object_detector_model_without_metadata": "ObjectDetectorModelInfoTests.aModelWithoutMetadataIsRejectedLikeUpstream",
+        "object_detector_allowlist_and_denylist": "ObjectDetectorModelInfoTests.optionErrorsMatchErrorsJSON",
+        "object_detector_max_results_0": "ObjectDetectorModelInfoTests.optionErrorsMatchErrorsJSON",
+        "pose_detect_for_video_non_increasing_timestamp": "PoseLandmarkerErrorTests.timestampsMustIncreaseAndTheMessageNamesBoth",
+        "pose_detect_on_video_mode_task": "PoseLandmarkerErrorTests.wrongMethodForTheModeIsRejectedAndTheTaskStaysUsable",
+        "pose_detect_for_video_on_image_mode_task": "PoseLandmarkerErrorTests.wrongMethodForTheModeIsRejectedAndTheTaskStaysUsable",
+        "hand_detect_for_video_non_increasing_timestamp": "HandLandmarkerRunningModeTests.videoTimestampsMustIncreaseAsInMediaPipe",
+        "hand_detect_on_video_mode_task": "HandLandmarkerRunningModeTests.callsOfAnotherModeAreRejectedAndTheTaskStaysUsable",
+        "hand_detect_for_video_on_image_mode_task": "HandLandmarkerRunningModeTests.callsOfAnotherModeAreRejectedAndTheTaskStaysUsable",
+    ]
+    /// Cases checked here, by the test named.
+    static let coveredHere: [String: String] = [
+        "od_detect_for_video_non_increasing_timestamp": "objectDetectorVideoTimestampsMustIncrease",
+        "od_detect_on_video_mode_task": "objectDetectorRejectsCallsOfAnotherMode",
+        "od_detect_for_video_on_image_mode_task": "objectDetectorRejectsCallsOfAnotherMode",
+    ]
+
+    private static func detector(_ mode: RunningMode) throws -> ObjectDetector? {
+        guard let path = SharedData.path("models/ssd_mobilenet_v1.tflite") else { return nil }
+        let options = ObjectDetectorOptions()
+        options.baseOptions.modelAssetPath = path
+        options.runningMode = mode
+        return try ObjectDetector(options: options)
+    }
+
+    private static func image() throws -> MPImage? {
+        guard let path = SharedData.path("images/decoded/astronaut.png") else { return nil }
+        return try MPImage(contentsOfFile: path)
+    }
+
+    @Test func everyReferenceCaseHasATest() throws {
+        guard let cases = try References.errors() else { return skipWithoutSharedData("errors.json") }
+        let covered = Set(Self.coveredElsewhere.keys).union(Self.coveredHere.keys)
+        #expect(Set(cases.keys).subtracting(covered).isEmpty, "errors.json cases without a test")
+        // Every case raises in MediaPipe with INVALID_ARGUMENT (ValueError in Python).
+        for (name, entry) in cases {
+            for attempt in [entry.equalTimestamp, entry.smallerTimestamp].compactMap({ $0 }) {
+                #expect(attempt.raised == true && attempt.abslStatus == "INVALID_ARGUMENT", "\(name)")
+            }
+            if entry.equalTimestamp == nil {
+                #expect(entry.raised == true && entry.abslStatus == "INVALID_ARGUMENT", "\(name)")
+            }
+        }
+    }
+
+    @Test func objectDetectorRejectsCallsOfAnotherMode() throws {
+        guard let cases = try References.errors(), let image = try Self.image(),
+              let video = try Self.detector(.video), let still = try Self.detector(.image)
+        else { return skipWithoutSharedData("ssd_mobilenet_v1.tflite") }
+
+        let onVideo = try #require(cases["od_detect_on_video_mode_task"])
+        let first = try #require(throws: TasksError.self) { try video.detect(image: image) }
+        #expect(first == .runningModeMismatch(expected: .image, actual: .video))
+        #expect(first.code == .invalidArgumentError && onVideo.abslStatus == "INVALID_ARGUMENT")
+        // Upstream: "Task is not initialized with the image mode. Current running mode:video mode";
+        // ours carries the same two modes.
+        let upstreamFirst = try #require(onVideo.message)
+        #expect(upstreamFirst.contains("image mode") && upstreamFirst.contains("video mode"))
+        #expect(first.message.contains("image mode") && first.message.lowercased().contains("video"))
+        #expect(onVideo.instanceUsableAfterwards == true)
+        #expect(try video.detect(videoFrame: image, timestampInMilliseconds: 0).detections.isEmpty == false)
+
+        let onImage = try #require(cases["od_detect_for_video_on_image_mode_task"])
+        let second = try #require(throws: TasksError.self) { try still.detect(videoFrame: image, timestampInMilliseconds: 0) }
+        #expect(second == .runningModeMismatch(expected: .video, actual: .image))
+        #expect(second.code == .invalidArgumentError && onImage.abslStatus == "INVALID_ARGUMENT")
+        let upstreamSecond = try #require(onImage.message)
+        #expect(upstreamSecond.contains("video mode") && upstreamSecond.contains("image mode"))
+        #expect(second.message.contains("video mode") && second.message.lowercased().contains("image"))
+        #expect(onImage.instanceUsableAfterwards == true)
+        #expect(try still.detect(image: image).detections.isEmpty == false)
+    }
+
+    @Test func objectDetectorVideoTimestampsMustIncrease() throws {
+        guard let cases = try References.errors(), let image = try Self.image(),
+              let detector = try Self.detector(.video)
+        else { return skipWithoutSharedData("ssd_mobilenet_v1.tflite") }
+        let reference = try #require(cases["od_detect_for_video_non_increasing_timestamp"])
+        let accepted = try detector.detect(videoFrame: image, timestampInMilliseconds: 100)
+        for (attempt, timestamp) in [(reference.equalTimestamp, 100), (reference.smallerTimestamp, 50)] {
+            let expected = try #require(attempt)
+            let error = try #require(throws: TasksError.self) {
+                try detector.detect(videoFrame: image, timestampInMilliseconds: timestamp)
+            }
+            #expect(error == .nonIncreasingTimestamp(previous: 100, received: timestamp))
+            #expect(error.code == .invalidArgumentError && expected.abslStatus == "INVALID_ARGUMENT")
+            #expect(error.message.hasPrefix(try #require(expected.message)))
+            #expect(error.message.contains("\(timestamp) ms") && error.message.contains("100 ms"))
+        }
+        // errors.json: instance_usable_afterwards_with_ts_133 — and the result is the same.
+        #expect(reference.instanceUsableAfterwardsWithTs133 == true)
+        let later = try detector.detect(videoFrame: image, timestampInMilliseconds: 133)
+        #expect(later.detections == accepted.detections)
+        #expect(later.timestampInMilliseconds == 133)
+    }
+}
