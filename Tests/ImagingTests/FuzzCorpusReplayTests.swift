@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import Imaging
 
 /// Replays the image fuzzers' corpus and every past crasher (Fuzz/Corpus/{png,jpeg},
@@ -7,23 +8,10 @@ import Testing
 /// decode or fail with an `ImageError`.
 @Suite("Image fuzz corpus replay")
 struct ImageFuzzCorpusReplayTests {
-    /// The repository's Fuzz folder, found from this file's path.
-    static let fuzzRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fuzz")
-
-    static func inputs(_ target: String) -> [URL] {
-        ["Corpus", "Crashers"].flatMap { folder -> [URL] in
-            let directory = fuzzRoot.appendingPathComponent(folder).appendingPathComponent(target)
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-            return names.sorted().map { directory.appendingPathComponent($0) }
-        }
-    }
-
     @Test(arguments: ["png", "jpeg"])
     func everyInputDecodesOrThrowsImageError(target: String) throws {
-        let inputs = Self.inputs(target)
-        #expect(inputs.count >= 5, "the \(target) corpus is missing from \(Self.fuzzRoot.path)")
+        let inputs = FuzzCorpus.inputs(target)
+        #expect(inputs.count >= 5, "the \(target) corpus is missing from \(FuzzCorpus.root.path)")
         // The limits of the fuzz target (Fuzz/Targets/ImageDecoderFuzz.swift).
         let limits = DecodingLimits(maxWidth: 4096, maxHeight: 4096, maxPixelCount: 1 << 22)
         var decoded = 0

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import ModelFile
 
 /// Replays the model reader fuzzers' corpus and every past crasher (Fuzz/Corpus/{model,tflite,
@@ -7,18 +8,6 @@ import Testing
 /// targets (Fuzz/Targets/ModelReaderFuzz.swift): each must return or throw a `ModelFileError`.
 @Suite("Model fuzz corpus replay")
 struct ModelFuzzCorpusReplayTests {
-    static let fuzzRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fuzz")
-
-    static func inputs(_ target: String) -> [URL] {
-        ["Corpus", "Crashers"].flatMap { folder -> [URL] in
-            let directory = fuzzRoot.appendingPathComponent(folder).appendingPathComponent(target)
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-            return names.sorted().map { directory.appendingPathComponent($0) }
-        }
-    }
-
     /// Runs `body`, recording anything thrown that is not a `ModelFileError`; returns whether
     /// it succeeded.
     @discardableResult
@@ -49,8 +38,8 @@ struct ModelFuzzCorpusReplayTests {
     }
 
     @Test func bundlesAndModelsReadOrThrowModelFileError() throws {
-        let inputs = Self.inputs("model") + Self.inputs("tflite")
-        #expect(inputs.count >= 7, "the model corpus is missing from \(Self.fuzzRoot.path)")
+        let inputs = FuzzCorpus.inputs("model") + FuzzCorpus.inputs("tflite")
+        #expect(inputs.count >= 7, "the model corpus is missing from \(FuzzCorpus.root.path)")
         var parsed = 0
         for input in inputs {
             let storage = ByteStorage(copying: try Data(contentsOf: input))
@@ -70,8 +59,8 @@ struct ModelFuzzCorpusReplayTests {
     }
 
     @Test func metadataReadsOrThrowsModelFileError() throws {
-        let inputs = Self.inputs("metadata")
-        #expect(inputs.count >= 3, "the metadata corpus is missing from \(Self.fuzzRoot.path)")
+        let inputs = FuzzCorpus.inputs("metadata")
+        #expect(inputs.count >= 3, "the metadata corpus is missing from \(FuzzCorpus.root.path)")
         var parsed = 0
         for input in inputs {
             let storage = ByteStorage(copying: try Data(contentsOf: input))
