@@ -29,7 +29,7 @@ trap 'rm -f "$RAW"' EXIT
 LOAD_BEFORE="$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?')"
 
 # task (bench word and MediaPipe task), model file
-for entry in "pose pose_landmarker_full.task" "pose pose_landmarker_lite.task"; do
+for entry in "pose pose_landmarker_full.task" "pose pose_landmarker_lite.task" "hands hand_landmarker.task"; do
   task="${entry%% *}"; model="${entry##* }"
   [ -f "$MODELS/$model" ] || continue
   for mode in image video; do
