@@ -180,9 +180,11 @@ import ModelFile
         }
         #expect(packed.pairCount == 2 && packed.panelCount == 1)
         let data = packed.data.bound(to: Int16.self)
-        // Pair 0 of channels 0 and 1: (1, 2), (0, 0); pair 1: (-1, 0 padding), (10, 0 padding).
+        // Panels of 16 channels, 32 values per pair. Pair 0 of channels 0 and 1: (1, 2), (0, 0);
+        // pair 1: (-1, 0 padding), (10, 0 padding); channels 2...15 are zero.
         #expect(Array(UnsafeBufferPointer(start: data, count: 4)) == [1, 2, 0, 0])
-        #expect(Array(UnsafeBufferPointer(start: data + 16, count: 4)) == [-1, 0, 10, 0])
+        #expect(Array(UnsafeBufferPointer(start: data + 32, count: 4)) == [-1, 0, 10, 0])
+        #expect(UnsafeBufferPointer(start: data + 4, count: 28).allSatisfy { $0 == 0 })
         let b = packed.bias.bound(to: Int32.self)
         // bias - 5 · Σ w': 100 - 5 · 2 = 90; -7 - 5 · 10 = -57.
         #expect(b[0] == 90 && b[1] == -57 && b[2] == 0)

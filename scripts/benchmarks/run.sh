@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # Reproduces docs/BENCHMARKS.md in one run: our engine (vision-tasks bench-model, release build)
-# and LiteRT (ai-edge-litert, XNNPACK) on the same models, same machine, same session; then the
-# tasks against MediaPipe's Python task (scripts/benchmarks/tasks.sh).
+# and LiteRT (ai-edge-litert, XNNPACK) on the same models (the six float models of the bundles
+# and the quantized ssd_mobilenet_v1), same machine, same session; then the tasks against
+# MediaPipe's Python task (scripts/benchmarks/tasks.sh: pose, hands, objects).
+#
+# Each script owns one section of the file, between its markers (<!-- models:begin … --> …
+# <!-- models:end --> here, <!-- tasks:begin … --> … <!-- tasks:end --> for tasks.sh); the rest
+# of the file is left as it is.
 #
 #   scripts/benchmarks/run.sh [MODELS_DIR]      (default: ./Models, else ../shared/models)
 #
@@ -32,9 +37,11 @@ BIN="$(swift build -c release --show-bin-path)/vision-tasks"
 RAW="$(mktemp)"
 trap 'rm -f "$RAW"' EXIT
 
+# bundle:member, or a plain .tflite followed by ':' (the quantized SSD of the Object Detector).
 ENTRIES="pose_landmarker_full.task:pose_detector.tflite pose_landmarker_full.task:pose_landmarks_detector.tflite
 pose_landmarker_lite.task:pose_detector.tflite pose_landmarker_lite.task:pose_landmarks_detector.tflite
-hand_landmarker.task:hand_detector.tflite hand_landmarker.task:hand_landmarks_detector.tflite"
+hand_landmarker.task:hand_detector.tflite hand_landmarker.task:hand_landmarks_detector.tflite
+ssd_mobilenet_v1.tflite:"
 
 echo "{\"side\":\"machine\",\"loadBefore\":\"$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)\"}" >> "$RAW"
 # Each round times every model with both engines back to back (ours, then LiteRT, at 1 and then
@@ -46,18 +53,21 @@ for round in $(seq 1 "$ROUNDS"); do
     [ -f "$MODELS/$file" ] || continue
     for threads in 1 2; do
       echo "round $round: $file:$member threads=$threads" >&2
-      json="$("$BIN" bench-model "$MODELS/$file" --member "$member" --threads "$threads" --iterations "$ITERATIONS" --json)"
-      echo "{\"side\":\"ours\",\"round\":$round,\"model\":\"$file\",\"member\":\"$member\",\"threads\":$threads,\"result\":$json}" >> "$RAW"
+      member_args=()
+      member_json=null
+      if [ -n "$member" ]; then member_args=(--member "$member"); member_json="\"$member\""; fi
+      json="$("$BIN" bench-model "$MODELS/$file" "${member_args[@]}" --threads "$threads" --iterations "$ITERATIONS" --json)"
+      echo "{\"side\":\"ours\",\"round\":$round,\"model\":\"$file\",\"member\":$member_json,\"threads\":$threads,\"result\":$json}" >> "$RAW"
       "$VENV/bin/python" scripts/benchmarks/litert_bench.py "$MODELS" --iterations "$ITERATIONS" --threads "$threads" \
-          --model "$file" --member "$member" 2>/dev/null \
+          --model "$file" "${member_args[@]}" 2>/dev/null \
         | sed "s/^/{\"side\":\"litert\",\"round\":$round,\"result\":/; s/\$/}/" >> "$RAW"
     done
   done
 done
 echo "{\"side\":\"machine\",\"loadAfter\":\"$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)\"}" >> "$RAW"
 
-"$VENV/bin/python" scripts/benchmarks/make_table.py "$RAW" --iterations "$ITERATIONS" --rounds "$ROUNDS" > "$OUT"
-echo "wrote $OUT" >&2
+"$VENV/bin/python" scripts/benchmarks/make_table.py "$RAW" --iterations "$ITERATIONS" --rounds "$ROUNDS" --out "$OUT"
+echo "wrote the model and memory section of $OUT" >&2
 
 # The tasks against MediaPipe's Python task, as their own section of the same file (TASKS=0
 # skips them).

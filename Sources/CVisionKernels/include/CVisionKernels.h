@@ -71,6 +71,73 @@ void vk_gemm_run(vk_gemm_shape shape, const float *packed, const float *a, size_
                  size_t c_stride, size_t row_begin, size_t row_end, size_t panel_begin, size_t panel_end,
                  float lo, float hi);
 
+// MARK: Quantized matrix product (CONV_2D on UINT8 / INT8)
+
+/// Weights and requantization of `out[m][n] = requantize(bias[n] + sum_k a[m][k] * w[n][k])` with
+/// int16 activations and weights (zero points already removed from the weights and folded into
+/// the bias by the caller) and exact int32 sums.
+typedef struct vk_qgemm {
+    vk_isa isa;
+    /// Whether the AVX-512 build may use AVX512-VNNI (vk_qgemm_uses_vnni).
+    int vnni;
+    /// Panels of 16 output channels; in each, for every pair of k values, 32 int16: channel c's
+    /// weights for k and k + 1 at 2c and 2c + 1 (zeros beyond n and for an odd k's last pair).
+    const int16_t *weights;
+    /// 16 int32 biases per panel (zeros beyond n).
+    const int32_t *bias;
+    size_t n;
+    /// Pairs of k values (k rounded up to even, halved).
+    size_t pair_count;
+    /// Per channel (readable up to the panels' end): `round_to_nearest_even(clamp(float(sum) * scale,
+    /// lower, upper)) + zero_point`; NULL stores the int32 sums instead.
+    const float *scales;
+    float lower, upper;
+    int32_t zero_point;
+    /// INT8 (1) or UINT8 (0) outputs.
+    int is_signed;
+} vk_qgemm;
+
+/// Whether the AVX-512 quantized product can use AVX512-VNNI on this CPU.
+int vk_qgemm_uses_vnni(vk_isa isa);
+
+/// Computes `rows` output rows: row m's `2 * pair_count` int16 activations at `a + m * a_stride`,
+/// its `n` 8-bit outputs at `out + m * out_stride` (bytes), or, when `scales` is NULL, its int32
+/// sums at `sums + m * sums_stride`.
+void vk_qgemm_run(const vk_qgemm *g, const int16_t *a, size_t a_stride, size_t rows, void *out, size_t out_stride,
+                  int32_t *sums, size_t sums_stride);
+
+/// A quantized depthwise convolution with depth multiplier 1 on NHWC UINT8 / INT8 tensors:
+/// `out[c] = requantize(bias[c] + sum over the taps inside the input of (x[c] - input_zero_point) * w[tap][c])`
+/// with the float32 rule of vk_qgemm. The window of output `(oy, ox)` starts at
+/// `(oy * stride_h - pad_top, ox * stride_w - pad_left)`.
+typedef struct vk_qdwconv {
+    vk_isa isa;
+    const void *input;
+    size_t input_height, input_width, channels;
+    void *output;
+    size_t output_height, output_width;
+    size_t kernel_height, kernel_width;
+    size_t stride_h, stride_w, dilation_h, dilation_w;
+    size_t pad_top, pad_left;
+    /// `kernel_height * kernel_width` rows of `padded_channels` (`channels` rounded up to 16) int16
+    /// weights, zero point removed.
+    const int16_t *weights;
+    size_t padded_channels;
+    /// `padded_channels` int32 biases and float scales.
+    const int32_t *bias;
+    const float *scales;
+    int32_t input_zero_point;
+    float lower, upper;
+    int32_t zero_point;
+    int is_signed;
+} vk_qdwconv;
+
+/// Largest `kernel_height * kernel_width` vk_qdwconv_run takes.
+size_t vk_qdwconv_max_taps(void);
+
+/// Computes output rows `[row_begin, row_end)` (counted over the batch).
+void vk_qdwconv_run(const vk_qdwconv *conv, size_t row_begin, size_t row_end);
+
 // MARK: Convolution patches
 
 /// Window geometry of a convolution over NHWC floats: the input window of output `(oy, ox)`

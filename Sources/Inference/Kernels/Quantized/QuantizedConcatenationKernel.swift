@@ -24,6 +24,9 @@ final class QuantizedConcatenationKernel: Kernel, ParallelJob {
     let outputZeroPoint: Int32
     let outerCount: Int
     let rowLength: Int
+    /// For each part, the 256 output bytes of its 256 possible input bytes (the rescaling
+    /// below, computed once: each output depends on its input byte alone).
+    let tables: AlignedBuffer
 
     static func make(_ ctx: OperatorContext) throws -> Kernel {
         guard case let .concatenation(options) = ctx.options else { throw ctx.invalid("missing ConcatenationOptions") }
@@ -69,7 +72,21 @@ final class QuantizedConcatenationKernel: Kernel, ParallelJob {
         self.outputZeroPoint = outputZeroPoint
         self.outerCount = outerCount
         rowLength = parts.reduce(0) { $0 + $1.chunk }
+        tables = AlignedBuffer(byteCount: Swift.max(1, parts.count * 256))
+        let table = tables.bound(to: UInt8.self)
+        for (index, part) in parts.enumerated() {
+            guard let scale = part.scale else { continue }
+            for byte in 0..<256 {
+                let source = isSigned ? Float(Int8(truncatingIfNeeded: byte)) : Float(byte)
+                let range = isSigned ? Int8.range : UInt8.range
+                let value = (source * scale + part.bias).rounded(.toNearestOrAwayFromZero)
+                let clamped = Swift.min(Swift.max(value, -65536), 65536)
+                table[index * 256 + byte] = UInt8(truncatingIfNeeded: range.clamp(Int32(clamped) + outputZeroPoint))
+            }
+        }
     }
+
+    var constantByteCount: Int { tables.byteCount }
 
     func execute(_ context: ExecutionContext) {
         context.pool.run(self, taskCount: outerCount)
@@ -81,17 +98,14 @@ final class QuantizedConcatenationKernel: Kernel, ParallelJob {
 
     @inline(__always)
     private func run<T: QuantizedElement>(_: T.Type, _ range: Range<Int>) {
-        let bounds = T.range
+        let table = tables.bound(to: UInt8.self)
         for outer in range {
-            var out = output.assumingMemoryBound(to: T.self) + outer * rowLength
-            for part in parts {
-                let source = part.input.assumingMemoryBound(to: T.self) + outer * part.chunk
-                if let scale = part.scale {
-                    for j in 0..<part.chunk {
-                        let value = (Float(source[j]) * scale + part.bias).rounded(.toNearestOrAwayFromZero)
-                        let clamped = Swift.min(Swift.max(value, -65536), 65536)
-                        out[j] = T(truncatingIfNeeded: bounds.clamp(Int32(clamped) + outputZeroPoint))
-                    }
+            var out = output.assumingMemoryBound(to: UInt8.self) + outer * rowLength
+            for (index, part) in parts.enumerated() {
+                let source = part.input.assumingMemoryBound(to: UInt8.self) + outer * part.chunk
+                if part.scale != nil {
+                    let map = table + index * 256
+                    for j in 0..<part.chunk { out[j] = map[Int(source[j])] }
                 } else {
                     out.update(from: source, count: part.chunk)
                 }

@@ -6,7 +6,7 @@ import ModelFile
 /// `acc = bias[c] + Σ (x - x_zp) · (w - w_zp[c])` over the window (padding contributes
 /// nothing), then ``Requantizer``.
 ///
-/// Each tile of four output pixels gathers its patches into per-thread scratch as int16 (zero
+/// Each tile of eight output pixels gathers its patches into per-thread scratch as int16 (zero
 /// points in the padding), then ``QuantizedGemm`` runs over the packed filter. Work is split over
 /// tiles, so results do not depend on the thread count.
 final class QuantizedConv2DKernel: Kernel, ParallelJob {
@@ -20,6 +20,7 @@ final class QuantizedConv2DKernel: Kernel, ParallelJob {
     let inputZeroPoint: Int16
     let weights: QuantizedPackedWeights
     let requantizer: Requantizer
+    let gemm: QuantizedGemm
     let pixelCount: Int
 
     static func make(_ ctx: OperatorContext) throws -> Kernel {
@@ -61,12 +62,12 @@ final class QuantizedConv2DKernel: Kernel, ParallelJob {
         return QuantizedConv2DKernel(
             input: ctx.inputAddress(0), output: ctx.outputAddress(0), isSigned: type == .int8, inputShape: inputShape,
             outputShape: outputShape, rows: rows, columns: columns, inputZeroPoint: Int16(inputQuantization.zeroPoint),
-            weights: weights, requantizer: requantizer)
+            weights: weights, requantizer: requantizer, instructionSet: ctx.instructionSet)
     }
 
     init(input: UnsafeMutableRawPointer, output: UnsafeMutableRawPointer, isSigned: Bool, inputShape: NHWC,
          outputShape: NHWC, rows: WindowAxis, columns: WindowAxis, inputZeroPoint: Int16,
-         weights: QuantizedPackedWeights, requantizer: Requantizer) {
+         weights: QuantizedPackedWeights, requantizer: Requantizer, instructionSet: InstructionSet) {
         self.input = input
         self.output = output
         self.isSigned = isSigned
@@ -77,22 +78,27 @@ final class QuantizedConv2DKernel: Kernel, ParallelJob {
         self.inputZeroPoint = inputZeroPoint
         self.weights = weights
         self.requantizer = requantizer
+        gemm = QuantizedGemm(weights: weights, requantizer: requantizer, isSigned: isSigned, instructionSet: instructionSet)
         pixelCount = outputShape.batch * outputShape.height * outputShape.width
     }
+
+    var constantByteCount: Int { weights.data.byteCount + weights.bias.byteCount + requantizer.scales.byteCount }
 
     /// Int16 values per gathered row (`k` rounded up to even).
     private var rowLength: Int { weights.pairCount * 2 }
 
-    /// Per thread: the tile's gathered rows (int16), then their broadcast pairs (16 bytes each).
+    /// Per thread: the tile's gathered rows (int16), then int32 sums (reference arithmetic).
     var scratchBytesPerThread: Int {
-        QuantizedGemm.tileRows * (rowLength * MemoryLayout<Int16>.stride + weights.pairCount * 16)
+        QuantizedGemm.tileRows * rowLength * MemoryLayout<Int16>.stride
+            + gemm.sumCount(rows: QuantizedGemm.tileRows) * MemoryLayout<Int32>.stride
     }
 
     private var context: ExecutionContext?
 
     func execute(_ context: ExecutionContext) {
         self.context = context
-        context.pool.run(self, taskCount: (pixelCount + QuantizedGemm.tileRows - 1) / QuantizedGemm.tileRows)
+        context.pool.run(self, taskCount: (pixelCount + QuantizedGemm.tileRows - 1) / QuantizedGemm.tileRows,
+                         work: pixelCount * weights.n * weights.k)
         self.context = nil
     }
 
@@ -107,71 +113,13 @@ final class QuantizedConv2DKernel: Kernel, ParallelJob {
         let n = outputShape.channels
         let length = rowLength
         let out = output.assumingMemoryBound(to: T.self)
-        let pairs = weights.pairCount
-        // The broadcast rows follow the gathered ones; 16-byte aligned as the scratch and
-        // `length` (even) times 2 bytes times 4 rows are.
-        let broadcast = UnsafeMutableRawPointer(scratch + QuantizedGemm.tileRows * length)
-        let rowBytes = pairs * 16
+        // The sums follow the gathered rows (4-byte aligned: `length` is even).
+        let sums = UnsafeMutableRawPointer(scratch + QuantizedGemm.tileRows * length).assumingMemoryBound(to: Int32.self)
         for tile in range {
             let first = tile * QuantizedGemm.tileRows
             let count = Swift.min(QuantizedGemm.tileRows, pixelCount - first)
-            for r in 0..<count {
-                if inputShape.channels % 2 == 0 {
-                    gatherPairs(T.self, first + r, into: broadcast + r * rowBytes)
-                } else {
-                    gather(T.self, first + r, into: scratch + r * length)
-                    QuantizedGemm.broadcastPairs(scratch + r * length, pairCount: pairs, into: broadcast + r * rowBytes)
-                }
-            }
-            let s = UnsafeRawPointer(broadcast)
-            QuantizedGemm.tile(s, count > 1 ? s + rowBytes : s, count > 2 ? s + 2 * rowBytes : s, count > 3 ? s + 3 * rowBytes : s,
-                               rows: count, weights: weights, requantizer: requantizer, out: out + first * n, outStride: n)
-        }
-    }
-
-    /// Writes output pixel `m`'s patch straight as broadcast pairs (an even channel count keeps
-    /// every pair within one tap): the input zero point outside the input.
-    @inline(__always)
-    private func gatherPairs<T: QuantizedElement>(_: T.Type, _ m: Int, into destination: UnsafeMutableRawPointer) {
-        let perImage = outputShape.height * outputShape.width
-        let b = m / perImage, rest = m % perImage
-        let oy = rest / outputShape.width, ox = rest % outputShape.width
-        let cin = inputShape.channels
-        let source = input.assumingMemoryBound(to: T.self)
-        let zeroPair = UInt32(UInt16(bitPattern: inputZeroPoint)) * 0x1_0001
-        let padding = SIMD4<UInt32>(repeating: zeroPair)
-        var d = destination
-        for ky in 0..<rows.filter {
-            let iy = rows.origin(oy) + ky * rows.dilation
-            for kx in 0..<columns.filter {
-                let ix = columns.origin(ox) + kx * columns.dilation
-                if iy >= 0 && iy < inputShape.height && ix >= 0 && ix < inputShape.width {
-                    let p = source + ((b * inputShape.height + iy) * inputShape.width + ix) * cin
-                    var c = 0
-                    while c + 8 <= cin {
-                        let wide = QuantizedVector.widen(UnsafeRawPointer(p + c), signed: T.isSigned)
-                        let pairs = unsafeBitCast(wide, to: SIMD4<UInt32>.self)
-                        d.storeBytes(of: SIMD4(repeating: pairs[0]), toByteOffset: 0, as: SIMD4<UInt32>.self)
-                        d.storeBytes(of: SIMD4(repeating: pairs[1]), toByteOffset: 16, as: SIMD4<UInt32>.self)
-                        d.storeBytes(of: SIMD4(repeating: pairs[2]), toByteOffset: 32, as: SIMD4<UInt32>.self)
-                        d.storeBytes(of: SIMD4(repeating: pairs[3]), toByteOffset: 48, as: SIMD4<UInt32>.self)
-                        d += 64
-                        c += 8
-                    }
-                    while c < cin {
-                        let low = UInt32(UInt16(bitPattern: Int16(truncatingIfNeeded: p[c])))
-                        let high = UInt32(UInt16(bitPattern: Int16(truncatingIfNeeded: p[c + 1])))
-                        d.storeBytes(of: SIMD4(repeating: low | high << 16), as: SIMD4<UInt32>.self)
-                        d += 16
-                        c += 2
-                    }
-                } else {
-                    for _ in 0..<(cin / 2) {
-                        d.storeBytes(of: padding, as: SIMD4<UInt32>.self)
-                        d += 16
-                    }
-                }
-            }
+            for r in 0..<count { gather(T.self, first + r, into: scratch + r * length) }
+            gemm.run(rows: scratch, count: count, stride: length, out: out + first * n, sums: sums)
         }
     }
 

@@ -1,3 +1,4 @@
+import CVisionKernels
 import ModelFile
 
 /// DEPTHWISE_CONV_2D on UINT8 (per-tensor) or INT8 (per-tensor or per-channel along the last
@@ -6,11 +7,12 @@ import ModelFile
 /// reference/integer_ops/depthwise_conv.h): output channel `c` reads input channel
 /// `c / multiplier`, `acc = bias[c] + Σ_taps (x - x_zp) · (w - w_zp[c])`, then ``Requantizer``.
 ///
-/// Weights are repacked at load as int16 (zero point removed, channels rounded up to 8): with
+/// Weights are repacked at load as int16 (zero point removed, channels rounded up to 16): with
 /// multiplier 1, for each pair of taps the two taps' weights of every channel side by side, so
 /// one `pmaddwd` of two interleaved input vectors sums two taps for four channels; otherwise
-/// `[tap][channel]` for a scalar path. Taps outside the input contribute zero. Work is split over
-/// output rows.
+/// `[tap][channel]` for a scalar path. Taps outside the input contribute zero. With multiplier 1
+/// and the XNNPACK arithmetic the rows run in C (`vk_qdwconv_run`: 16 channels of int32 lanes,
+/// the same sums and float requantization). Work is split over output rows.
 final class QuantizedDepthwiseConv2DKernel: Kernel, ParallelJob {
     let input: UnsafeMutableRawPointer
     let output: UnsafeMutableRawPointer
@@ -65,7 +67,7 @@ final class QuantizedDepthwiseConv2DKernel: Kernel, ParallelJob {
         try ctx.requireOutputShape(outputShape.shape)
         let range = try ctx.quantizedActivationRange(options.activation, output: outputQuantization, type: type)
 
-        let padded = (channels + 7) / 8 * 8
+        let padded = (channels + 15) / 16 * 16
         let taps = filterShape.height * filterShape.width
         let packed = AlignedBuffer(byteCount: taps * padded * MemoryLayout<Int16>.stride)
         let weights = packed.bound(to: Int16.self)
@@ -88,12 +90,13 @@ final class QuantizedDepthwiseConv2DKernel: Kernel, ParallelJob {
             input: ctx.inputAddress(0), output: ctx.outputAddress(0), isSigned: type == .int8, inputShape: inputShape,
             outputShape: outputShape, rows: rows, columns: columns, multiplier: multiplier,
             inputZeroPoint: Int16(inputQuantization.zeroPoint), packed: packed, bias: bias, paddedChannels: padded,
-            requantizer: requantizer)
+            requantizer: requantizer, instructionSet: ctx.instructionSet)
     }
 
     init(input: UnsafeMutableRawPointer, output: UnsafeMutableRawPointer, isSigned: Bool, inputShape: NHWC,
          outputShape: NHWC, rows: WindowAxis, columns: WindowAxis, multiplier: Int, inputZeroPoint: Int16,
-         packed: AlignedBuffer, bias: AlignedBuffer, paddedChannels: Int, requantizer: Requantizer) {
+         packed: AlignedBuffer, bias: AlignedBuffer, paddedChannels: Int, requantizer: Requantizer,
+         instructionSet: InstructionSet) {
         self.input = input
         self.output = output
         self.isSigned = isSigned
@@ -117,7 +120,25 @@ final class QuantizedDepthwiseConv2DKernel: Kernel, ParallelJob {
         for t in 0..<taps {
             for c in 0..<paddedChannels { pairs[((t / 2) * paddedChannels + c) * 2 + t % 2] = single[t * paddedChannels + c] }
         }
+        let range = requantizer.range
+        native = multiplier == 1 && requantizer.arithmetic == .xnnpack && taps <= vk_qdwconv_max_taps()
+            ? vk_qdwconv(
+                isa: instructionSet.isa, input: input, input_height: inputShape.height, input_width: inputShape.width,
+                channels: inputShape.channels, output: output, output_height: outputShape.height,
+                output_width: outputShape.width, kernel_height: rows.filter, kernel_width: columns.filter,
+                stride_h: rows.stride, stride_w: columns.stride, dilation_h: rows.dilation, dilation_w: columns.dilation,
+                pad_top: rows.padBefore, pad_left: columns.padBefore, weights: UnsafePointer(single),
+                padded_channels: paddedChannels, bias: UnsafePointer(bias.bound(to: Int32.self)),
+                scales: UnsafePointer(requantizer.scales.floats), input_zero_point: Int32(inputZeroPoint),
+                lower: Float(range.lower - requantizer.zeroPoint), upper: Float(range.upper - requantizer.zeroPoint),
+                zero_point: requantizer.zeroPoint, is_signed: isSigned ? 1 : 0)
+            : nil
     }
+
+    /// The C kernel's description (multiplier 1 with the XNNPACK arithmetic), else `nil`.
+    private let native: vk_qdwconv?
+
+    var constantByteCount: Int { packed.byteCount + pairPacked.byteCount + bias.byteCount + requantizer.scales.byteCount }
 
     /// Per thread: the byte offset of every tap of the current output pixel (-1 outside).
     var scratchBytesPerThread: Int { (tapPairs * 2) * MemoryLayout<Int>.stride }
@@ -131,6 +152,10 @@ final class QuantizedDepthwiseConv2DKernel: Kernel, ParallelJob {
     }
 
     func run(tasks range: Range<Int>, thread: Int) {
+        if let native {
+            withUnsafePointer(to: native) { vk_qdwconv_run($0, range.lowerBound, range.upperBound) }
+            return
+        }
         guard let context else { return }
         let offsets = (context.scratch + thread * context.scratchStride).assumingMemoryBound(to: Int.self)
         for task in range {

@@ -1,25 +1,27 @@
+import CVisionKernels
+
 /// Filter weights of a quantized matrix product `acc[m][n] = bias[n] + Σ_k (a[m][k] - a_zp) ·
 /// (w[n][k] - w_zp[n])`, packed once at load time for ``QuantizedGemm``.
 ///
 /// The weights are stored with their zero point removed as int16 (`w - w_zp` fits for UINT8
-/// and INT8 weights), in panels of 8 output channels: for each pair of `k` values, the 16
+/// and INT8 weights), in panels of 16 output channels: for each pair of `k` values, the 32
 /// values `w[c][k], w[c][k+1]` for the panel's channels `c` side by side, so that a 16-bit
-/// multiply-add of a broadcast activation pair with half a row yields four channels' partial
-/// sums (SSE2 `pmaddwd`, AVX2 `vpmaddwd` on the same layout). `k` is padded to an even count
-/// with zero weights. The activation zero point is folded into the bias:
+/// multiply-add of a broadcast activation pair with the panel yields its channels' partial
+/// sums (AVX-512 `vpdpwssd` / `vpmaddwd`, AVX2 `vpmaddwd` on half a panel). `k` is padded to
+/// an even count with zero weights. The activation zero point is folded into the bias:
 /// `bias'[n] = bias[n] - a_zp · Σ_k (w[n][k] - w_zp[n])`, so the kernel multiplies raw
 /// activations and padded positions must hold `a_zp`.
 final class QuantizedPackedWeights {
-    static let panelWidth = 8
+    static let panelWidth = 16
 
     let n: Int
     let k: Int
     /// `(k + 1) / 2`.
     let pairCount: Int
     let panelCount: Int
-    /// `panelCount × pairCount × 16` int16 values.
+    /// `panelCount × pairCount × 32` int16 values.
     let data: AlignedBuffer
-    /// `panelCount × 8` int32 folded biases (zero beyond `n`).
+    /// `panelCount × 16` int32 folded biases (zero beyond `n`).
     let bias: AlignedBuffer
 
     /// - Parameters:
@@ -54,77 +56,50 @@ final class QuantizedPackedWeights {
     }
 }
 
-/// The register-blocked quantized micro-kernel: four rows of int16 activations times every
-/// panel of ``QuantizedPackedWeights``, int32 accumulation, requantized on store.
-///
-/// The boundary to a native micro-kernel is ``tile(_:_:_:_:rows:weights:requantizer:out:outStride:)``:
-/// broadcast activation pairs and the packed panels in, int32 sums per (row, channel) out.
-enum QuantizedGemm {
-    /// Rows per tile.
-    static let tileRows = 4
+/// The quantized matrix product over ``QuantizedPackedWeights``: CVisionKernels' `vk_qgemm_run`
+/// (AVX-512 with or without VNNI, AVX2, or portable C, chosen at load), exact int32 sums, then
+/// the ``Requantizer``'s float32 rule in the kernel's store step (``QuantizedArithmetic/xnnpack``)
+/// or the int32 sums handed back for the fixed-point rule (``QuantizedArithmetic/reference``).
+struct QuantizedGemm {
+    /// Rows per task: the AVX-512 micro-kernel's register block.
+    static let tileRows = 8
 
-    /// Four channels' dot-product contributions of one activation pair: lanes `2i` and
-    /// `2i + 1` of `a` and `w` multiplied and summed (SSE2 `pmaddwd`).
-    @inline(__always)
-    static func multiplyAdd(_ a: SIMD8<Int16>, _ w: SIMD8<Int16>) -> SIMD4<Int32> {
-        QuantizedVector.multiplyAdd(a, w)
+    let weights: QuantizedPackedWeights
+    let requantizer: Requantizer
+    private let description: vk_qgemm
+
+    init(weights: QuantizedPackedWeights, requantizer: Requantizer, isSigned: Bool, instructionSet: InstructionSet) {
+        self.weights = weights
+        self.requantizer = requantizer
+        let range = requantizer.range
+        description = vk_qgemm(
+            isa: instructionSet.isa, vnni: vk_qgemm_uses_vnni(instructionSet.isa),
+            weights: UnsafePointer(weights.data.bound(to: Int16.self)),
+            bias: UnsafePointer(weights.bias.bound(to: Int32.self)), n: weights.n, pair_count: weights.pairCount,
+            scales: requantizer.arithmetic == .xnnpack ? UnsafePointer(requantizer.scales.floats) : nil,
+            lower: Float(range.lower - requantizer.zeroPoint), upper: Float(range.upper - requantizer.zeroPoint),
+            zero_point: requantizer.zeroPoint, is_signed: isSigned ? 1 : 0)
     }
 
-    /// Rewrites one row of `2 · pairCount` int16 activations as `pairCount` vectors that repeat
-    /// the pair `a[2p], a[2p + 1]` in all four 32-bit lanes (the broadcast operand of
-    /// ``multiplyAdd(_:_:)``), so the micro-kernel reads them with plain aligned loads.
-    @inline(__always)
-    static func broadcastPairs(_ row: UnsafePointer<Int16>, pairCount: Int, into destination: UnsafeMutableRawPointer) {
-        let source = UnsafeRawPointer(row)
-        for p in 0..<pairCount {
-            let bits = source.loadUnaligned(fromByteOffset: p * 4, as: Int32.self)
-            destination.storeBytes(of: SIMD4<Int32>(repeating: bits), toByteOffset: p * 16, as: SIMD4<Int32>.self)
-        }
-    }
+    /// Int32 scratch values ``run(rows:count:stride:out:sums:)`` needs for `count` rows
+    /// (only the reference arithmetic uses it).
+    func sumCount(rows: Int) -> Int { requantizer.arithmetic == .xnnpack ? 0 : rows * weights.n }
 
-    /// Computes `rows` (1...4) output rows for every panel. `a0...a3` point at the rows'
-    /// broadcast pairs (``broadcastPairs(_:pairCount:into:)``, 16-byte aligned; unused rows may
-    /// repeat a valid row); row `r`'s outputs go to `out + r * outStride`.
+    /// Computes `count` output rows: row `m`'s `2 · pairCount` int16 activations at
+    /// `rows + m · stride`, its `n` outputs at `out + m · n`.
     @inline(__always)
-    static func tile<T: QuantizedElement>(
-        _ a0: UnsafeRawPointer, _ a1: UnsafeRawPointer, _ a2: UnsafeRawPointer, _ a3: UnsafeRawPointer,
-        rows: Int, weights: QuantizedPackedWeights, requantizer: Requantizer,
-        out: UnsafeMutablePointer<T>, outStride: Int
-    ) {
-        let pairs = weights.pairCount, n = weights.n
-        let packed = UnsafeRawPointer(weights.data.raw)
-        let biases = UnsafeRawPointer(weights.bias.raw)
-        let panelBytes = pairs * 32
-        for panel in 0..<weights.panelCount {
-            let b0 = biases.load(fromByteOffset: panel * 32, as: SIMD4<Int32>.self)
-            let b1 = biases.load(fromByteOffset: panel * 32 + 16, as: SIMD4<Int32>.self)
-            var c00 = b0, c01 = b1, c10 = b0, c11 = b1, c20 = b0, c21 = b1, c30 = b0, c31 = b1
-            var w = packed + panel * panelBytes
-            var offset = 0
-            for _ in 0..<pairs {
-                let w0 = w.load(as: SIMD8<Int16>.self)
-                let w1 = w.load(fromByteOffset: 16, as: SIMD8<Int16>.self)
-                let x0 = a0.load(fromByteOffset: offset, as: SIMD8<Int16>.self)
-                c00 &+= multiplyAdd(x0, w0)
-                c01 &+= multiplyAdd(x0, w1)
-                let x1 = a1.load(fromByteOffset: offset, as: SIMD8<Int16>.self)
-                c10 &+= multiplyAdd(x1, w0)
-                c11 &+= multiplyAdd(x1, w1)
-                let x2 = a2.load(fromByteOffset: offset, as: SIMD8<Int16>.self)
-                c20 &+= multiplyAdd(x2, w0)
-                c21 &+= multiplyAdd(x2, w1)
-                let x3 = a3.load(fromByteOffset: offset, as: SIMD8<Int16>.self)
-                c30 &+= multiplyAdd(x3, w0)
-                c31 &+= multiplyAdd(x3, w1)
-                w += 32
-                offset += 16
+    func run<T: QuantizedElement>(rows: UnsafePointer<Int16>, count: Int, stride: Int, out: UnsafeMutablePointer<T>,
+                                  sums: UnsafeMutablePointer<Int32>) {
+        let n = weights.n
+        withUnsafePointer(to: description) { g in
+            if requantizer.arithmetic == .xnnpack {
+                vk_qgemm_run(g, rows, stride, count, out, n, nil, 0)
+                return
             }
-            let column = panel * 8
-            let width = Swift.min(8, n - column)
-            requantizer.store(c00, c01, channel: column, to: out + column, width: width)
-            if rows > 1 { requantizer.store(c10, c11, channel: column, to: out + outStride + column, width: width) }
-            if rows > 2 { requantizer.store(c20, c21, channel: column, to: out + 2 * outStride + column, width: width) }
-            if rows > 3 { requantizer.store(c30, c31, channel: column, to: out + 3 * outStride + column, width: width) }
+            vk_qgemm_run(g, rows, stride, count, nil, 0, sums, n)
+            for i in 0..<(count * n) {
+                out[i] = T(truncatingIfNeeded: requantizer.requantize(sums[i], channel: i % n))
+            }
         }
     }
 }

@@ -13,7 +13,7 @@
 final class Requantizer {
     let arithmetic: QuantizedArithmetic
     let channelCount: Int
-    /// Float scales, padded with zeros to a multiple of 8 channels (xnnpack).
+    /// Float scales, padded with zeros to a multiple of 16 channels (xnnpack).
     let scales: AlignedBuffer
     /// Fixed-point multipliers (reference).
     let multipliers: [FixedPointMultiplier]
@@ -37,7 +37,7 @@ final class Requantizer {
         lowerBound = SIMD4(repeating: Float(range.lower - zeroPoint))
         upperBound = SIMD4(repeating: Float(range.upper - zeroPoint))
         bias = SIMD4(repeating: zeroPoint &- 0x4B40_0000)
-        let padded = (channelCount + 7) / 8 * 8
+        let padded = (channelCount + 15) / 16 * 16
         scales = AlignedBuffer(byteCount: padded * MemoryLayout<Float>.stride)
         var multipliers: [FixedPointMultiplier] = []
         multipliers.reserveCapacity(channelCount)

@@ -1,0 +1,237 @@
+// Quantized matrix product (the CONV_2D of UINT8 / INT8 models): int16 activations times int16
+// weights with exact int32 accumulation, then float32 requantization. Integer sums are exact,
+// so every build (AVX-512 VNNI, AVX-512BW, AVX2, portable) gives the same accumulators and,
+// with the same float operations on them, the same bytes.
+#include <string.h>
+#include "CVisionKernels.h"
+
+#if defined(__x86_64__) || defined(_M_X64)
+#include <immintrin.h>
+#endif
+
+#define VK_QPANEL 16
+
+// MARK: Portable
+
+/// Requantizes one float lane exactly as the vector builds do: scale, clamp, round to nearest
+/// (ties to even) by adding 1.5 * 2^23 (valid below 2^22 in magnitude, which the clamp ensures).
+static inline int32_t vk_q_round(float v) {
+    float t = v + 12582912.0f;
+    int32_t bits;
+    memcpy(&bits, &t, sizeof bits);
+    return bits - 0x4B400000;
+}
+
+static void vk_q_store_row(const vk_qgemm *g, const int32_t *acc, size_t column, size_t width, void *out,
+                           int32_t *sums) {
+    if (g->scales == NULL) {
+        memcpy(sums + column, acc, width * sizeof(int32_t));
+        return;
+    }
+    for (size_t c = 0; c < width; c++) {
+        float v = (float)acc[c] * g->scales[column + c];
+        v = v < g->lower ? g->lower : v;
+        v = v > g->upper ? g->upper : v;
+        int32_t q = vk_q_round(v) + g->zero_point;
+        if (g->is_signed) {
+            ((int8_t *)out)[column + c] = (int8_t)q;
+        } else {
+            ((uint8_t *)out)[column + c] = (uint8_t)q;
+        }
+    }
+}
+
+static void vk_qgemm_run_portable(const vk_qgemm *g, const int16_t *a, size_t a_stride, size_t rows, void *out,
+                                  size_t out_stride, int32_t *sums, size_t sums_stride) {
+    const size_t panels = (g->n + VK_QPANEL - 1) / VK_QPANEL, pairs = g->pair_count;
+    for (size_t r = 0; r < rows; r++) {
+        const int16_t *row = a + r * a_stride;
+        for (size_t p = 0; p < panels; p++) {
+            int32_t acc[VK_QPANEL];
+            memcpy(acc, g->bias + p * VK_QPANEL, sizeof acc);
+            const int16_t *w = g->weights + p * pairs * 2 * VK_QPANEL;
+            for (size_t k = 0; k < pairs; k++) {
+                const int32_t x0 = row[2 * k], x1 = row[2 * k + 1];
+                for (size_t c = 0; c < VK_QPANEL; c++) acc[c] += x0 * w[2 * c] + x1 * w[2 * c + 1];
+                w += 2 * VK_QPANEL;
+            }
+            const size_t column = p * VK_QPANEL;
+            const size_t width = g->n - column < VK_QPANEL ? g->n - column : VK_QPANEL;
+            vk_q_store_row(g, acc, column, width, (char *)out + r * out_stride,
+                           sums ? sums + r * sums_stride : NULL);
+        }
+    }
+}
+
+#if defined(__x86_64__) || defined(_M_X64)
+
+// MARK: AVX2
+
+__attribute__((target("avx2,fma"))) static inline void vk_q_store8_avx2(const vk_qgemm *g, __m256i acc, size_t column,
+                                                                         size_t width, void *out, int32_t *sums) {
+    if (width < 8 || g->scales == NULL) {
+        int32_t lanes[8];
+        _mm256_storeu_si256((__m256i *)lanes, acc);
+        vk_q_store_row(g, lanes, column, width, out, sums);
+        return;
+    }
+    __m256 f = _mm256_mul_ps(_mm256_cvtepi32_ps(acc), _mm256_loadu_ps(g->scales + column));
+    f = _mm256_min_ps(_mm256_max_ps(f, _mm256_set1_ps(g->lower)), _mm256_set1_ps(g->upper));
+    __m256i q = _mm256_add_epi32(_mm256_cvtps_epi32(f), _mm256_set1_epi32(g->zero_point));
+    __m128i words = _mm_packs_epi32(_mm256_castsi256_si128(q), _mm256_extracti128_si256(q, 1));
+    __m128i bytes = g->is_signed ? _mm_packs_epi16(words, words) : _mm_packus_epi16(words, words);
+    _mm_storel_epi64((__m128i *)((char *)out + column), bytes);
+}
+
+__attribute__((target("avx2,fma"))) static void vk_qgemm_run_avx2(const vk_qgemm *g, const int16_t *a, size_t a_stride,
+                                                                  size_t rows, void *out, size_t out_stride,
+                                                                  int32_t *sums, size_t sums_stride) {
+    const size_t panels = (g->n + VK_QPANEL - 1) / VK_QPANEL, pairs = g->pair_count;
+    for (size_t r0 = 0; r0 < rows; r0 += 4) {
+        const size_t count = rows - r0 < 4 ? rows - r0 : 4;
+        const int16_t *x[4];
+        for (size_t r = 0; r < 4; r++) x[r] = a + (r0 + (r < count ? r : count - 1)) * a_stride;
+        for (size_t p = 0; p < panels; p++) {
+            const __m256i b0 = _mm256_loadu_si256((const __m256i *)(g->bias + p * VK_QPANEL));
+            const __m256i b1 = _mm256_loadu_si256((const __m256i *)(g->bias + p * VK_QPANEL + 8));
+            __m256i c00 = b0, c01 = b1, c10 = b0, c11 = b1, c20 = b0, c21 = b1, c30 = b0, c31 = b1;
+            const int16_t *w = g->weights + p * pairs * 2 * VK_QPANEL;
+            for (size_t k = 0; k < pairs; k++) {
+                const __m256i w0 = _mm256_loadu_si256((const __m256i *)w);
+                const __m256i w1 = _mm256_loadu_si256((const __m256i *)(w + 16));
+                int32_t v;
+                memcpy(&v, x[0] + 2 * k, 4);
+                __m256i s = _mm256_set1_epi32(v);
+                c00 = _mm256_add_epi32(c00, _mm256_madd_epi16(s, w0));
+                c01 = _mm256_add_epi32(c01, _mm256_madd_epi16(s, w1));
+                memcpy(&v, x[1] + 2 * k, 4);
+                s = _mm256_set1_epi32(v);
+                c10 = _mm256_add_epi32(c10, _mm256_madd_epi16(s, w0));
+                c11 = _mm256_add_epi32(c11, _mm256_madd_epi16(s, w1));
+                memcpy(&v, x[2] + 2 * k, 4);
+                s = _mm256_set1_epi32(v);
+                c20 = _mm256_add_epi32(c20, _mm256_madd_epi16(s, w0));
+                c21 = _mm256_add_epi32(c21, _mm256_madd_epi16(s, w1));
+                memcpy(&v, x[3] + 2 * k, 4);
+                s = _mm256_set1_epi32(v);
+                c30 = _mm256_add_epi32(c30, _mm256_madd_epi16(s, w0));
+                c31 = _mm256_add_epi32(c31, _mm256_madd_epi16(s, w1));
+                w += 2 * VK_QPANEL;
+            }
+            const size_t column = p * VK_QPANEL;
+            const size_t width = g->n - column < VK_QPANEL ? g->n - column : VK_QPANEL;
+            const size_t w0 = width < 8 ? width : 8, w1 = width > 8 ? width - 8 : 0;
+            __m256i acc[4][2] = {{c00, c01}, {c10, c11}, {c20, c21}, {c30, c31}};
+            for (size_t r = 0; r < count; r++) {
+                char *o = (char *)out + (r0 + r) * out_stride;
+                int32_t *s = sums ? sums + (r0 + r) * sums_stride : NULL;
+                vk_q_store8_avx2(g, acc[r][0], column, w0, o, s);
+                if (w1 > 0) vk_q_store8_avx2(g, acc[r][1], column + 8, w1, o, s);
+            }
+        }
+    }
+}
+
+// MARK: AVX-512
+
+#define VK_Q512 "avx512f,avx512vl,avx512bw,avx512dq,avx2,fma"
+
+__attribute__((target(VK_Q512))) static inline void vk_q_store16_avx512(const vk_qgemm *g, __m512i acc, size_t column,
+                                                                          size_t width, void *out, int32_t *sums) {
+    const __mmask16 mask = (__mmask16)(width >= 16 ? 0xFFFF : (1u << width) - 1);
+    if (g->scales == NULL) {
+        _mm512_mask_storeu_epi32(sums + column, mask, acc);
+        return;
+    }
+    __m512 f = _mm512_mul_ps(_mm512_cvtepi32_ps(acc), _mm512_loadu_ps(g->scales + column));
+    f = _mm512_min_ps(_mm512_max_ps(f, _mm512_set1_ps(g->lower)), _mm512_set1_ps(g->upper));
+    __m512i q = _mm512_add_epi32(_mm512_cvtps_epi32(f), _mm512_set1_epi32(g->zero_point));
+    // The values are already within the 8-bit range: the saturating narrowings just truncate.
+    __m128i bytes = g->is_signed ? _mm512_cvtsepi32_epi8(q) : _mm512_cvtusepi32_epi8(q);
+    _mm_mask_storeu_epi8((char *)out + column, mask, bytes);
+}
+
+/// The AVX-512 micro-kernel: up to 8 rows times two panels (32 channels) in 16 accumulators.
+/// `VNNI` selects vpdpwssd (multiply-add-accumulate in one instruction) over vpmaddwd + vpaddd;
+/// both compute the same exact sums.
+#define VK_QGEMM_AVX512(NAME, TARGET, MADD)                                                                       \
+    __attribute__((target(TARGET))) static void NAME(const vk_qgemm *g, const int16_t *a, size_t a_stride,         \
+                                                     size_t rows, void *out, size_t out_stride, int32_t *sums,     \
+                                                     size_t sums_stride) {                                         \
+        const size_t panels = (g->n + VK_QPANEL - 1) / VK_QPANEL, pairs = g->pair_count;                          \
+        const size_t panel_stride = pairs * 2 * VK_QPANEL;                                                         \
+        for (size_t r0 = 0; r0 < rows; r0 += 8) {                                                                  \
+            const size_t count = rows - r0 < 8 ? rows - r0 : 8;                                                    \
+            const int16_t *x[8];                                                                                   \
+            for (size_t r = 0; r < 8; r++) x[r] = a + (r0 + (r < count ? r : count - 1)) * a_stride;               \
+            for (size_t p = 0; p < panels; p += 2) {                                                               \
+                const int two = p + 1 < panels;                                                                    \
+                const __m512i b0 = _mm512_loadu_si512(g->bias + p * VK_QPANEL);                                    \
+                const __m512i b1 = two ? _mm512_loadu_si512(g->bias + (p + 1) * VK_QPANEL) : b0;                   \
+                __m512i acc[8][2];                                                                                 \
+                _Pragma("clang loop unroll(full)") for (int r = 0; r < 8; r++) {                                   \
+                    acc[r][0] = b0;                                                                                \
+                    acc[r][1] = b1;                                                                                \
+                }                                                                                                  \
+                const int16_t *w = g->weights + p * panel_stride;                                                  \
+                /* A lone last panel reads its own weights twice (the second result is dropped). */               \
+                const int16_t *v = two ? w + panel_stride : w;                                                     \
+                for (size_t k = 0; k < pairs; k++) {                                                               \
+                    const __m512i w0 = _mm512_loadu_si512(w + 2 * VK_QPANEL * k);                                  \
+                    const __m512i w1 = _mm512_loadu_si512(v + 2 * VK_QPANEL * k);                                  \
+                    _Pragma("clang loop unroll(full)") for (int r = 0; r < 8; r++) {                               \
+                        int32_t bits;                                                                              \
+                        memcpy(&bits, x[r] + 2 * k, 4);                                                            \
+                        const __m512i s = _mm512_set1_epi32(bits);                                                 \
+                        acc[r][0] = MADD(acc[r][0], s, w0);                                                        \
+                        acc[r][1] = MADD(acc[r][1], s, w1);                                                        \
+                    }                                                                                              \
+                }                                                                                                  \
+                const size_t column = p * VK_QPANEL;                                                               \
+                const size_t width = g->n - column < 2 * VK_QPANEL ? g->n - column : 2 * VK_QPANEL;                \
+                const size_t w0 = width < VK_QPANEL ? width : VK_QPANEL;                                           \
+                for (size_t r = 0; r < count; r++) {                                                               \
+                    char *o = (char *)out + (r0 + r) * out_stride;                                                 \
+                    int32_t *s = sums ? sums + (r0 + r) * sums_stride : NULL;                                      \
+                    vk_q_store16_avx512(g, acc[r][0], column, w0, o, s);                                           \
+                    if (width > VK_QPANEL) vk_q_store16_avx512(g, acc[r][1], column + VK_QPANEL, width - VK_QPANEL, o, s); \
+                }                                                                                                  \
+            }                                                                                                      \
+        }                                                                                                          \
+    }
+
+#define VK_MADD_BW(acc, s, w) _mm512_add_epi32(acc, _mm512_madd_epi16(s, w))
+#define VK_MADD_VNNI(acc, s, w) _mm512_dpwssd_epi32(acc, s, w)
+
+VK_QGEMM_AVX512(vk_qgemm_run_avx512, VK_Q512, VK_MADD_BW)
+VK_QGEMM_AVX512(vk_qgemm_run_avx512vnni, VK_Q512 ",avx512vnni", VK_MADD_VNNI)
+
+#endif
+
+int vk_qgemm_uses_vnni(vk_isa isa) {
+#if defined(__x86_64__) || defined(_M_X64)
+    if (isa != VK_ISA_AVX512) return 0;
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512vnni");
+#else
+    (void)isa;
+    return 0;
+#endif
+}
+
+void vk_qgemm_run(const vk_qgemm *g, const int16_t *a, size_t a_stride, size_t rows, void *out, size_t out_stride,
+                  int32_t *sums, size_t sums_stride) {
+    switch (g->isa) {
+#if defined(__x86_64__) || defined(_M_X64)
+    case VK_ISA_AVX512:
+        if (g->vnni) {
+            vk_qgemm_run_avx512vnni(g, a, a_stride, rows, out, out_stride, sums, sums_stride);
+        } else {
+            vk_qgemm_run_avx512(g, a, a_stride, rows, out, out_stride, sums, sums_stride);
+        }
+        return;
+    case VK_ISA_AVX2: vk_qgemm_run_avx2(g, a, a_stride, rows, out, out_stride, sums, sums_stride); return;
+#endif
+    default: vk_qgemm_run_portable(g, a, a_stride, rows, out, out_stride, sums, sums_stride); return;
+    }
+}
