@@ -11,6 +11,8 @@
 # under a second alone.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# The whole-model seeds (.tflite, .task) are not committed: write them before each run.
+"${FUZZ_PYTHON:-$HOME/.cache/mediapipe-oracle-venv/bin/python}" scripts/fuzz/make_model_seeds.py >/dev/null  # needs flatbuffers
 binary=$1 corpus=$2 seconds=$3
 shift 3
 work=.build/fuzz/work/$corpus
