@@ -9,7 +9,7 @@ import VisionTasks
 /// current directory; relative paths are resolved against the current directory.
 struct PoseModelLocator: Sendable {
     /// The environment variable naming the models folder.
-    static let environmentVariable = "VISION_TASKS_MODELS"
+    static let environmentVariable = ModelsFolder.environmentVariable
 
     /// The process environment the folder is looked up in.
     var environment: [String: String]
@@ -25,10 +25,7 @@ struct PoseModelLocator: Sendable {
 
     /// The models folder, as an absolute path.
     var modelsFolder: String {
-        if let folder = environment[Self.environmentVariable], !folder.isEmpty {
-            return absolute(folder)
-        }
-        return absolute("Models")
+        ModelsFolder.path(environment: environment, resolve: absolute)
     }
 
     /// The model for `options`: its `modelPath`, or the first default file found in the models

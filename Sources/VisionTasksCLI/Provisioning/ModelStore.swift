@@ -1,4 +1,5 @@
 import Foundation
+import VisionTasks
 import ModelFile
 
 /// The folder where provisioned models live, and the state of each catalog file in it.
@@ -34,13 +35,8 @@ package struct ModelStore {
     /// The models folder: `explicit`, else `$VISION_TASKS_MODELS`, else `Models/` in the
     /// current directory.
     package init(explicit: String?, context: CommandContext) {
-        if let explicit {
-            directory = context.absolute(explicit)
-        } else if let fromEnvironment = context.environment["VISION_TASKS_MODELS"], !fromEnvironment.isEmpty {
-            directory = context.absolute(fromEnvironment)
-        } else {
-            directory = context.absolute("Models")
-        }
+        directory = explicit.map(context.absolute)
+            ?? ModelsFolder.path(environment: context.environment, resolve: context.absolute)
     }
 
     package func path(of entry: CatalogEntry) -> String { directory + "/" + entry.fileName }
