@@ -59,20 +59,6 @@ package enum HandsCommand: Command {
             return try HandLandmarker(options: options)
         }
 
-        func detect(_ task: HandLandmarker, image: MPImage) throws -> HandLandmarkerResult {
-            try task.detect(image: image)
-        }
-
-        func detect(_ task: HandLandmarker, videoFrame: MPImage, timestampInMilliseconds: Int) throws -> HandLandmarkerResult {
-            try task.detect(videoFrame: videoFrame, timestampInMilliseconds: timestampInMilliseconds)
-        }
-
-        func detectAsync(_ task: HandLandmarker, image: MPImage, timestampInMilliseconds: Int) throws {
-            try task.detectAsync(image: image, timestampInMilliseconds: timestampInMilliseconds)
-        }
-
-        func droppedFrameCount(of task: HandLandmarker) -> Int { task.droppedFrameCount }
-
         func json(_ output: HandLandmarkerResult, file: String, image: MPImage) -> JSONValue {
             HandsCommand.json(output, file: file, image: image)
         }

@@ -72,20 +72,6 @@ package enum ObjectsCommand: Command {
             return try ObjectDetector(options: options)
         }
 
-        func detect(_ task: ObjectDetector, image: MPImage) throws -> ObjectDetectorResult {
-            try task.detect(image: image)
-        }
-
-        func detect(_ task: ObjectDetector, videoFrame: MPImage, timestampInMilliseconds: Int) throws -> ObjectDetectorResult {
-            try task.detect(videoFrame: videoFrame, timestampInMilliseconds: timestampInMilliseconds)
-        }
-
-        func detectAsync(_ task: ObjectDetector, image: MPImage, timestampInMilliseconds: Int) throws {
-            try task.detectAsync(image: image, timestampInMilliseconds: timestampInMilliseconds)
-        }
-
-        func droppedFrameCount(of task: ObjectDetector) -> Int { task.droppedFrameCount }
-
         func json(_ output: ObjectDetectorResult, file: String, image: MPImage) -> JSONValue {
             ObjectsCommand.json(output, file: file, image: image)
         }

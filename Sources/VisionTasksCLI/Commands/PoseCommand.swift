@@ -72,20 +72,6 @@ package enum PoseCommand: Command {
             return try PoseLandmarker(options: options)
         }
 
-        func detect(_ task: PoseLandmarker, image: MPImage) throws -> PoseLandmarkerResult {
-            try task.detect(image: image)
-        }
-
-        func detect(_ task: PoseLandmarker, videoFrame: MPImage, timestampInMilliseconds: Int) throws -> PoseLandmarkerResult {
-            try task.detect(videoFrame: videoFrame, timestampInMilliseconds: timestampInMilliseconds)
-        }
-
-        func detectAsync(_ task: PoseLandmarker, image: MPImage, timestampInMilliseconds: Int) throws {
-            try task.detectAsync(image: image, timestampInMilliseconds: timestampInMilliseconds)
-        }
-
-        func droppedFrameCount(of task: PoseLandmarker) -> Int { task.droppedFrameCount }
-
         func json(_ output: PoseLandmarkerResult, file: String, image: MPImage) -> JSONValue {
             PoseCommand.json(output, file: file, image: image, masks: arguments.flag("segmentation"))
         }

@@ -28,3 +28,23 @@ package protocol TaskCommandAdapter: Sendable {
     /// The upright picture with `output` drawn on it.
     func annotate(_ output: Output, on image: MPImage) throws -> Annotation
 }
+
+extension TaskCommandAdapter where Task: DetectingTask, Task.DetectionResult == Output {
+    /// Image mode: the task's own `detect(image:)`.
+    package func detect(_ task: Task, image: MPImage) throws -> Output {
+        try task.detect(image: image)
+    }
+
+    /// Video mode: the task's own `detect(videoFrame:timestampInMilliseconds:)`.
+    package func detect(_ task: Task, videoFrame: MPImage, timestampInMilliseconds: Int) throws -> Output {
+        try task.detect(videoFrame: videoFrame, timestampInMilliseconds: timestampInMilliseconds)
+    }
+
+    /// Live-stream mode: the task's own `detectAsync(image:timestampInMilliseconds:)`.
+    package func detectAsync(_ task: Task, image: MPImage, timestampInMilliseconds: Int) throws {
+        try task.detectAsync(image: image, timestampInMilliseconds: timestampInMilliseconds)
+    }
+
+    /// The task's own count of dropped live-stream frames.
+    package func droppedFrameCount(of task: Task) -> Int { task.droppedFrameCount }
+}
