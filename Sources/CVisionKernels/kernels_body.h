@@ -11,6 +11,7 @@
 // and wraps the include in a target attribute region where needed.
 
 #include <string.h>
+#include <stdint.h>
 #include "gemm_layout.h"
 #include "sparse_layout.h"
 
@@ -701,6 +702,77 @@ void VK_SUFFIX(vk_resize_bilinear)(const vk_resize *r, size_t row_begin, size_t 
                 out[c] = t + dp;
             }
         }
+    }
+}
+
+// MARK: Sigmoid
+
+// XNNPACK's AVX-512 sigmoid, one element at a time with the same operations
+// (src/f32-vsigmoid/gen/f32-vsigmoid-avx512f-rr2-lut32-p2-perm2-scalef-div-u64.c; constants
+// from there): z = -|x|; n = round(z·log2(e)) to 1/32 by a magic-number add; l = 2^frac(n)
+// from a 32-entry table indexed by the low 5 bits of n + magic; t = z - n·ln2 in two steps;
+// p = l + t·l·(c1 + t·c2); e = p·2^floor(n) (VSCALEFPS); f = e / (e + 1), and 1 - f for x ≥ 0
+// (sign bit clear). Multiply-adds are fused (__builtin_fmaf: an instruction where the target
+// has FMA, else the C library's exact fmaf).
+static const float VK_SUFFIX(sigmoid_table)[32] = {
+    0x1.000000p+0f, 0x1.059B0Ep+0f, 0x1.0B5586p+0f, 0x1.11301Ep+0f, 0x1.172B84p+0f, 0x1.1D4874p+0f,
+    0x1.2387A6p+0f, 0x1.29E9E0p+0f, 0x1.306FE0p+0f, 0x1.371A74p+0f, 0x1.3DEA64p+0f, 0x1.44E086p+0f,
+    0x1.4BFDAEp+0f, 0x1.5342B6p+0f, 0x1.5AB07Ep+0f, 0x1.6247ECp+0f, 0x1.6A09E6p+0f, 0x1.71F75Ep+0f,
+    0x1.7A1148p+0f, 0x1.82589Ap+0f, 0x1.8ACE54p+0f, 0x1.93737Cp+0f, 0x1.9C4918p+0f, 0x1.A5503Cp+0f,
+    0x1.AE89FAp+0f, 0x1.B7F770p+0f, 0x1.C199BEp+0f, 0x1.CB720Ep+0f, 0x1.D5818Ep+0f, 0x1.DFC974p+0f,
+    0x1.EA4AFAp+0f, 0x1.F50766p+0f,
+};
+
+// p · 2^floor(n), rounded once (VSCALEFPS on finite values).
+static inline float VK_SUFFIX(scale_pow2)(float p, float n) {
+    const float m = __builtin_floorf(n);
+    if (!(m >= -300.0f)) return m != m ? m : p * 0.0f;  // NaN stays NaN; far below the range: 0
+    if (m > 127.0f) return p * __builtin_inff();
+    int k = (int)m;
+    if (k < -126) {
+        // Exact pre-scaling keeps one rounding: p·2^-100 is a normal float.
+        p = p * 0x1p-100f;
+        k += 100;
+        if (k < -149) return p * 0.0f;
+        if (k < -126) {
+            uint32_t bits = (uint32_t)1 << (uint32_t)(k + 149);  // 2^k as a subnormal
+            float scale;
+            memcpy(&scale, &bits, sizeof scale);
+            return p * scale;
+        }
+    }
+    uint32_t bits = (uint32_t)(k + 127) << 23;
+    float scale;
+    memcpy(&scale, &bits, sizeof scale);
+    return p * scale;
+}
+
+void VK_SUFFIX(vk_sigmoid)(const float *x, float *y, size_t count) {
+#pragma clang fp contract(off)
+    const float magic = 0x1.800000p18f, log2e = 0x1.715476p0f;
+    const float minus_ln2_hi = -0x1.62E430p-1f, minus_ln2_lo = 0x1.05C61p-29f;
+    const float c2 = 0x1.000000p-1f, c1 = 0x1.0000F6p-0f;
+    for (size_t i = 0; i < count; i++) {
+        uint32_t xb;
+        memcpy(&xb, x + i, sizeof xb);
+        const uint32_t zb = xb | 0x80000000u;
+        float z;
+        memcpy(&z, &zb, sizeof z);
+        float n = __builtin_fmaf(z, log2e, magic);
+        uint32_t nb;
+        memcpy(&nb, &n, sizeof nb);
+        const float l = VK_SUFFIX(sigmoid_table)[nb & 31];
+        n = n - magic;
+        float t = __builtin_fmaf(n, minus_ln2_hi, z);
+        t = __builtin_fmaf(n, minus_ln2_lo, t);
+        float p = __builtin_fmaf(t, c2, c1);
+        t = t * l;
+        p = __builtin_fmaf(t, p, l);
+        const float e = VK_SUFFIX(scale_pow2)(p, n);
+        const float d = e + 1.0f;
+        float f = e / d;
+        if (!(xb & 0x80000000u)) f = 1.0f - f;
+        y[i] = f;
     }
 }
 

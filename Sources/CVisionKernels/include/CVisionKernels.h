@@ -293,9 +293,15 @@ typedef struct vk_resize {
     const float *x_weight;
 } vk_resize;
 
-/// Output rows `[row_begin, row_end)` (counted over the batch) of a bilinear resize: each output
-/// is `p00 w00 + p10 w10 + p01 w01 + p11 w11` (TFLite's reference order) with fused multiply-adds.
+/// Output rows `[row_begin, row_end)` (counted over the batch) of a bilinear resize with
+/// XNNPACK's arithmetic: `t = tl + (tr - tl)·ax`, `b = bl + (br - bl)·ax`, `t + (b - t)·ay`,
+/// every product and sum rounded separately.
 void vk_resize_bilinear(vk_isa isa, const vk_resize *resize, size_t row_begin, size_t row_end);
+
+/// `y[i] = 1 / (1 + e^-x[i])` for `count` elements, bit for bit as XNNPACK's AVX-512 sigmoid
+/// (src/f32-vsigmoid/gen/f32-vsigmoid-avx512f-rr2-lut32-p2-perm2-scalef-div-u64.c) on every
+/// instruction set.
+void vk_sigmoid(vk_isa isa, const float *x, float *y, size_t count);
 
 // MARK: Thread pool
 
