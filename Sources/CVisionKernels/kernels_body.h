@@ -768,7 +768,15 @@ void VK_SUFFIX(vk_sigmoid)(const float *x, float *y, size_t count) {
         float p = __builtin_fmaf(t, c2, c1);
         t = t * l;
         p = __builtin_fmaf(t, p, l);
-        const float e = VK_SUFFIX(scale_pow2)(p, n);
+        // XNNPACK runs with denormals flushed (see vk_denormals_flush_begin): a subnormal e is 0,
+        // so f is 0 (x < 0) or 1 — done explicitly, so the result does not depend on the thread's
+        // float mode. Where z·log2(e) overflows (|x| > ~2.4e38) LiteRT 2.3.0 also returns 0 or 1
+        // (measured); finite inputs large enough to overflow p give NaN there as here.
+        float e = 0.0f;
+        if (n != -__builtin_inff()) {
+            e = VK_SUFFIX(scale_pow2)(p, n);
+            if (e < 0x1p-126f) e = 0.0f;
+        }
         const float d = e + 1.0f;
         float f = e / d;
         if (!(xb & 0x80000000u)) f = 1.0f - f;

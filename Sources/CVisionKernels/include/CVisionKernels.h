@@ -305,6 +305,13 @@ void vk_sigmoid(vk_isa isa, const float *x, float *y, size_t count);
 
 // MARK: Thread pool
 
+/// Makes the calling thread flush denormal results and inputs to zero (x86 MXCSR FTZ and DAZ,
+/// ARM64 FPCR.FZ), as XNNPACK does while it runs operators (src/operator-run.c passes
+/// PTHREADPOOL_FLAG_DISABLE_DENORMALS to pthreadpool), and returns the previous state.
+uint64_t vk_denormals_flush_begin(void);
+/// Restores the state `vk_denormals_flush_begin` returned.
+void vk_denormals_flush_end(uint64_t state);
+
 /// Work callback: run tasks `[begin, end)` on thread `thread` (0 is the caller).
 typedef void (*vk_task_fn)(void *context, size_t begin, size_t end, size_t thread);
 
