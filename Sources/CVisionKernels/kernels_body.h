@@ -694,6 +694,18 @@ void VK_SUFFIX(vk_resize_bilinear)(const vk_resize *r, size_t row_begin, size_t 
                 const vk_v dp = d * (vk_v)(ay);
                 VK_STORE(out + c, t + dp);
             }
+#if VK_LANES == 16
+            for (; c + 8 <= C; c += 8) {
+                const vk_h tl = VK_LOADH(top + x0 + c), tr = VK_LOADH(top + x1 + c);
+                const vk_h bl = VK_LOADH(bottom + x0 + c), br = VK_LOADH(bottom + x1 + c);
+                const vk_h td = tr - tl, bd = br - bl;
+                const vk_h tp = td * (vk_h)(ax), bp = bd * (vk_h)(ax);
+                const vk_h t = tl + tp, bo = bl + bp;
+                const vk_h d = bo - t;
+                const vk_h dp = d * (vk_h)(ay);
+                VK_STOREH(out + c, t + dp);
+            }
+#endif
             for (; c < C; c++) {
                 const float tl = top[x0 + c], tr = top[x1 + c], bl = bottom[x0 + c], br = bottom[x1 + c];
                 const float tp = (tr - tl) * ax, bp = (br - bl) * ax;
