@@ -264,12 +264,17 @@ static void VK_SUFFIX(dw_pixel)(const vk_dwconv *p, const float *const *rows, si
             float *out = p->output + (oy - p->output_row_offset) * OW * C + c;                                  \
             size_t ox = inner_lo;                                                                               \
             for (; ox + VK_DW_PIXELS <= inner_hi; ox += VK_DW_PIXELS) {                                         \
-                /* Each input vector of a window row is loaded once for all the pixels that use it. */         \
+                /* Each input vector is loaded once for all the pixels that use it. The loops are      */      \
+                /* unrolled explicitly: at -O2 clang otherwise keeps the 5x5 column-major order rolled */      \
+                /* and runs it at half speed.                                                          */      \
                 T acc[VK_DW_PIXELS];                                                                            \
                 for (size_t q = 0; q < VK_DW_PIXELS; q++) acc[q] = b;                                           \
+                _Pragma("clang loop unroll(full)")                                                              \
                 for (size_t j = 0; j < (VK_DW_PIXELS - 1) * SW + KW; j++) {                                     \
+                    _Pragma("clang loop unroll(full)")                                                          \
                     for (size_t ky = 0; ky < KH; ky++) {                                                        \
                         T x = LOAD(in[ky] + (ox * SW - p->pad_left + j) * C);                                    \
+                        _Pragma("clang loop unroll(full)")                                                      \
                         for (size_t q = 0; q < VK_DW_PIXELS; q++)                                               \
                             if (j >= q * SW && j - q * SW < KW) acc[q] = VK_FMA(x, w[ky * KW + j - q * SW], acc[q]); \
                     }                                                                                           \

@@ -3,8 +3,8 @@
 
 For one float model it
   1. rewrites the flatbuffer so that every tensor an operator writes (except DEQUANTIZE and
-     DENSIFY outputs, which are constant weights) is also a subgraph output (schema object API shipped with
-     ai-edge-litert: `ai_edge_litert.schema_py_generated`);
+     DENSIFY outputs, which are constant weights) is also a subgraph output (the schema object
+     API shipped with ai-edge-litert: `ai_edge_litert.schema_py_generated`);
   2. runs that model in LiteRT (XNNPACK delegate, one thread) and with the engine
      (`vision-tasks run-model`, one thread) on the same input (seeded random in the model's input
      range, the SplitMix64 recipe of make_inference_golden.py);
@@ -13,13 +13,28 @@ For one float model it
      and a different output is one whose arithmetic differs from XNNPACK's ("DIVERGES"); one with
      different inputs only inherits earlier differences ("inherited").
 
+Modes:
+  (default)   the in-graph walk above; `--all` lists every operator, not only diverging ones.
+  --isolate   instead runs every operator alone (a one-operator model fed with LiteRT's own
+              input tensors) in both, so every diverging operator kind shows at once, not only the
+              first one in execution order.
+  --final     compares only the unmodified model's outputs (all fusions active), every element:
+              max scaled error and the fraction of elements whose bits differ.
+  --threads N runs the engine with N threads (results must not depend on it).
+
 Caveat: exposing every intermediate tensor stops XNNPACK (and the engine) from fusing operators
-across those tensors, so this compares the unfused arithmetic of each operator; fused results in
-the real model can still differ (check the final outputs separately).
+across those tensors, so the walk compares the unfused arithmetic of each operator; use --final
+for the fused model.
+
+Findings (Dec 2026, see docs/ENGINE.md, Accuracy): depthwise taps column-major, few-channel
+convolutions in igemm order, XNNPACK's resize-bilinear coordinates and unfused lerp, MEAN as
+sum × (1/count), XNNPACK's AVX-512 sigmoid and flushed denormals made all six float models
+bitwise identical to LiteRT.
 
 Usage:
   ~/.cache/mediapipe-oracle-venv/bin/python scripts/reference/op_bit_parity.py \
-      BUNDLE.task MEMBER.tflite [--seed N] [--binary .build/release/vision-tasks] [--threads 1]
+      BUNDLE.task MEMBER.tflite [--seed N] [--binary .build/release/vision-tasks] [--threads 1] \
+      [--all] [--isolate | --final]
 """
 import argparse
 import os
@@ -42,6 +57,12 @@ from make_inference_golden import random_input  # noqa: E402
 WEIGHT_OPS = ("DEQUANTIZE", "DENSIFY")
 
 OPNAMES = {v: k for k, v in vars(schema.BuiltinOperator).items() if not k.startswith("_")}
+
+
+def input_low(args):
+    """Lower end of the input range: [-1, 1] for the pose detector, [0, 1] for the other models
+    (their normalisations in make_inference_golden.py's MODELS table)."""
+    return -1.0 if "pose_detector" in (args.member or args.bundle) else 0.0
 
 
 def load(bundle, member):
@@ -168,8 +189,7 @@ def compare_final(original, args):
     interp.allocate_tensors()
     detail = interp.get_input_details()[0]
     shape = [int(d) for d in detail["shape"]]
-    low = -1.0 if "pose_detector" in (args.member or args.bundle) else 0.0
-    data = random_input(args.seed, int(np.prod(shape)), low, 1.0)
+    data = random_input(args.seed, int(np.prod(shape)), input_low(args), 1.0)
     interp.set_tensor(detail["index"], data.reshape(shape))
     interp.invoke()
     lite = [interp.get_tensor(d["index"]).reshape(-1) for d in interp.get_output_details()]
@@ -205,7 +225,7 @@ def main():
     parser.add_argument("--final", action="store_true",
                         help="only compare the unmodified model's outputs (with every fusion) over all elements")
     parser.add_argument("--isolate", action="store_true",
-                        help="also run every diverging operator alone on LiteRT's own input tensors")
+                        help="run every operator alone on LiteRT's own input tensors instead of the in-graph walk")
     args = parser.parse_args()
 
     original = load(args.bundle, args.member)
@@ -217,10 +237,7 @@ def main():
     interp.allocate_tensors()
     detail = interp.get_input_details()[0]
     shape = [int(d) for d in detail["shape"]]
-    low, high = float(-1.0), float(1.0)
-    # Input range from the golden table when the model is known; [-1, 1] or [0, 1] otherwise.
-    low = -1.0 if "pose_detector" in (args.member or args.bundle) else 0.0
-    data = random_input(args.seed, int(np.prod(shape)), low, high)
+    data = random_input(args.seed, int(np.prod(shape)), input_low(args), 1.0)
     interp.set_tensor(detail["index"], data.reshape(shape))
     interp.invoke()
     reference = {}
@@ -270,7 +287,6 @@ def main():
     print("summary (operator, status): count")
     for (name, status), n in sorted(counts.items()):
         print(f"  {name:22s} {status:9s} {n}")
-    final = [t for t in graph.outputs[:0]]
     print(f"max scaled difference over all intermediate tensors: {worst:.3g}")
 
 
