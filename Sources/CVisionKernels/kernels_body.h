@@ -845,6 +845,8 @@ void VK_SUFFIX(vk_conv_planar)(const vk_conv_geometry *g, const float *filter, c
             const vk_v start = (vk_v)(bias ? bias[o] : 0.0f);
             size_t ox = 0;
             // Four vectors of pixels at a time: independent sums hide the multiply-add latency.
+            // Terms in XNNPACK's igemm order: window row, window column, then channel (see
+            // VK_DOT_PIXEL), one fused multiply-add each after the bias.
             for (; n == 1 && ox + 4 * VK_LANES <= OW; ox += 4 * VK_LANES) {
                 vk_v acc0 = start, acc1 = start, acc2 = start, acc3 = start;
                 for (size_t ky = 0; ky < KH; ky++)

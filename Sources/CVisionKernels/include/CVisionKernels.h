@@ -171,7 +171,8 @@ void vk_gemm_conv(vk_gemm_shape shape, const float *packed, const vk_conv_geomet
 /// A convolution with few output channels (`n`, best for 1...4), computed pixel by pixel as dot
 /// products of the input window with each filter, read in place (no patch copy). Output `o`
 /// of pixel `m` is `bias[o]` plus the window's dot product with `filter + o * k` (`k` =
-/// kernel_height * kernel_width * channels, OHWI), summed in vector lanes, then clamped.
+/// kernel_height * kernel_width * channels, OHWI), added one fused multiply-add at a time in
+/// (row, column, channel) order (XNNPACK's igemm order), then clamped.
 /// Computes pixels `[pixel, pixel + count)` (counted over the batch) into `output` (`n` floats
 /// per pixel). `zeros` holds at least `input_width * channels` zeros.
 void vk_conv_dot(vk_isa isa, const vk_conv_geometry *geometry, const float *filter, const float *bias, size_t n,
@@ -179,7 +180,8 @@ void vk_conv_dot(vk_isa isa, const vk_conv_geometry *geometry, const float *filt
 
 /// A stride-1, undilated convolution with at most 4 output channels, computed with pixels in
 /// vector lanes: each input row is transposed once into zero-padded channel planes, then each
-/// output is `bias[o]` plus the window's terms in (row, channel, column) order, clamped.
+/// output is `bias[o]` plus the window's terms in (row, column, channel) order (XNNPACK's igemm
+/// order), clamped.
 /// Computes output rows `[row_begin, row_end)` (counted over the batch). `scratch` holds
 /// vk_conv_planar_scratch_floats() floats; consecutive rows reuse the transposed rows in it.
 void vk_conv_planar(vk_isa isa, const vk_conv_geometry *geometry, const float *filter, const float *bias, size_t n,
@@ -212,8 +214,8 @@ typedef struct vk_dwconv {
     float lo, hi;
 } vk_dwconv;
 
-/// Computes output rows `[row_begin, row_end)`. Each output is the bias, then the taps in
-/// row-major order (taps outside the input add zero), then the clamp.
+/// Computes output rows `[row_begin, row_end)`. Each output is the bias, then the taps column by
+/// column (XNNPACK's dwconv order; taps outside the input add zero), then the clamp.
 void vk_dwconv_run(const vk_dwconv *conv, size_t row_begin, size_t row_end);
 
 /// Channels `[channel_begin, channel_end)` of output rows `[row_begin, row_end)` (the same values
