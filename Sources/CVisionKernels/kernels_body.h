@@ -11,6 +11,7 @@
 // and wraps the include in a target attribute region where needed.
 
 #include <string.h>
+#include <stdint.h>
 #include "gemm_layout.h"
 #include "sparse_layout.h"
 
@@ -223,8 +224,11 @@ static void VK_SUFFIX(dw_pixel)(const vk_dwconv *p, const float *const *rows, si
     while (kx_hi > kx_lo && ix0 + (ptrdiff_t)((kx_hi - 1) * p->dilation_w) >= (ptrdiff_t)p->input_width) kx_hi--;
     for (size_t c = c_begin; c < c_end; c++) {
         vk_h acc = (vk_h)(bias[c]);
-        for (size_t ky = 0; ky < KH; ky++)
-            for (size_t kx = kx_lo; kx < kx_hi; kx++)
+        // Taps column by column (kx outer, ky inner), one fused multiply-add each after the bias:
+        // XNNPACK's order (src/indirection.c, xnn_indirection_init_dwconv2d_compressed: tap index
+        // kernel_x * kernel_height + kernel_y; src/f32-dwconv/gen/f32-dwconv-9p16c-minmax-avx512f.c).
+        for (size_t kx = kx_lo; kx < kx_hi; kx++)
+            for (size_t ky = 0; ky < KH; ky++)
                 acc = VK_FMA((vk_h)(rows[ky][(size_t)(ix0 + (ptrdiff_t)(kx * p->dilation_w)) * C + c]),
                              (vk_h)(p->weights[(ky * KW + kx) * C + c]), acc);
         acc = VK_MINH((vk_h)(p->hi), VK_MAXH((vk_h)(p->lo), acc));
@@ -234,6 +238,7 @@ static void VK_SUFFIX(dw_pixel)(const vk_dwconv *p, const float *const *rows, si
 
 // Channels [c, c + L) of output rows [row_begin, row_end) for a fixed window (inlined with
 // constant KH and KW; dilation 1): the block's weights stay in registers over all the pixels.
+// Every path adds the taps in XNNPACK's order, window column by window column (see dw_pixel).
 // Window rows outside the input read the zero row; window columns outside the input are
 // skipped (only the first and last few output columns check them).
 /// Output pixels per step of the interior loop of the fixed-window depthwise kernel: adjacent
@@ -259,13 +264,17 @@ static void VK_SUFFIX(dw_pixel)(const vk_dwconv *p, const float *const *rows, si
             float *out = p->output + (oy - p->output_row_offset) * OW * C + c;                                  \
             size_t ox = inner_lo;                                                                               \
             for (; ox + VK_DW_PIXELS <= inner_hi; ox += VK_DW_PIXELS) {                                         \
-                /* Each input vector of a window row is loaded once for all the pixels that use it. */         \
+                /* Each input vector is loaded once for all the pixels that use it. The loops are      */      \
+                /* unrolled explicitly: at -O2 clang otherwise keeps the 5x5 column-major order rolled */      \
+                /* and runs it at half speed.                                                          */      \
                 T acc[VK_DW_PIXELS];                                                                            \
                 for (size_t q = 0; q < VK_DW_PIXELS; q++) acc[q] = b;                                           \
-                for (size_t ky = 0; ky < KH; ky++) {                                                            \
-                    const float *xr = in[ky] + (ox * SW - p->pad_left) * C;                                      \
-                    for (size_t j = 0; j < (VK_DW_PIXELS - 1) * SW + KW; j++) {                                 \
-                        T x = LOAD(xr + j * C);                                                                 \
+                _Pragma("clang loop unroll(full)")                                                              \
+                for (size_t j = 0; j < (VK_DW_PIXELS - 1) * SW + KW; j++) {                                     \
+                    _Pragma("clang loop unroll(full)")                                                          \
+                    for (size_t ky = 0; ky < KH; ky++) {                                                        \
+                        T x = LOAD(in[ky] + (ox * SW - p->pad_left + j) * C);                                    \
+                        _Pragma("clang loop unroll(full)")                                                      \
                         for (size_t q = 0; q < VK_DW_PIXELS; q++)                                               \
                             if (j >= q * SW && j - q * SW < KW) acc[q] = VK_FMA(x, w[ky * KW + j - q * SW], acc[q]); \
                     }                                                                                           \
@@ -274,10 +283,9 @@ static void VK_SUFFIX(dw_pixel)(const vk_dwconv *p, const float *const *rows, si
             }                                                                                                   \
             for (; ox < inner_hi; ox++) {                                                                       \
                 T acc = b;                                                                                      \
-                for (size_t ky = 0; ky < KH; ky++) {                                                            \
-                    const float *xr = in[ky] + (ox * SW - p->pad_left) * C;                                      \
-                    for (size_t kx = 0; kx < KW; kx++) acc = VK_FMA(LOAD(xr + kx * C), w[ky * KW + kx], acc);    \
-                }                                                                                               \
+                for (size_t kx = 0; kx < KW; kx++)                                                              \
+                    for (size_t ky = 0; ky < KH; ky++)                                                          \
+                        acc = VK_FMA(LOAD(in[ky] + (ox * SW - p->pad_left + kx) * C), w[ky * KW + kx], acc);    \
                 STORE(out + ox * C, MINF(vhi, MAXF(vlo, acc)));                                                 \
             }                                                                                                   \
             for (size_t e = 0; e < OW - (inner_hi - inner_lo); e++) {                                           \
@@ -285,11 +293,12 @@ static void VK_SUFFIX(dw_pixel)(const vk_dwconv *p, const float *const *rows, si
                 size_t ox = e < inner_lo ? e : inner_hi + (e - inner_lo);                                       \
                 const ptrdiff_t ix0 = (ptrdiff_t)(ox * SW) - (ptrdiff_t)p->pad_left;                             \
                 T acc = b;                                                                                      \
-                for (size_t ky = 0; ky < KH; ky++)                                                              \
-                    for (size_t kx = 0; kx < KW; kx++) {                                                        \
-                        ptrdiff_t ix = ix0 + (ptrdiff_t)kx;                                                     \
-                        if (ix >= 0 && ix < (ptrdiff_t)W) acc = VK_FMA(LOAD(in[ky] + (size_t)ix * C), w[ky * KW + kx], acc); \
-                    }                                                                                           \
+                for (size_t kx = 0; kx < KW; kx++) {                                                            \
+                    ptrdiff_t ix = ix0 + (ptrdiff_t)kx;                                                         \
+                    if (ix < 0 || ix >= (ptrdiff_t)W) continue;                                                 \
+                    for (size_t ky = 0; ky < KH; ky++)                                                          \
+                        acc = VK_FMA(LOAD(in[ky] + (size_t)ix * C), w[ky * KW + kx], acc);                      \
+                }                                                                                               \
                 STORE(out + ox * C, MINF(vhi, MAXF(vlo, acc)));                                                 \
             }                                                                                                   \
         }                                                                                                       \
@@ -363,56 +372,25 @@ void VK_SUFFIX(vk_dwconv_run)(const vk_dwconv *p, size_t row_begin, size_t row_e
 
 // MARK: Convolution as dot products (few output channels)
 
-/// Adds the dot product of `length` floats of `x` and `w` into the accumulators.
-static inline __attribute__((always_inline)) void VK_SUFFIX(dot_add)(const float *x, const float *w, size_t length,
-                                                                     vk_v *acc, vk_h *acc_h, float *acc_s) {
-    size_t i = 0;
-    for (; i + VK_LANES <= length; i += VK_LANES) *acc = VK_FMA(VK_LOAD(x + i), VK_LOAD(w + i), *acc);
-#if VK_LANES == 16
-    for (; i + 8 <= length; i += 8) *acc_h = VK_FMA(VK_LOADH(x + i), VK_LOADH(w + i), *acc_h);
-#else
-    (void)acc_h;
-#endif
-    for (; i < length; i++) *acc_s += x[i] * w[i];
-}
-
-// Output `o` of one pixel: dot products over the window rows `rows[ky]`, columns
-// [kx_lo, kx_hi) starting at input column ix0, then bias and clamp.
+// Output `o` of one pixel: the bias, then one fused multiply-add per window tap (row by row,
+// column by column) and channel, in that order — XNNPACK's igemm order (src/indirection.c,
+// xnn_indirection_init_conv2d: tap index kernel_y * kernel_width + kernel_x; the f32 gemm/igemm
+// micro-kernels start from the bias and add k in sequence) — then clamp. Window rows outside
+// the input read zeros; columns outside it are skipped.
 #define VK_DOT_PIXEL(OUT, KX_LO, KX_HI)                                                                  \
     for (size_t o = 0; o < n; o++) {                                                                     \
         const float *w = filter + o * K;                                                                 \
-        vk_v acc = (vk_v)(0.0f);                                                                         \
-        vk_h acc_h = (vk_h)(0.0f);                                                                       \
-        float acc_s = 0.0f;                                                                              \
-        for (size_t ky = 0; ky < KH; ky++) {                                                             \
-            if (dilated) {                                                                               \
-                for (size_t kx = (KX_LO); kx < (KX_HI); kx++)                                            \
-                    VK_SUFFIX(dot_add)(rows[ky] + (size_t)(ix0 + (ptrdiff_t)(kx * g->dilation_w)) * C,    \
-                                       w + (ky * KW + kx) * C, C, &acc, &acc_h, &acc_s);                  \
-            } else {                                                                                     \
-                VK_SUFFIX(dot_add)(rows[ky] + (size_t)(ix0 + (ptrdiff_t)(KX_LO)) * C, w + (ky * KW + (KX_LO)) * C, \
-                                   ((KX_HI) - (KX_LO)) * C, &acc, &acc_h, &acc_s);                       \
+        vk_h acc = (vk_h)(bias ? bias[o] : 0.0f);                                                        \
+        for (size_t ky = 0; ky < KH; ky++)                                                               \
+            for (size_t kx = (KX_LO); kx < (KX_HI); kx++) {                                              \
+                const float *x = rows[ky] + (size_t)(ix0 + (ptrdiff_t)(kx * g->dilation_w)) * C;          \
+                const float *wt = w + (ky * KW + kx) * C;                                                \
+                for (size_t c = 0; c < C; c++) acc = VK_FMA((vk_h)(x[c]), (vk_h)(wt[c]), acc);            \
             }                                                                                            \
-        }                                                                                                \
-        VK_DOT_REDUCE(acc, acc_h);                                                                       \
-        float sum = (bias ? bias[o] : 0.0f) + reduced + acc_s;                                           \
+        float sum = acc[0];                                                                              \
         sum = sum < lo ? lo : sum;                                                                       \
         (OUT)[o] = sum > hi ? hi : sum;                                                                  \
     }
-
-// Pairwise (tree) reduction of the vector accumulators into `reduced`.
-typedef float VK_SUFFIX(vk_q) __attribute__((ext_vector_type(4)));
-typedef float VK_SUFFIX(vk_d) __attribute__((ext_vector_type(2)));
-#if VK_LANES == 16
-#define VK_DOT_HALF(acc, acc_h) ((acc).lo + (acc).hi + (acc_h))
-#else
-#define VK_DOT_HALF(acc, acc_h) (acc)
-#endif
-#define VK_DOT_REDUCE(acc, acc_h)                                 \
-    vk_h half_ = VK_DOT_HALF(acc, acc_h);                         \
-    VK_SUFFIX(vk_q) quarter_ = half_.lo + half_.hi;               \
-    VK_SUFFIX(vk_d) pair_ = quarter_.lo + quarter_.hi;            \
-    float reduced = pair_.x + pair_.y
 
 void VK_SUFFIX(vk_conv_dot)(const vk_conv_geometry *g, const float *filter, const float *bias, size_t n, float *output,
                             size_t pixel, size_t count, float lo, float hi, const float *zeros) {
@@ -695,42 +673,131 @@ void VK_SUFFIX(vk_sparse_run)(const float *packed, size_t n, size_t k, const flo
 // MARK: Bilinear resize
 
 void VK_SUFFIX(vk_resize_bilinear)(const vk_resize *r, size_t row_begin, size_t row_end) {
+    // XNNPACK's arithmetic (src/f32-ibilinear/gen/f32-ibilinear-sse-u8.c, the x86 choice of
+    // src/configs/ibilinear-config.c): t = tl + (tr - tl)·ax, b = bl + (br - bl)·ax,
+    // out = t + (b - t)·ay, each product rounded before its sum (no fused multiply-add).
+#pragma clang fp contract(off)
     const size_t C = r->channels, W = r->input_width, OW = r->output_width;
     for (size_t task = row_begin; task < row_end; task++) {
         const size_t b = task / r->output_height, oy = task % r->output_height;
         const float *image = r->input + b * r->input_height * W * C;
         const float *top = image + (size_t)r->y_index[2 * oy] * W * C;
         const float *bottom = image + (size_t)r->y_index[2 * oy + 1] * W * C;
-        const float dy = r->y_weight[oy];
+        const float ay = r->y_weight[oy];
         float *out = r->output + task * OW * C;
         for (size_t ox = 0; ox < OW; ox++, out += C) {
             const size_t x0 = (size_t)r->x_index[2 * ox] * C, x1 = (size_t)r->x_index[2 * ox + 1] * C;
-            const float dx = r->x_weight[ox];
-            // The reference's weights and order: p00 w00 + p10 w10 + p01 w01 + p11 w11.
-            const float w00 = (1 - dy) * (1 - dx), w01 = (1 - dy) * dx, w10 = dy * (1 - dx), w11 = dy * dx;
+            const float ax = r->x_weight[ox];
             size_t c = 0;
             for (; c + VK_LANES <= C; c += VK_LANES) {
-                vk_v v = VK_LOAD(top + x0 + c) * (vk_v)(w00);
-                v = VK_FMA(VK_LOAD(bottom + x0 + c), (vk_v)(w10), v);
-                v = VK_FMA(VK_LOAD(top + x1 + c), (vk_v)(w01), v);
-                VK_STORE(out + c, VK_FMA(VK_LOAD(bottom + x1 + c), (vk_v)(w11), v));
+                const vk_v tl = VK_LOAD(top + x0 + c), tr = VK_LOAD(top + x1 + c);
+                const vk_v bl = VK_LOAD(bottom + x0 + c), br = VK_LOAD(bottom + x1 + c);
+                const vk_v td = tr - tl, bd = br - bl;
+                const vk_v tp = td * (vk_v)(ax), bp = bd * (vk_v)(ax);
+                const vk_v t = tl + tp, bo = bl + bp;
+                const vk_v d = bo - t;
+                const vk_v dp = d * (vk_v)(ay);
+                VK_STORE(out + c, t + dp);
             }
 #if VK_LANES == 16
             for (; c + 8 <= C; c += 8) {
-                vk_h v = VK_LOADH(top + x0 + c) * (vk_h)(w00);
-                v = VK_FMA(VK_LOADH(bottom + x0 + c), (vk_h)(w10), v);
-                v = VK_FMA(VK_LOADH(top + x1 + c), (vk_h)(w01), v);
-                VK_STOREH(out + c, VK_FMA(VK_LOADH(bottom + x1 + c), (vk_h)(w11), v));
+                const vk_h tl = VK_LOADH(top + x0 + c), tr = VK_LOADH(top + x1 + c);
+                const vk_h bl = VK_LOADH(bottom + x0 + c), br = VK_LOADH(bottom + x1 + c);
+                const vk_h td = tr - tl, bd = br - bl;
+                const vk_h tp = td * (vk_h)(ax), bp = bd * (vk_h)(ax);
+                const vk_h t = tl + tp, bo = bl + bp;
+                const vk_h d = bo - t;
+                const vk_h dp = d * (vk_h)(ay);
+                VK_STOREH(out + c, t + dp);
             }
 #endif
             for (; c < C; c++) {
-                vk_h v = (vk_h)(top[x0 + c] * w00);
-                v = VK_FMA((vk_h)(bottom[x0 + c]), (vk_h)(w10), v);
-                v = VK_FMA((vk_h)(top[x1 + c]), (vk_h)(w01), v);
-                v = VK_FMA((vk_h)(bottom[x1 + c]), (vk_h)(w11), v);
-                out[c] = v[0];
+                const float tl = top[x0 + c], tr = top[x1 + c], bl = bottom[x0 + c], br = bottom[x1 + c];
+                const float tp = (tr - tl) * ax, bp = (br - bl) * ax;
+                const float t = tl + tp, bo = bl + bp;
+                const float dp = (bo - t) * ay;
+                out[c] = t + dp;
             }
         }
+    }
+}
+
+// MARK: Sigmoid
+
+// XNNPACK's AVX-512 sigmoid, one element at a time with the same operations
+// (src/f32-vsigmoid/gen/f32-vsigmoid-avx512f-rr2-lut32-p2-perm2-scalef-div-u64.c; constants
+// from there): z = -|x|; n = round(z·log2(e)) to 1/32 by a magic-number add; l = 2^frac(n)
+// from a 32-entry table indexed by the low 5 bits of n + magic; t = z - n·ln2 in two steps;
+// p = l + t·l·(c1 + t·c2); e = p·2^floor(n) (VSCALEFPS); f = e / (e + 1), and 1 - f for x ≥ 0
+// (sign bit clear). Multiply-adds are fused (__builtin_fmaf: an instruction where the target
+// has FMA, else the C library's exact fmaf).
+static const float VK_SUFFIX(sigmoid_table)[32] = {
+    0x1.000000p+0f, 0x1.059B0Ep+0f, 0x1.0B5586p+0f, 0x1.11301Ep+0f, 0x1.172B84p+0f, 0x1.1D4874p+0f,
+    0x1.2387A6p+0f, 0x1.29E9E0p+0f, 0x1.306FE0p+0f, 0x1.371A74p+0f, 0x1.3DEA64p+0f, 0x1.44E086p+0f,
+    0x1.4BFDAEp+0f, 0x1.5342B6p+0f, 0x1.5AB07Ep+0f, 0x1.6247ECp+0f, 0x1.6A09E6p+0f, 0x1.71F75Ep+0f,
+    0x1.7A1148p+0f, 0x1.82589Ap+0f, 0x1.8ACE54p+0f, 0x1.93737Cp+0f, 0x1.9C4918p+0f, 0x1.A5503Cp+0f,
+    0x1.AE89FAp+0f, 0x1.B7F770p+0f, 0x1.C199BEp+0f, 0x1.CB720Ep+0f, 0x1.D5818Ep+0f, 0x1.DFC974p+0f,
+    0x1.EA4AFAp+0f, 0x1.F50766p+0f,
+};
+
+// p · 2^floor(n), rounded once (VSCALEFPS on finite values).
+static inline float VK_SUFFIX(scale_pow2)(float p, float n) {
+    const float m = __builtin_floorf(n);
+    if (!(m >= -300.0f)) return m != m ? m : p * 0.0f;  // NaN stays NaN; far below the range: 0
+    if (m > 127.0f) return p * __builtin_inff();
+    int k = (int)m;
+    if (k < -126) {
+        // Exact pre-scaling keeps one rounding: p·2^-100 is a normal float.
+        p = p * 0x1p-100f;
+        k += 100;
+        if (k < -149) return p * 0.0f;
+        if (k < -126) {
+            uint32_t bits = (uint32_t)1 << (uint32_t)(k + 149);  // 2^k as a subnormal
+            float scale;
+            memcpy(&scale, &bits, sizeof scale);
+            return p * scale;
+        }
+    }
+    uint32_t bits = (uint32_t)(k + 127) << 23;
+    float scale;
+    memcpy(&scale, &bits, sizeof scale);
+    return p * scale;
+}
+
+void VK_SUFFIX(vk_sigmoid)(const float *x, float *y, size_t count) {
+#pragma clang fp contract(off)
+    const float magic = 0x1.800000p18f, log2e = 0x1.715476p0f;
+    const float minus_ln2_hi = -0x1.62E430p-1f, minus_ln2_lo = 0x1.05C61p-29f;
+    const float c2 = 0x1.000000p-1f, c1 = 0x1.0000F6p-0f;
+    for (size_t i = 0; i < count; i++) {
+        uint32_t xb;
+        memcpy(&xb, x + i, sizeof xb);
+        const uint32_t zb = xb | 0x80000000u;
+        float z;
+        memcpy(&z, &zb, sizeof z);
+        float n = __builtin_fmaf(z, log2e, magic);
+        uint32_t nb;
+        memcpy(&nb, &n, sizeof nb);
+        const float l = VK_SUFFIX(sigmoid_table)[nb & 31];
+        n = n - magic;
+        float t = __builtin_fmaf(n, minus_ln2_hi, z);
+        t = __builtin_fmaf(n, minus_ln2_lo, t);
+        float p = __builtin_fmaf(t, c2, c1);
+        t = t * l;
+        p = __builtin_fmaf(t, p, l);
+        // XNNPACK runs with denormals flushed (see vk_denormals_flush_begin): a subnormal e is 0,
+        // so f is 0 (x < 0) or 1 — done explicitly, so the result does not depend on the thread's
+        // float mode. Where z·log2(e) overflows (|x| > ~2.4e38) LiteRT 2.3.0 also returns 0 or 1
+        // (measured); finite inputs large enough to overflow p give NaN there as here.
+        float e = 0.0f;
+        if (n != -__builtin_inff()) {
+            e = VK_SUFFIX(scale_pow2)(p, n);
+            if (e < 0x1p-126f) e = 0.0f;
+        }
+        const float d = e + 1.0f;
+        float f = e / d;
+        if (!(xb & 0x80000000u)) f = 1.0f - f;
+        y[i] = f;
     }
 }
 
@@ -778,19 +845,20 @@ void VK_SUFFIX(vk_conv_planar)(const vk_conv_geometry *g, const float *filter, c
             const vk_v start = (vk_v)(bias ? bias[o] : 0.0f);
             size_t ox = 0;
             // Four vectors of pixels at a time: independent sums hide the multiply-add latency.
+            // Terms in XNNPACK's igemm order: window row, window column, then channel (see
+            // VK_DOT_PIXEL), one fused multiply-add each after the bias.
             for (; n == 1 && ox + 4 * VK_LANES <= OW; ox += 4 * VK_LANES) {
                 vk_v acc0 = start, acc1 = start, acc2 = start, acc3 = start;
                 for (size_t ky = 0; ky < KH; ky++)
-                    for (size_t c = 0; c < C; c++) {
-                        const float *x = slot[ky] + c * plane + ox;
-                        for (size_t kx = 0; kx < KW; kx++) {
+                    for (size_t kx = 0; kx < KW; kx++)
+                        for (size_t c = 0; c < C; c++) {
+                            const float *x = slot[ky] + c * plane + ox + kx;
                             const vk_v wv = (vk_v)(w[(ky * KW + kx) * C + c]);
-                            acc0 = VK_FMA(VK_LOAD(x + kx), wv, acc0);
-                            acc1 = VK_FMA(VK_LOAD(x + kx + VK_LANES), wv, acc1);
-                            acc2 = VK_FMA(VK_LOAD(x + kx + 2 * VK_LANES), wv, acc2);
-                            acc3 = VK_FMA(VK_LOAD(x + kx + 3 * VK_LANES), wv, acc3);
+                            acc0 = VK_FMA(VK_LOAD(x), wv, acc0);
+                            acc1 = VK_FMA(VK_LOAD(x + VK_LANES), wv, acc1);
+                            acc2 = VK_FMA(VK_LOAD(x + 2 * VK_LANES), wv, acc2);
+                            acc3 = VK_FMA(VK_LOAD(x + 3 * VK_LANES), wv, acc3);
                         }
-                    }
                 VK_STORE(out + ox, VK_MIN(vhi, VK_MAX(vlo, acc0)));
                 VK_STORE(out + ox + VK_LANES, VK_MIN(vhi, VK_MAX(vlo, acc1)));
                 VK_STORE(out + ox + 2 * VK_LANES, VK_MIN(vhi, VK_MAX(vlo, acc2)));
@@ -799,11 +867,9 @@ void VK_SUFFIX(vk_conv_planar)(const vk_conv_geometry *g, const float *filter, c
             for (; ox < OW; ox += VK_LANES) {
                 vk_v acc = start;
                 for (size_t ky = 0; ky < KH; ky++)
-                    for (size_t c = 0; c < C; c++) {
-                        const float *x = slot[ky] + c * plane + ox;
-                        for (size_t kx = 0; kx < KW; kx++)
-                            acc = VK_FMA(VK_LOAD(x + kx), (vk_v)(w[(ky * KW + kx) * C + c]), acc);
-                    }
+                    for (size_t kx = 0; kx < KW; kx++)
+                        for (size_t c = 0; c < C; c++)
+                            acc = VK_FMA(VK_LOAD(slot[ky] + c * plane + ox + kx), (vk_v)(w[(ky * KW + kx) * C + c]), acc);
                 acc = VK_MIN(vhi, VK_MAX(vlo, acc));
                 float lanes[VK_LANES];
                 VK_STORE(lanes, acc);

@@ -19,6 +19,9 @@
 #include <stdlib.h>
 #include <time.h>
 #include "CVisionKernels.h"
+#if defined(__x86_64__) || defined(_M_X64)
+#include <xmmintrin.h>
+#endif
 
 #if defined(__linux__)
 #include <linux/futex.h>
@@ -197,6 +200,8 @@ static void vk_join(vk_pool *pool, uint32_t generation, size_t thread) {
 static void *vk_worker_main(void *argument) {
     vk_worker_start start = *(vk_worker_start *)argument;
     free(argument);
+    // Workers only run kernels: flush denormals for their whole life (see vk_denormals_flush_begin).
+    (void)vk_denormals_flush_begin();
     vk_pool *pool = start.pool;
     uint32_t seen = 0;
     for (;;) {
@@ -221,6 +226,33 @@ static void *vk_worker_main(void *argument) {
         vk_join(pool, generation, start.index);
     }
     return NULL;
+}
+
+uint64_t vk_denormals_flush_begin(void) {
+#if defined(__x86_64__) || defined(_M_X64)
+    // MXCSR flush-to-zero (bit 15) and denormals-are-zero (bit 6).
+    const uint32_t old = _mm_getcsr();
+    _mm_setcsr(old | 0x8040u);
+    return old;
+#elif defined(__aarch64__)
+    // FPCR.FZ (bit 24).
+    uint64_t old;
+    __asm__ volatile("mrs %0, fpcr" : "=r"(old));
+    __asm__ volatile("msr fpcr, %0" : : "r"(old | ((uint64_t)1 << 24)));
+    return old;
+#else
+    return 0;
+#endif
+}
+
+void vk_denormals_flush_end(uint64_t state) {
+#if defined(__x86_64__) || defined(_M_X64)
+    _mm_setcsr((uint32_t)state);
+#elif defined(__aarch64__)
+    __asm__ volatile("msr fpcr, %0" : : "r"(state));
+#else
+    (void)state;
+#endif
 }
 
 vk_pool *vk_pool_create(size_t thread_count) {

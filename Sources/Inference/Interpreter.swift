@@ -1,3 +1,4 @@
+import CVisionKernels
 import Dispatch
 import ModelFile
 
@@ -363,6 +364,9 @@ public final class Interpreter {
     /// Runs the model on the current inputs.
     public func invoke() throws {
         let context = ExecutionContext(pool: pool, scratch: scratch.raw, scratchStride: scratchStride)
+        // Denormals flush to zero while kernels run, as in XNNPACK (workers always flush).
+        let floatState = vk_denormals_flush_begin()
+        defer { vk_denormals_flush_end(floatState) }
         for kernel in kernels { kernel.execute(context) }
     }
 
@@ -376,6 +380,8 @@ public final class Interpreter {
     /// `OPERATOR#index` (a development aid for speed work).
     package func profile() -> [(label: String, milliseconds: Double)] {
         let context = ExecutionContext(pool: pool, scratch: scratch.raw, scratchStride: scratchStride)
+        let floatState = vk_denormals_flush_begin()
+        defer { vk_denormals_flush_end(floatState) }
         var result: [(label: String, milliseconds: Double)] = []
         for (kernel, label) in zip(kernels, kernelLabels) {
             let start = DispatchTime.now().uptimeNanoseconds

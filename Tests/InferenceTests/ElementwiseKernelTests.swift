@@ -61,7 +61,10 @@ import ModelFile
             h.run(UnaryKernel(operation: op, input: h.buffer(x), output: out, count: 6))
             return values(out, 6)
         }
-        #expect(run(.logistic) == x.map { 1 / (1 + Float.expValue(-$0)) })
+        // XNNPACK's approximation: within 2 ulp of the C library's formula, exactly 0.5 at 0.
+        for (value, exact) in zip(run(.logistic), x.map { 1 / (1 + Float.expValue(-$0)) }) {
+            #expect(abs(value - exact) <= 2 * exact.ulp, "logistic \(value) vs \(exact)")
+        }
         #expect(run(.logistic)[2] == 0.5)
         // x · min(max(x + 3, 0), 6) / 6
         let hardSwish: [Float] = [0, Float(-2) / 6, 0, Float(1.75) / 6, 3, 8]
@@ -69,6 +72,21 @@ import ModelFile
         let leaky: [Float] = [Float(-4) * 0.1, Float(-1) * 0.1, 0, 0.5, 3, 8]
         #expect(run(.leakyRelu(alpha: 0.1)) == leaky)
         #expect(run(.clamp(ActivationClamp(lower: 0, upper: 6, isTanh: false))) == [0, 0, 0, 0.5, 3, 6])
+    }
+
+    @Test func logisticSaturatesAndIsSymmetric() {
+        let h = KernelHarness()
+        // Beyond about -87.3 the result would be subnormal: XNNPACK flushes it to 0 (and 1 - 0
+        // for positive inputs); far-out inputs saturate the same way.
+        let x: [Float] = [-0.75, -20, -87.4, -100, -3e38, 0.75, 20, 87.4, 100, 3e38]
+        let out = h.output(x.count)
+        h.run(UnaryKernel(operation: .logistic, input: h.buffer(x), output: out, count: x.count))
+        let y = values(out, x.count)
+        #expect(y[2] == 0 && y[3] == 0 && y[4] == 0)
+        #expect(y[7] == 1 && y[8] == 1 && y[9] == 1)
+        // σ(x) = 1 - σ(-x), exactly, for x ≥ 0.
+        for i in 0..<5 { #expect(y[5 + i] == 1 - y[i]) }
+        #expect(y[1] > 0 && y[1] < 1e-8)
     }
 
     @Test func halfFloatsWidenExactly() {

@@ -84,6 +84,30 @@ import ModelFile
         #expect(values(out, 4) == [0, 2.5, 7.5, 10])
     }
 
+    @Test func bilinearResizeUsesXNNPACKCoordinates() {
+        // Half-pixel centres, width 2 to 4: v = o·0.5 - 0.25 clamped to [0, 1]; upper = min(lower + 1, 1).
+        let half = ResizeKernel.xnnpackBilinearAxis(2, 4, false, true)
+        #expect(half.map(\.0) == [0, 0, 0, 1])
+        #expect(half.map(\.1) == [1, 1, 1, 1])
+        #expect(half.map(\.2) == [0, 0.25, 0.75, 0])
+        // Aligned corners: v = o/3, last sample exactly at the last input.
+        let aligned = ResizeKernel.xnnpackBilinearAxis(2, 4, true, false)
+        #expect(aligned.map(\.0) == [0, 0, 0, 1])
+        #expect(aligned.map(\.2) == [0, Float(1) / 3, Float(2) / 3, 0])
+        // Neither: v = min(o·0.5, 1).
+        let plain = ResizeKernel.xnnpackBilinearAxis(2, 4, false, false)
+        #expect(plain.map(\.0) == [0, 0, 1, 1])
+        #expect(plain.map(\.2) == [0, 0.5, 0, 0])
+
+        // t + (b - t)·ay with t, b lerps across x: input rows [0, 10] and [20, 40], ay = 0.25.
+        let h = KernelHarness()
+        let out = h.output(4)
+        h.run(ResizeKernel(input: h.buffer([0, 10, 20, 40]), output: out, inputShape: NHWC(batch: 1, height: 2, width: 2, channels: 1),
+                           outputShape: NHWC(batch: 1, height: 1, width: 4, channels: 1), isBilinear: true,
+                           ys: [(0, 1, 0.25)], xs: half))
+        #expect(values(out, 4) == [5, 8.125, 14.375, 17.5])
+    }
+
     @Test func nearestNeighbourResize() {
         #expect(ResizeKernel.axis(2, 4, false, false, false).map(\.0) == [0, 0, 1, 1])
         #expect(ResizeKernel.axis(3, 2, true, false, false).map(\.0) == [0, 2])

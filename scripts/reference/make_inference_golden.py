@@ -10,14 +10,14 @@ reference TFLite runtime) on
     (mean and std from the model's TFLite metadata).
 The reference is LiteRT's default interpreter (XNNPACK delegate, one thread).
 
-Tolerance: 1e-4 absolute, 1e-4 relative above 1 — except where LiteRT itself is not
-reproducible to that level. The pose models amplify float32 rounding noise: flipping the last
-bit of every 7th input element moves LiteRT's own segmentation logits by ~1e-2 and the pose
-detector's boxes by ~1e-4, and LiteRT's builtin kernels differ from its XNNPACK path by up to
-7e-2 on the same outputs. No implementation that does not replicate XNNPACK's arithmetic bit
-for bit can meet 1e-4 there. So for every output the generator also measures this reference
-noise (builtin kernels vs XNNPACK, and XNNPACK on two last-bit perturbations of the input) and
-the output's tolerance is max(1e-4, 2 x noise); both numbers are stored.
+Tolerance: 1e-4 absolute, 1e-4 relative above 1, for every output. The pose models amplify
+float32 rounding noise: flipping the last bit of every 7th input element moves LiteRT's own
+segmentation logits by ~1e-2 and the pose detector's boxes by ~1e-4, and LiteRT's builtin
+kernels differ from its XNNPACK path by up to 7e-2 on the same outputs. So only an engine that
+reproduces XNNPACK's float arithmetic bit for bit meets 1e-4 there — which the engine does
+(per-operator check: op_bit_parity.py). The generator still measures that reference noise
+(builtin kernels vs XNNPACK, and XNNPACK on two last-bit perturbations of the input) and stores
+it per output as `referenceNoise`, for information; it does not widen the tolerance.
 
 Outputs of up to FULL_LIMIT elements are stored whole; larger ones as a fixed number of
 elements at seeded random indices, plus the sum, absolute sum and the sum's tolerance (the sum
@@ -43,7 +43,6 @@ OUT = os.path.join(ROOT, "Tests", "InferenceTests", "Golden")
 FULL_LIMIT = 4096
 SAMPLES = 2048
 ABS_TOL = 1e-4  # |ours - ref| <= ABS_TOL * max(1, |ref|)
-NOISE_FACTOR = 2.0
 
 # (bundle, member, (mean, std) of the input normalisation from the model metadata, image key)
 MODELS = [
@@ -133,11 +132,10 @@ def scaled_error(a, b):
 def describe_output(values, others, seed):
     flat = values.reshape(-1).astype(np.float32)
     # LiteRT's own results move by more than ABS_TOL on some outputs of the pose models when
-    # the arithmetic changes at the rounding level (see the module docstring). There the
-    # tolerance is NOISE_FACTOR times the largest such movement: builtin kernels vs XNNPACK,
-    # and XNNPACK on inputs with flipped last bits.
+    # the arithmetic changes at the rounding level (see the module docstring): recorded, not
+    # allowed for.
     noise = max(scaled_error(other, values) for other in others)
-    tolerance = max(ABS_TOL, NOISE_FACTOR * noise)
+    tolerance = ABS_TOL
     entry = {"shape": [int(d) for d in values.shape], "count": int(flat.size),
              "referenceNoise": noise, "tolerance": tolerance}
     if flat.size <= FULL_LIMIT:

@@ -171,7 +171,8 @@ void vk_gemm_conv(vk_gemm_shape shape, const float *packed, const vk_conv_geomet
 /// A convolution with few output channels (`n`, best for 1...4), computed pixel by pixel as dot
 /// products of the input window with each filter, read in place (no patch copy). Output `o`
 /// of pixel `m` is `bias[o]` plus the window's dot product with `filter + o * k` (`k` =
-/// kernel_height * kernel_width * channels, OHWI), summed in vector lanes, then clamped.
+/// kernel_height * kernel_width * channels, OHWI), added one fused multiply-add at a time in
+/// (row, column, channel) order (XNNPACK's igemm order), then clamped.
 /// Computes pixels `[pixel, pixel + count)` (counted over the batch) into `output` (`n` floats
 /// per pixel). `zeros` holds at least `input_width * channels` zeros.
 void vk_conv_dot(vk_isa isa, const vk_conv_geometry *geometry, const float *filter, const float *bias, size_t n,
@@ -179,7 +180,8 @@ void vk_conv_dot(vk_isa isa, const vk_conv_geometry *geometry, const float *filt
 
 /// A stride-1, undilated convolution with at most 4 output channels, computed with pixels in
 /// vector lanes: each input row is transposed once into zero-padded channel planes, then each
-/// output is `bias[o]` plus the window's terms in (row, channel, column) order, clamped.
+/// output is `bias[o]` plus the window's terms in (row, column, channel) order (XNNPACK's igemm
+/// order), clamped.
 /// Computes output rows `[row_begin, row_end)` (counted over the batch). `scratch` holds
 /// vk_conv_planar_scratch_floats() floats; consecutive rows reuse the transposed rows in it.
 void vk_conv_planar(vk_isa isa, const vk_conv_geometry *geometry, const float *filter, const float *bias, size_t n,
@@ -212,8 +214,8 @@ typedef struct vk_dwconv {
     float lo, hi;
 } vk_dwconv;
 
-/// Computes output rows `[row_begin, row_end)`. Each output is the bias, then the taps in
-/// row-major order (taps outside the input add zero), then the clamp.
+/// Computes output rows `[row_begin, row_end)`. Each output is the bias, then the taps column by
+/// column (XNNPACK's dwconv order; taps outside the input add zero), then the clamp.
 void vk_dwconv_run(const vk_dwconv *conv, size_t row_begin, size_t row_end);
 
 /// Channels `[channel_begin, channel_end)` of output rows `[row_begin, row_end)` (the same values
@@ -293,11 +295,24 @@ typedef struct vk_resize {
     const float *x_weight;
 } vk_resize;
 
-/// Output rows `[row_begin, row_end)` (counted over the batch) of a bilinear resize: each output
-/// is `p00 w00 + p10 w10 + p01 w01 + p11 w11` (TFLite's reference order) with fused multiply-adds.
+/// Output rows `[row_begin, row_end)` (counted over the batch) of a bilinear resize with
+/// XNNPACK's arithmetic: `t = tl + (tr - tl)·ax`, `b = bl + (br - bl)·ax`, `t + (b - t)·ay`,
+/// every product and sum rounded separately.
 void vk_resize_bilinear(vk_isa isa, const vk_resize *resize, size_t row_begin, size_t row_end);
 
+/// `y[i] = 1 / (1 + e^-x[i])` for `count` elements, bit for bit as XNNPACK's AVX-512 sigmoid
+/// (src/f32-vsigmoid/gen/f32-vsigmoid-avx512f-rr2-lut32-p2-perm2-scalef-div-u64.c) on every
+/// instruction set.
+void vk_sigmoid(vk_isa isa, const float *x, float *y, size_t count);
+
 // MARK: Thread pool
+
+/// Makes the calling thread flush denormal results and inputs to zero (x86 MXCSR FTZ and DAZ,
+/// ARM64 FPCR.FZ), as XNNPACK does while it runs operators (src/operator-run.c passes
+/// PTHREADPOOL_FLAG_DISABLE_DENORMALS to pthreadpool), and returns the previous state.
+uint64_t vk_denormals_flush_begin(void);
+/// Restores the state `vk_denormals_flush_begin` returned.
+void vk_denormals_flush_end(uint64_t state);
 
 /// Work callback: run tasks `[begin, end)` on thread `thread` (0 is the caller).
 typedef void (*vk_task_fn)(void *context, size_t begin, size_t end, size_t thread);

@@ -4,8 +4,12 @@ import ModelFile
 ///
 /// The input is viewed as `[outer, reduced, inner]` when the reduced axes are adjacent (the
 /// common NHWC spatial mean), otherwise every output element walks its reduced elements. Sums
-/// run in input order; MEAN divides the sum by the element count
-/// (tensorflow/lite/kernels/reduce.cc, reference `Mean`).
+/// run in input order from zero, and MEAN multiplies the sum by `1 / count` rounded to float,
+/// then adds it to zero — XNNPACK's arithmetic for reductions over non-innermost axes
+/// (src/operators/reduce-nd.c: `scale = 1.0f / num_reduction_elements`;
+/// src/f32-rdsum/gen/f32-rdsum-7p7x-minmax-avx512f-u64.c: sequential adds, `· scale`, added to
+/// the zeroed output), bit for bit for the spatial means of the project's models. Reductions
+/// over the innermost axis differ from XNNPACK's vector tree order (f32-rsum) in the last bits.
 final class ReduceKernel: Kernel, ParallelJob {
     enum Kind { case mean, sum }
 
@@ -73,7 +77,7 @@ final class ReduceKernel: Kernel, ParallelJob {
     }
 
     func run(tasks range: Range<Int>, thread: Int) {
-        let scale = kind == .mean ? Float(reducedCount) : 1
+        let scale: Float = kind == .mean ? 1 / Float(reducedCount) : 1
         if let block {
             for o in range {
                 let outer = o / block.inner, inner = o % block.inner
@@ -83,7 +87,7 @@ final class ReduceKernel: Kernel, ParallelJob {
                     sum += p[0]
                     p += block.inner
                 }
-                output[o] = kind == .mean ? sum / scale : sum
+                output[o] = 0 + sum * scale
             }
             return
         }
@@ -104,7 +108,7 @@ final class ReduceKernel: Kernel, ParallelJob {
                 }
                 sum += input[offset]
             }
-            output[o] = kind == .mean ? sum / scale : sum
+            output[o] = 0 + sum * scale
         }
     }
 }

@@ -4,13 +4,14 @@ import ModelFile
 /// RESIZE_BILINEAR and RESIZE_NEAREST_NEIGHBOR on float32 NHWC tensors, with
 /// `align_corners` and `half_pixel_centers`.
 ///
-/// Source coordinates follow TFLite's reference kernels
-/// (tensorflow/lite/kernels/internal/reference/resize_bilinear.h, `ComputeInterpolationValues`;
-/// resize_nearest_neighbor.h, `GetNearestNeighbor`): `scale = (in - 1) / (out - 1)` with
-/// aligned corners (and more than one output), else `in / out`; bilinear samples at
-/// `(o + 0.5) · scale - 0.5` with half-pixel centres, else `o · scale`, between
-/// `max(floor(v), 0)` and `min(ceil(v), in - 1)`. The per-axis indices and weights are
-/// computed once at load.
+/// `scale = (in - 1) / (out - 1)` with aligned corners (and more than one output), else
+/// `in / out`. Bilinear follows XNNPACK bit for bit (LiteRT's default path; see
+/// `xnnpackBilinearAxis` and `vk_resize_bilinear`); ``axis(_:_:_:_:_:)`` gives TFLite's reference
+/// samples (tensorflow/lite/kernels/internal/reference/resize_bilinear.h,
+/// `ComputeInterpolationValues`: `(o + 0.5) · scale - 0.5` or `o · scale`, between
+/// `max(floor(v), 0)` and `min(ceil(v), in - 1)`) for the quantized kernel; nearest neighbour follows TFLite's reference kernel
+/// (tensorflow/lite/kernels/internal/reference/resize_nearest_neighbor.h, `GetNearestNeighbor`).
+/// The per-axis indices and weights are computed once at load.
 final class ResizeKernel: Kernel, ParallelJob {
     let input: UnsafeMutablePointer<Float>
     let output: UnsafeMutablePointer<Float>
@@ -47,8 +48,11 @@ final class ResizeKernel: Kernel, ParallelJob {
             throw ctx.unsupported("align_corners together with half_pixel_centers")
         }
         return ResizeKernel(input: ctx.inputFloats(0), output: ctx.outputFloats(0), inputShape: shape, outputShape: outputShape,
-                            isBilinear: bilinear, ys: axis(shape.height, size[0], alignCorners, halfPixelCenters, bilinear),
-                            xs: axis(shape.width, size[1], alignCorners, halfPixelCenters, bilinear),
+                            isBilinear: bilinear,
+                            ys: bilinear ? xnnpackBilinearAxis(shape.height, size[0], alignCorners, halfPixelCenters)
+                                : axis(shape.height, size[0], alignCorners, halfPixelCenters, false),
+                            xs: bilinear ? xnnpackBilinearAxis(shape.width, size[1], alignCorners, halfPixelCenters)
+                                : axis(shape.width, size[1], alignCorners, halfPixelCenters, false),
                             instructionSet: ctx.instructionSet)
     }
 
@@ -68,6 +72,30 @@ final class ResizeKernel: Kernel, ParallelJob {
             var index = Swift.min(alignCorners ? Int(v.rounded(.toNearestOrAwayFromZero)) : Int(v.rounded(.down)), input - 1)
             if halfPixelCenters { index = Swift.max(0, index) }
             return (index, index, 0)
+        }
+    }
+
+    /// Bilinear source indices and upper weight along one axis as XNNPACK computes them
+    /// (src/indirection.c, `xnn_indirection_init_resize_bilinear2d_hwc_f32`): with half-pixel
+    /// centres the sample is `o·scale + (0.5·scale - 0.5)` clamped to `[0, in - 1]`, otherwise
+    /// `min(o·scale, in - 1)`; lower = truncation, upper = `min(lower + 1, in - 1)`, weight =
+    /// `v - lower`. The same samples as TFLite's reference kernel except at the clamped borders,
+    /// with XNNPACK's float rounding (each product and sum rounded separately).
+    static func xnnpackBilinearAxis(_ input: Int, _ output: Int, _ alignCorners: Bool, _ halfPixelCenters: Bool) -> [(Int, Int, Float)] {
+        let scale = alignCorners && output > 1
+            ? Float(input - 1) / Float(output - 1) : Float(input) / Float(output)
+        let last = Float(input - 1)
+        let offset = 0.5 * scale - 0.5
+        return (0..<output).map { o in
+            var v = Float(o) * scale
+            if halfPixelCenters && !alignCorners {
+                v = v + offset
+                v = Swift.min(Swift.max(v, 0), last)
+            } else {
+                v = Swift.min(v, last)
+            }
+            let lower = Int(v)
+            return (lower, Swift.min(lower + 1, input - 1), v - Float(lower))
         }
     }
 
@@ -119,12 +147,12 @@ final class ResizeKernel: Kernel, ParallelJob {
                 if !isBilinear {
                     out.update(from: top + x0 * channels, count: channels)
                 } else {
-                    // The reference formula: the four corners weighted by products of (1 - d) and d.
-                    let w00 = (1 - dy) * (1 - dx), w01 = (1 - dy) * dx, w10 = dy * (1 - dx), w11 = dy * dx
+                    // XNNPACK's interpolation, as vk_resize_bilinear.
                     let p00 = top + x0 * channels, p01 = top + x1 * channels
                     let p10 = bottom + x0 * channels, p11 = bottom + x1 * channels
                     for c in 0..<channels {
-                        out[c] = p00[c] * w00 + p10[c] * w10 + p01[c] * w01 + p11[c] * w11
+                        let t = p00[c] + (p01[c] - p00[c]) * dx, b = p10[c] + (p11[c] - p10[c]) * dx
+                        out[c] = t + (b - t) * dy
                     }
                 }
                 out += channels

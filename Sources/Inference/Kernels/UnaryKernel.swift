@@ -1,7 +1,9 @@
+import CVisionKernels
 import ModelFile
 
 /// Element-wise float32 activations: LOGISTIC, TANH, RELU, RELU6, RELU_N1_TO_1, HARD_SWISH,
-/// LEAKY_RELU. Formulas from tensorflow/lite/kernels/activations.cc (reference paths).
+/// LEAKY_RELU. Formulas from tensorflow/lite/kernels/activations.cc (reference paths); LOGISTIC
+/// with XNNPACK's AVX-512 approximation bit for bit (`vk_sigmoid`).
 final class UnaryKernel: Kernel, ParallelJob {
     enum Operation: Equatable {
         /// `1 / (1 + e^-x)`
@@ -27,11 +29,16 @@ final class UnaryKernel: Kernel, ParallelJob {
         try ctx.requireFloat(inputs: [0])
         let x = try ctx.input(0)
         try ctx.requireOutputShape(x.shape)
-        return UnaryKernel(operation: operation, input: ctx.inputFloats(0), output: ctx.outputFloats(0), count: x.elementCount)
+        return UnaryKernel(operation: operation, input: ctx.inputFloats(0), output: ctx.outputFloats(0), count: x.elementCount,
+                           instructionSet: ctx.instructionSet)
     }
 
-    init(operation: Operation, input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, count: Int) {
+    let instructionSet: InstructionSet
+
+    init(operation: Operation, input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, count: Int,
+         instructionSet: InstructionSet = .best) {
         self.operation = operation
+        self.instructionSet = instructionSet
         self.input = input
         self.output = output
         self.count = count
@@ -47,7 +54,7 @@ final class UnaryKernel: Kernel, ParallelJob {
             let end = Swift.min(count, start + UnaryKernel.chunk)
             switch operation {
             case .logistic:
-                for i in start..<end { output[i] = 1 / (1 + Float.expValue(-input[i])) }
+                vk_sigmoid(instructionSet.isa, input + start, output + start, end - start)
             case .tanh:
                 for i in start..<end { output[i] = Float.tanhValue(input[i]) }
             case let .clamp(clamp):
