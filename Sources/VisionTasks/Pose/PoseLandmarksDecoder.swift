@@ -31,7 +31,7 @@ enum PoseLandmarksDecoder {
         var decoded = try LandmarkTensorDecoder.normalized(
             landmarks, count: modelLandmarkCount, inputWidth: inputWidth, inputHeight: inputHeight,
             visibility: .sigmoid, presence: .sigmoid)
-        let confidences = try HeatmapRefinement.refine(
+        _ = try HeatmapRefinement.refine(
             &decoded, heatmap: heatmap, height: heatmapHeight, width: heatmapWidth, channels: modelLandmarkCount)
         let pose = Array(decoded[0..<poseLandmarkCount])
         let auxiliary = Array(decoded[auxiliaryRange])
@@ -45,6 +45,6 @@ enum PoseLandmarksDecoder {
             landmarks: LandmarkProjection.project(pose, onto: roi),
             auxiliaryLandmarks: LandmarkProjection.project(auxiliary, onto: roi),
             worldLandmarks: WorldLandmarkProjection.project(worldLandmarks, rotation: roi.rotation),
-            presence: presence, refinementConfidences: Array(confidences[0..<auxiliaryRange.upperBound]))
+            presence: presence)
     }
 }

@@ -11,9 +11,4 @@ struct PoseLandmarksResultForROI: Sendable {
     var worldLandmarks: [Landmark]
     /// The raw pose presence score.
     var presence: Float
-    /// Per model landmark (33 pose, then the 2 auxiliary ones): the best heatmap confidence
-    /// around it, which decided whether the heatmap refined it (≥ 0.5); `nil` outside the
-    /// heatmap. A value at the threshold means MediaPipe may have decided the other way on
-    /// last-bit-different numbers.
-    var refinementConfidences: [Float?] = []
 }

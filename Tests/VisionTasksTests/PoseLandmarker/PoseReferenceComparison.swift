@@ -2,8 +2,7 @@ import Foundation
 import TestSupport
 @testable import VisionTasks
 
-/// The quantities compared between a pose result and MediaPipe's, in the order of
-/// ``PoseReferenceNoise`` records.
+/// The quantities compared between a pose result and MediaPipe's.
 enum PoseQuantity: Int, CaseIterable, CustomStringConvertible {
     case xy, z, world, visibility, presence, maskMean
 
@@ -24,107 +23,49 @@ struct PoseTolerance {
     subscript(_ quantity: PoseQuantity) -> Float { values[quantity.rawValue] }
 }
 
-/// MediaPipe's own spread for one case: how far its result moves when one input pixel changes
-/// by one bit (scripts/reference/pose_reference_noise.py).
-struct PoseReferenceSpread {
-    /// Whether the pose count stayed the same under every change.
-    var countIsStable: Bool
-    var poseCount: Int
-    /// Per pose: 33 landmarks × (xy, z, world, visibility, presence), then the mask mean.
-    private var values: [[Float]]
-
-    init?(key: String) {
-        guard let encoded = PoseReferenceNoise.records[key], let data = Data(base64Encoded: encoded) else { return nil }
-        let floats = data.withUnsafeBytes { raw in (0..<(data.count / 4)).map { raw.loadUnaligned(fromByteOffset: $0 * 4, as: Float.self) } }
-        guard floats.count >= 2 else { return nil }
-        countIsStable = floats[0] == 1
-        poseCount = Int(floats[1])
-        let stride = 33 * 5 + 1
-        values = (0..<poseCount).map { pose in Array(floats[(2 + pose * stride)..<(2 + (pose + 1) * stride)]) }
-        guard floats.count == 2 + poseCount * stride else { return nil }
-    }
-
-    func spread(pose: Int, landmark: Int, _ quantity: PoseQuantity) -> Float {
-        quantity == .maskMean ? values[pose][33 * 5] : values[pose][landmark * 5 + quantity.rawValue]
-    }
-}
-
-/// The comparison of a pose result with MediaPipe's, value by value.
-///
-/// Each value must be within `max(tolerance, 2 × spread)`, where the spread is how far
-/// MediaPipe's own value moves under one-bit input changes: where MediaPipe is reproducible
-/// (spread ≤ tolerance / 2) that is the tolerance itself; where it is not, no implementation
-/// that differs from XNNPACK in the last bits can be held closer than MediaPipe is to itself.
-/// The worst deviations of the values held to the plain tolerance are recorded separately.
-///
-/// A landmark whose heatmap refinement was a tie (its window's best confidence within
-/// ``tieMargin`` of the 0.5 threshold) is exempt in x and y: numbers that differ from
-/// MediaPipe's in the last bits may decide the other way, which moves it by up to ~0.1.
+/// The comparison of pose results with MediaPipe's, value by value: every landmark's x and y,
+/// z, world landmark, visibility and presence, and every mask's mean, each held to the plain
+/// tolerance of its quantity. The worst deviation per quantity is kept for the report, and
+/// masks are also compared on a 16×16 grid of cell means.
 struct PoseComparison: CustomStringConvertible {
-    /// How close to the refinement threshold a confidence counts as a tie: about four times
-    /// the largest difference measured between this engine's and XNNPACK's confidences on the
-    /// same image (2.2e-4).
-    static let tieMargin: Float = 1e-3
     let tolerance: PoseTolerance
-    /// Worst deviation per quantity among values where MediaPipe is reproducible.
-    private(set) var worstStrict = [Float](repeating: 0, count: PoseQuantity.allCases.count)
-    /// Worst deviation per quantity over all values.
-    private(set) var worstAll = [Float](repeating: 0, count: PoseQuantity.allCases.count)
-    private(set) var strictCount = 0
-    private(set) var widenedCount = 0
-    /// Landmarks exempted as refinement ties, described.
-    private(set) var ties: [String] = []
-    /// The largest difference of a 16×16 cell mean of a mask (OpenCV `INTER_AREA`), reported.
+    /// Worst deviation per quantity.
+    private(set) var worst = [Float](repeating: 0, count: PoseQuantity.allCases.count)
+    private(set) var valueCount = 0
+    /// The largest difference of a 16×16 cell mean of a mask (OpenCV `INTER_AREA`).
     private(set) var worstMaskCell: Float = 0
-    /// Values outside their allowance, described.
+    /// Values outside their tolerance, described.
     private(set) var failures: [String] = []
 
     init(tolerance: PoseTolerance) {
         self.tolerance = tolerance
     }
 
-    /// The landmarks (0…32 pose, 33…34 auxiliary) whose refinement was a tie.
-    static func refinementTies(_ pose: PoseLandmarksResultForROI) -> Set<Int> {
-        Set(pose.refinementConfidences.indices.filter { index in
-            guard let confidence = pose.refinementConfidences[index] else { return false }
-            return abs(confidence - HeatmapRefinement.poseMinConfidence) <= tieMargin
-        })
-    }
-
-    /// Compares `result` with MediaPipe's `reference` poses, pose by pose in order (the pose
-    /// counts must already agree). `poses` are the landmark model's per-pose outputs behind
-    /// `result`; `carriedTies` are ties of pose 0 in earlier frames that smoothing carries into
-    /// this one.
+    /// Compares `result` with MediaPipe's poses, pose by pose in order (the pose counts must
+    /// already agree).
     mutating func compare(
-        _ result: PoseLandmarkerResult, poses: [PoseLandmarksResultForROI], landmarks: [[ReferenceLandmark]],
-        world: [[ReferenceLandmark]], masks: [ReferenceMask]?, spread: PoseReferenceSpread, label: String,
-        carriedTies: Set<Int> = []
+        _ result: PoseLandmarkerResult, landmarks: [[ReferenceLandmark]], world: [[ReferenceLandmark]],
+        masks: [ReferenceMask]?, label: String
     ) {
         for pose in 0..<min(result.landmarks.count, landmarks.count) {
-            var tied = pose < poses.count ? Self.refinementTies(poses[pose]) : []
-            if pose == 0 { tied.formUnion(carriedTies) }
-            for index in 0..<33 {
+            for index in 0..<min(result.landmarks[pose].count, landmarks[pose].count) {
                 let ours = result.landmarks[pose][index], theirs = landmarks[pose][index]
-                let deviation = max(abs(ours.x - theirs.x), abs(ours.y - theirs.y))
-                if tied.contains(index) {
-                    ties.append(String(format: "%@ pose %d landmark %d (off by %.4f)", label, pose, index, deviation))
-                } else {
-                    check(deviation, .xy, pose, index, spread, label)
-                }
-                check(abs(ours.z - theirs.z), .z, pose, index, spread, label)
-                check(Self.difference(ours.visibility, theirs.visibility), .visibility, pose, index, spread, label)
-                check(Self.difference(ours.presence, theirs.presence), .presence, pose, index, spread, label)
-                if pose < world.count, pose < result.worldLandmarks.count {
+                check(max(abs(ours.x - theirs.x), abs(ours.y - theirs.y)), .xy, pose, index, label)
+                check(abs(ours.z - theirs.z), .z, pose, index, label)
+                check(Self.difference(ours.visibility, theirs.visibility), .visibility, pose, index, label)
+                check(Self.difference(ours.presence, theirs.presence), .presence, pose, index, label)
+                if pose < world.count, pose < result.worldLandmarks.count, index < world[pose].count,
+                   index < result.worldLandmarks[pose].count {
                     let ours = result.worldLandmarks[pose][index], theirs = world[pose][index]
                     check(
                         max(abs(ours.x - theirs.x), abs(ours.y - theirs.y), abs(ours.z - theirs.z)), .world, pose, index,
-                        spread, label)
-                    check(Self.difference(ours.visibility, theirs.visibility), .visibility, pose, index, spread, label)
-                    check(Self.difference(ours.presence, theirs.presence), .presence, pose, index, spread, label)
+                        label)
+                    check(Self.difference(ours.visibility, theirs.visibility), .visibility, pose, index, label)
+                    check(Self.difference(ours.presence, theirs.presence), .presence, pose, index, label)
                 }
             }
             if let masks, pose < masks.count, pose < result.segmentationMasks.count {
-                check(abs(Self.mean(result.segmentationMasks[pose]) - masks[pose].mean), .maskMean, pose, 0, spread, label)
+                check(abs(Self.mean(result.segmentationMasks[pose]) - masks[pose].mean), .maskMean, pose, 0, label)
                 let cells = Self.cellMeans(result.segmentationMasks[pose])
                 for (row, expected) in masks[pose].downsampled16x16.enumerated() {
                     for (column, value) in expected.enumerated() where row < 16 && column < 16 {
@@ -135,34 +76,18 @@ struct PoseComparison: CustomStringConvertible {
         }
     }
 
-    private mutating func check(
-        _ deviation: Float, _ quantity: PoseQuantity, _ pose: Int, _ landmark: Int, _ spread: PoseReferenceSpread,
-        _ label: String
-    ) {
-        let base = tolerance[quantity]
-        let noise = spread.spread(pose: pose, landmark: landmark, quantity)
-        worstAll[quantity.rawValue] = max(worstAll[quantity.rawValue], deviation)
-        if noise <= base / 2 {
-            strictCount += 1
-            worstStrict[quantity.rawValue] = max(worstStrict[quantity.rawValue], deviation)
-        } else {
-            widenedCount += 1
-        }
-        let allowed = max(base, 2 * noise)
-        if !(deviation <= allowed) {
-            failures.append(
-                "\(label): pose \(pose) landmark \(landmark) \(quantity) off by \(deviation) "
-                    + "(allowed \(allowed); MediaPipe's own spread \(noise))")
+    private mutating func check(_ deviation: Float, _ quantity: PoseQuantity, _ pose: Int, _ landmark: Int, _ label: String) {
+        valueCount += 1
+        worst[quantity.rawValue] = max(worst[quantity.rawValue], deviation)
+        if !(deviation <= tolerance[quantity]) {
+            failures.append("\(label): pose \(pose) landmark \(landmark) \(quantity) off by \(deviation) (tolerance \(tolerance[quantity]))")
         }
     }
 
     var description: String {
-        let strict = PoseQuantity.allCases.map { String(format: "%@ %.5f", $0.description, worstStrict[$0.rawValue]) }
-        let all = PoseQuantity.allCases.map { String(format: "%.4f", worstAll[$0.rawValue]) }
-        return "where MediaPipe is reproducible (\(strictCount) values): " + strict.joined(separator: ", ")
-            + "; elsewhere (\(widenedCount) values) all-value maxima " + all.joined(separator: "/")
-            + (worstMaskCell > 0 ? String(format: "; mask 16×16 cells within %.4f", worstMaskCell) : "")
-            + (ties.isEmpty ? "" : "; refinement ties exempt in x, y: " + ties.joined(separator: ", "))
+        let worst = PoseQuantity.allCases.map { String(format: "%@ %.2g", $0.description, self.worst[$0.rawValue]) }
+        return "\(valueCount) values, largest differences: " + worst.joined(separator: ", ")
+            + String(format: "; mask 16×16 cells within %.2g", worstMaskCell)
     }
 
     /// A missing value on one side only counts as infinitely far.
