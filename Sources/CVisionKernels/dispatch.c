@@ -385,6 +385,23 @@ size_t vk_sparse_tile_pixels(vk_isa isa) {
 
 size_t vk_sparse_group_count(const float *packed) { return vk_sparse_word(packed, 0); }
 
+size_t vk_sparse_group_split(const float *packed, size_t parts, size_t part) {
+    const size_t groups = vk_sparse_word(packed, 0);
+    if (parts == 0 || part >= parts || groups == 0) return groups;
+    if (part == 0) return 0;
+    // Group offsets grow with the packed size before each group; the last group's own size is
+    // left out of the total (a close enough estimate for balancing).
+    const size_t first = vk_sparse_group_offset(packed, 0), last = vk_sparse_group_offset(packed, groups - 1);
+    const size_t target = first + (last - first) * part / parts;
+    size_t lo = 0, hi = groups;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (vk_sparse_group_offset(packed, mid) < target) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
 void vk_sparse_run(vk_isa isa, const float *packed, size_t n, size_t k, const float *a, size_t a_stride, float *c,
                    size_t c_stride, size_t row_begin, size_t row_end, size_t group_begin, size_t group_end, float lo,
                    float hi, const vk_epilogue *epilogue, float *scratch) {

@@ -584,11 +584,22 @@ void VK_SUFFIX(vk_sparse_run)(const float *packed, size_t n, size_t k, const flo
                 for (; kk + 8 <= k1; kk += 8)
                     for (size_t p = 0; p < P; p += 8)
                         VK_SUFFIX(transpose8)(a + (m0 + p) * a_stride + kk, a_stride, at + (kk - k0) * P + p, P);
+                for (; kk < k1; kk++)
+                    for (size_t p = 0; p < P; p++) at[(kk - k0) * P + p] = a[(m0 + p) * a_stride + kk];
             } else {
-                memset(at, 0, block * P * sizeof(float));
+                // A partial tile (the last of a layer, or a thread's share of a small one):
+                // whole groups of 8 pixels transpose as above, the rest one by one, and the
+                // missing pixels are zeros (their lanes are computed but never stored).
+                const size_t whole = rows / 8 * 8;
+                for (; kk + 8 <= k1; kk += 8)
+                    for (size_t p = 0; p < whole; p += 8)
+                        VK_SUFFIX(transpose8)(a + (m0 + p) * a_stride + kk, a_stride, at + (kk - k0) * P + p, P);
+                for (size_t j = k0; j < k1; j++) {
+                    float *row = at + (j - k0) * P;
+                    for (size_t p = j < kk ? whole : 0; p < rows; p++) row[p] = a[(m0 + p) * a_stride + j];
+                    for (size_t p = rows; p < P; p++) row[p] = 0.0f;
+                }
             }
-            for (; kk < k1; kk++)
-                for (size_t p = 0; p < rows; p++) at[(kk - k0) * P + p] = a[(m0 + p) * a_stride + kk];
             // Groups of four output channels: continue their sums over this block.
             for (size_t group = group_begin; group < group_end; group++) {
                 const float *g = packed + vk_sparse_group_offset(packed, group);

@@ -149,13 +149,15 @@ import ModelFile
     }
 
     /// The sparse 1×1 convolution sums the non-zero terms of the dense product in the same
-    /// order, so it matches the dense kernel to the bit — over partial pixel tiles, channel
-    /// counts that are not multiples of 4, channel groups split between tasks (few pixels) and
-    /// input channels in several cache blocks (k = 300).
+    /// order, so it matches the dense kernel to the bit — over partial pixel tiles (whole groups
+    /// of 8 pixels and single pixels, input depths that are not multiples of 8), channel counts
+    /// that are not multiples of 4, channel groups split between tasks (few pixels, or a tile
+    /// count that does not divide between the threads) and input channels in several cache
+    /// blocks (k = 300).
     @Test(arguments: instructionSets)
     func sparseConvolutionEqualsDenseProduct(_ isa: InstructionSet) {
         let h = KernelHarness(threads: 2)
-        for (pixels, k, n) in [(37, 40, 13), (5, 64, 70), (100, 300, 24), (33, 96, 9)] {
+        for (pixels, k, n) in [(37, 40, 13), (5, 64, 70), (100, 300, 24), (33, 96, 9), (89, 45, 12), (70, 48, 20)] {
             let a = RandomInput.values(seed: UInt64(pixels * 31 + k), count: pixels * k, low: -1, high: 1)
             let dense = RandomInput.values(seed: UInt64(n * 17 + k), count: n * k, low: -1, high: 1)
             let keep = RandomInput.values(seed: UInt64(n + k + 5), count: n * k, low: 0, high: 1)
@@ -181,6 +183,30 @@ import ModelFile
         let full = RandomInput.values(seed: 1, count: 64 * 40, low: 0.5, high: 1)
         #expect(SparseConvKernel(input: h.output(40), output: h.output(64), pixelCount: 1, filter: h.buffer(full), bias: nil,
                                  n: 64, k: 40, clamp: .identity, instructionSet: isa) == nil)
+    }
+
+    /// A sparse job's tasks cover every tile's channel groups exactly once, and with several
+    /// threads each thread's contiguous share of the tasks holds the same amount of work.
+    @Test func sparseSplitCoversEveryTileOnceAndBalancesThreads() {
+        for (tiles, threads) in [(7, 2), (2, 2), (1, 2), (5, 3), (25, 2), (9, 4), (3, 1)] {
+            let split = SparseConvKernel.Split(tiles: tiles, groups: 48, threads: threads, splittable: true)
+            var covered = Array(repeating: [Int](), count: tiles)
+            var share = Array(repeating: 0.0, count: threads)
+            for task in 0..<split.taskCount {
+                let (tile, slice, slices) = split.task(task)
+                covered[tile].append(slice * 100 + slices)
+                share[task * threads / split.taskCount] += 1 / Double(slices)
+            }
+            for (tile, pieces) in covered.enumerated() {
+                let slices = pieces.first.map { $0 % 100 } ?? 0
+                #expect(pieces.sorted() == (0..<slices).map { $0 * 100 + slices }, "\(tiles) tiles, \(threads) threads: tile \(tile) got \(pieces)")
+            }
+            if split.taskCount % threads == 0 {
+                #expect(share.allSatisfy { abs($0 - Double(tiles) / Double(threads)) < 1e-9 }, "\(tiles) tiles, \(threads) threads: shares \(share)")
+            }
+        }
+        // Without a splittable epilogue, tiles stay whole.
+        #expect(SparseConvKernel.Split(tiles: 7, groups: 48, threads: 2, splittable: false).taskCount == 7)
     }
 
     /// The fused-multiply-add builds run the same operations in the same order, so they agree

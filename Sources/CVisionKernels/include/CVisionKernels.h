@@ -251,6 +251,11 @@ size_t vk_sparse_scratch_count(vk_isa isa, const float *packed, size_t n);
 /// Number of channel groups (tasks may split them).
 size_t vk_sparse_group_count(const float *packed);
 
+/// The first channel group of part `part` (0...`parts`) when the groups are cut into `parts`
+/// consecutive parts of about equal packed size (groups are sorted by non-zero count, so equal
+/// group counts would not be equal work); `part == parts` gives the group count.
+size_t vk_sparse_group_split(const float *packed, size_t parts, size_t part);
+
 /// Output pixels per tile of vk_sparse_run for `isa`.
 size_t vk_sparse_tile_pixels(vk_isa isa);
 

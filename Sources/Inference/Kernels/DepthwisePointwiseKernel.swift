@@ -16,6 +16,8 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
     static let bandBytes = 128 * 1024
     /// Fewer pixels per band leave the 1×1 stage too few rows to multiply efficiently.
     static let minimumBandPixels = 48
+    /// Fewest pixels per band when bands are cut smaller to share a layer between threads.
+    static let minimumTaskPixels = 24
 
     /// Whether a depthwise output of `shape` (NHWC) is worth computing band by band.
     static func worthFusing(_ shape: [Int]) -> Bool {
@@ -74,8 +76,16 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
     func execute(_ context: ExecutionContext) {
         self.context = context
         let threads = context.pool.threadCount
-        jobBandRows = threads > 1
-            ? Swift.max(1, Swift.min(bandRows, (middle.height + 4 * threads - 1) / (4 * threads))) : bandRows
+        if threads > 1 {
+            // About 8 bands per thread (the pool balances to within one band; measured on the palm
+            // detector's 48×48 layers: 4 bands per thread left the caller and the worker up to
+            // half a band apart), but not below ``minimumTaskPixels`` per band.
+            let rowsForPixels = (DepthwisePointwiseKernel.minimumTaskPixels + middle.width - 1) / Swift.max(1, middle.width)
+            let rowsForBands = (middle.height + 8 * threads - 1) / (8 * threads)
+            jobBandRows = Swift.max(1, Swift.min(bandRows, Swift.max(rowsForPixels, rowsForBands)))
+        } else {
+            jobBandRows = bandRows
+        }
         bandCount = (middle.height + jobBandRows - 1) / jobBandRows
         context.pool.run(self, taskCount: middle.batch * bandCount,
                          work: middle.batch * middle.height * middle.width * middle.channels * (outputChannels + 9))
