@@ -700,28 +700,25 @@ void VK_SUFFIX(vk_resize_bilinear)(const vk_resize *r, size_t row_begin, size_t 
             const size_t x0 = (size_t)r->x_index[2 * ox] * C, x1 = (size_t)r->x_index[2 * ox + 1] * C;
             const float ax = r->x_weight[ox];
             size_t c = 0;
-            for (; c + VK_LANES <= C; c += VK_LANES) {
-                const vk_v tl = VK_LOAD(top + x0 + c), tr = VK_LOAD(top + x1 + c);
-                const vk_v bl = VK_LOAD(bottom + x0 + c), br = VK_LOAD(bottom + x1 + c);
-                const vk_v td = tr - tl, bd = br - bl;
-                const vk_v tp = td * (vk_v)(ax), bp = bd * (vk_v)(ax);
-                const vk_v t = tl + tp, bo = bl + bp;
-                const vk_v d = bo - t;
-                const vk_v dp = d * (vk_v)(ay);
-                VK_STORE(out + c, t + dp);
-            }
+            // One vector of channels: the horizontal lerps of the two rows, then the vertical one,
+            // each a separate multiply and add as XNNPACK computes them. The products are
+            // separate statements so that the compiler cannot contract them into FMAs.
+#define VK_RESIZE_LERP(type, load, store, lanes)                           \
+    for (; c + (lanes) <= C; c += (lanes)) {                               \
+        const type tl = load(top + x0 + c), tr = load(top + x1 + c);       \
+        const type bl = load(bottom + x0 + c), br = load(bottom + x1 + c); \
+        const type td = tr - tl, bd = br - bl;                             \
+        const type tp = td * (type)(ax), bp = bd * (type)(ax);             \
+        const type t = tl + tp, bo = bl + bp;                              \
+        const type d = bo - t;                                             \
+        const type dp = d * (type)(ay);                                    \
+        store(out + c, t + dp);                                            \
+    }
+            VK_RESIZE_LERP(vk_v, VK_LOAD, VK_STORE, VK_LANES)
 #if VK_LANES == 16
-            for (; c + 8 <= C; c += 8) {
-                const vk_h tl = VK_LOADH(top + x0 + c), tr = VK_LOADH(top + x1 + c);
-                const vk_h bl = VK_LOADH(bottom + x0 + c), br = VK_LOADH(bottom + x1 + c);
-                const vk_h td = tr - tl, bd = br - bl;
-                const vk_h tp = td * (vk_h)(ax), bp = bd * (vk_h)(ax);
-                const vk_h t = tl + tp, bo = bl + bp;
-                const vk_h d = bo - t;
-                const vk_h dp = d * (vk_h)(ay);
-                VK_STOREH(out + c, t + dp);
-            }
+            VK_RESIZE_LERP(vk_h, VK_LOADH, VK_STOREH, 8)
 #endif
+#undef VK_RESIZE_LERP
             for (; c < C; c++) {
                 const float tl = top[x0 + c], tr = top[x1 + c], bl = bottom[x0 + c], br = bottom[x1 + c];
                 const float tp = (tr - tl) * ax, bp = (br - bl) * ax;

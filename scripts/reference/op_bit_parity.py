@@ -183,15 +183,22 @@ def isolate(original, ops, reference, args):
         print(f"  {name:22s} {status:8s} {n}")
 
 
-def compare_final(original, args):
-    """Max scaled error and bitwise equality of every output of the unmodified model."""
-    interp = litert.Interpreter(model_content=original, num_threads=1)
+def run_litert(model, args):
+    """Runs `model` once in LiteRT (XNNPACK, one thread) on the seeded input; returns the
+    interpreter and the input."""
+    interp = litert.Interpreter(model_content=model, num_threads=1)
     interp.allocate_tensors()
     detail = interp.get_input_details()[0]
     shape = [int(d) for d in detail["shape"]]
     data = random_input(args.seed, int(np.prod(shape)), input_low(args), 1.0)
     interp.set_tensor(detail["index"], data.reshape(shape))
     interp.invoke()
+    return interp, data
+
+
+def compare_final(original, args):
+    """Max scaled error and bitwise equality of every output of the unmodified model."""
+    interp, data = run_litert(original, args)
     lite = [interp.get_tensor(d["index"]).reshape(-1) for d in interp.get_output_details()]
     with tempfile.TemporaryDirectory() as tmp:
         model_path = os.path.join(tmp, "model.tflite")
@@ -233,13 +240,7 @@ def main():
         compare_final(original, args)
         return
     modified, ops, exposed, graph = expose_all(original)
-    interp = litert.Interpreter(model_content=modified, num_threads=1)
-    interp.allocate_tensors()
-    detail = interp.get_input_details()[0]
-    shape = [int(d) for d in detail["shape"]]
-    data = random_input(args.seed, int(np.prod(shape)), input_low(args), 1.0)
-    interp.set_tensor(detail["index"], data.reshape(shape))
-    interp.invoke()
+    interp, data = run_litert(modified, args)
     reference = {}
     for d, tid in zip(interp.get_output_details(), exposed):
         reference[tid] = interp.get_tensor(d["index"]).copy().reshape(-1)
