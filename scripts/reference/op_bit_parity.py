@@ -140,17 +140,12 @@ def single_op_model(model_bytes, op_index, ops):
 
 
 def run_engine(binary, model_bytes, inputs, threads):
+    """Our engine's first output for `model_bytes` on `inputs`."""
     with tempfile.TemporaryDirectory() as tmp:
         model_path = os.path.join(tmp, "model.tflite")
         with open(model_path, "wb") as f:
             f.write(model_bytes)
-        command = [binary, "run-model", model_path, "--output-dir", os.path.join(tmp, "out"), "--threads", str(threads)]
-        for i, value in enumerate(inputs):
-            path = os.path.join(tmp, f"input_{i}.f32")
-            value.astype("<f4").tofile(path)
-            command += ["--input", path]
-        subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
-        return np.fromfile(os.path.join(tmp, "out", "output_0.f32"), dtype="<f4")
+        return run_engine_all(binary, model_path, inputs, threads, 1, tmp)[0]
 
 
 def isolate(original, ops, reference, args):
