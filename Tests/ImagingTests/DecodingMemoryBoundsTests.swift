@@ -74,24 +74,23 @@ struct DecodingMemoryBoundsTests {
     @Test func headerWithinTheLimitsOnATinyPNGIsTruncatedBeforeAllocating() {
         guard counterIsActive() else { return }
         // 64,000,000 pixels: within the limits (16384 per side, 2^26 pixels), 192 MB as RGB.
-        let (result, largest) = decodeCountingLargestAllocation(tinyPNG(width: 16000, height: 4000))
-        #expect {
-            try result.get()
-        } throws: { error in
-            guard case let ImageError.truncatedData(message) = error else { return false }
-            return message.contains("16000x4000")
-        }
-        #expect(largest < Self.allowedAllocation, "largest allocation \(largest) bytes")
+        expectTruncatedBeforeAllocating(tinyPNG(width: 16000, height: 4000), size: "16000x4000")
     }
 
     @Test func headerWithinTheLimitsOnATinyJPEGIsTruncatedBeforeAllocating() throws {
         guard counterIsActive() else { return }
-        let (result, largest) = decodeCountingLargestAllocation(try jpegClaiming(width: 16000, height: 4000))
+        expectTruncatedBeforeAllocating(try jpegClaiming(width: 16000, height: 4000), size: "16000x4000")
+    }
+
+    /// Decoding `data` fails as truncated data naming `size`, and no allocation on the way
+    /// reaches ``allowedAllocation``.
+    private func expectTruncatedBeforeAllocating(_ data: [UInt8], size: String) {
+        let (result, largest) = decodeCountingLargestAllocation(data)
         #expect {
             try result.get()
         } throws: { error in
             guard case let ImageError.truncatedData(message) = error else { return false }
-            return message.contains("16000x4000")
+            return message.contains(size)
         }
         #expect(largest < Self.allowedAllocation, "largest allocation \(largest) bytes")
     }

@@ -41,6 +41,15 @@ def float_vector(builder, values):
     return builder.EndVector()
 
 
+def table(builder, field_count, slots):
+    """A table whose fields are all offsets: `slots` are (field index, offset) pairs, prepended
+    in the order given."""
+    builder.StartObject(field_count)
+    for index, offset in slots:
+        builder.PrependUOffsetTRelativeSlot(index, offset, 0)
+    return builder.EndObject()
+
+
 def metadata_flatbuffer():
     """A ModelMetadata ("M001") with one input (normalization, image properties) and one output
     tensor that names a label file."""
@@ -52,10 +61,7 @@ def metadata_flatbuffer():
     b.PrependInt8Slot(2, 2, 0)  # TENSOR_AXIS_LABELS
     label_file = b.EndObject()
     mean, std = float_vector(b, [127.5]), float_vector(b, [127.5])
-    b.StartObject(2)  # NormalizationOptions
-    b.PrependUOffsetTRelativeSlot(0, mean, 0)
-    b.PrependUOffsetTRelativeSlot(1, std, 0)
-    normalization = b.EndObject()
+    normalization = table(b, 2, [(0, mean), (1, std)])  # NormalizationOptions
     b.StartObject(2)  # ProcessUnit
     b.PrependUint8Slot(0, 1, 0)  # NormalizationOptions
     b.PrependUOffsetTRelativeSlot(1, normalization, 0)
@@ -69,28 +75,14 @@ def metadata_flatbuffer():
     b.PrependUOffsetTRelativeSlot(1, image_properties, 0)
     content = b.EndObject()
     stat_max, stat_min = float_vector(b, [255.0]), float_vector(b, [0.0])
-    b.StartObject(2)  # Stats
-    b.PrependUOffsetTRelativeSlot(0, stat_max, 0)
-    b.PrependUOffsetTRelativeSlot(1, stat_min, 0)
-    stats = b.EndObject()
+    stats = table(b, 2, [(0, stat_max), (1, stat_min)])  # Stats
     input_name = b.CreateString("image")
-    b.StartObject(7)  # TensorMetadata
-    b.PrependUOffsetTRelativeSlot(0, input_name, 0)
-    b.PrependUOffsetTRelativeSlot(3, content, 0)
-    b.PrependUOffsetTRelativeSlot(4, units, 0)
-    b.PrependUOffsetTRelativeSlot(5, stats, 0)
-    input_tensor = b.EndObject()
+    input_tensor = table(b, 7, [(0, input_name), (3, content), (4, units), (5, stats)])  # TensorMetadata
     output_name = b.CreateString("scores")
     files = offsets_vector(b, [label_file])
-    b.StartObject(7)
-    b.PrependUOffsetTRelativeSlot(0, output_name, 0)
-    b.PrependUOffsetTRelativeSlot(6, files, 0)
-    output_tensor = b.EndObject()
+    output_tensor = table(b, 7, [(0, output_name), (6, files)])  # TensorMetadata
     inputs, outputs = offsets_vector(b, [input_tensor]), offsets_vector(b, [output_tensor])
-    b.StartObject(9)  # SubGraphMetadata
-    b.PrependUOffsetTRelativeSlot(2, inputs, 0)
-    b.PrependUOffsetTRelativeSlot(3, outputs, 0)
-    subgraph = b.EndObject()
+    subgraph = table(b, 9, [(2, inputs), (3, outputs)])  # SubGraphMetadata
     subgraphs = offsets_vector(b, [subgraph])
     parser = b.CreateString("1.0.0")
     b.StartObject(8)  # ModelMetadata
@@ -125,10 +117,7 @@ def tflite(metadata=None, custom=False, quantized=False):
         if quantized:
             scale = float_vector(b, [0.5])
             zero = int_vector(b, [3], size=8, prepend=b.PrependInt64)
-            b.StartObject(7)
-            b.PrependUOffsetTRelativeSlot(2, scale, 0)
-            b.PrependUOffsetTRelativeSlot(3, zero, 0)
-            quantization = b.EndObject()
+            quantization = table(b, 7, [(2, scale), (3, zero)])
         b.StartObject(8)
         b.PrependUOffsetTRelativeSlot(0, shape, 0)
         b.PrependInt8Slot(1, 9 if quantized else 0, 0)  # INT8 or FLOAT32
@@ -168,13 +157,7 @@ def tflite(metadata=None, custom=False, quantized=False):
     tensor_vector, operator_vector = offsets_vector(b, tensors), offsets_vector(b, [operator])
     inputs, outputs = int_vector(b, [0]), int_vector(b, [1])
     graph_name = b.CreateString("main")
-    b.StartObject(5)  # SubGraph
-    b.PrependUOffsetTRelativeSlot(0, tensor_vector, 0)
-    b.PrependUOffsetTRelativeSlot(1, inputs, 0)
-    b.PrependUOffsetTRelativeSlot(2, outputs, 0)
-    b.PrependUOffsetTRelativeSlot(3, operator_vector, 0)
-    b.PrependUOffsetTRelativeSlot(4, graph_name, 0)
-    subgraph = b.EndObject()
+    subgraph = table(b, 5, [(0, tensor_vector), (1, inputs), (2, outputs), (3, operator_vector), (4, graph_name)])  # SubGraph
     metadata_entries = []
     for entry_name, buffer in ([("TFLITE_METADATA", 3)] if metadata is not None else []) + [("min_runtime_version", 0)]:
         name = b.CreateString(entry_name)
