@@ -85,13 +85,8 @@ def metadata_flatbuffer():
     subgraph = table(b, 9, [(2, inputs), (3, outputs)])  # SubGraphMetadata
     subgraphs = offsets_vector(b, [subgraph])
     parser = b.CreateString("1.0.0")
-    b.StartObject(8)  # ModelMetadata
-    b.PrependUOffsetTRelativeSlot(0, name, 0)
-    b.PrependUOffsetTRelativeSlot(1, description, 0)
-    b.PrependUOffsetTRelativeSlot(2, version, 0)
-    b.PrependUOffsetTRelativeSlot(3, subgraphs, 0)
-    b.PrependUOffsetTRelativeSlot(7, parser, 0)
-    b.Finish(b.EndObject(), file_identifier=b"M001")
+    model_metadata = table(b, 8, [(0, name), (1, description), (2, version), (3, subgraphs), (7, parser)])
+    b.Finish(model_metadata, file_identifier=b"M001")
     return bytes(b.Output())
 
 
