@@ -150,15 +150,16 @@ def main():
     write_section("\n".join(lines) + "\n", args.out)
 
 
-def write_section(section, out):
-    """Replaces this script's section of `out` (or prints it when `out` is None)."""
+def write_section(section, out, begin=BEGIN, end=END):
+    """Replaces the section between `begin` and `end` of `out` (this script's by default), or
+    prints it when `out` is None."""
     if out is None:
         sys.stdout.write(section)
         return
     text = open(out).read() if os.path.exists(out) else "# Benchmarks\n"
-    if BEGIN in text and END in text:
-        start, end = text.index(BEGIN), text.index(END) + len(END)
-        text = text[:start] + section.rstrip("\n") + text[end:]
+    if begin in text and end in text:
+        start, stop = text.index(begin), text.index(end) + len(end)
+        text = text[:start] + section.rstrip("\n") + text[stop:]
     else:
         # After the title line, before any other section.
         head, _, rest = text.partition("\n")

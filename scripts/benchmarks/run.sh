@@ -16,7 +16,8 @@
 #
 # Environment: VENV (a Python venv with ai-edge-litert==2.3.0 and numpy; created in .venv/bench
 # when missing), ITERATIONS (invokes per measurement, default 100), ROUNDS (default 5),
-# OUT (default docs/BENCHMARKS.md), TASKS (0 skips the tasks section).
+# OUT (default docs/BENCHMARKS.md), TASKS (0 skips the tasks section), SCALING (0 skips the
+# two-thread scaling section of scripts/benchmarks/scaling.py).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 MODELS="${1:-}"
@@ -73,4 +74,9 @@ echo "wrote the model and memory section of $OUT" >&2
 # skips them).
 if [ "${TASKS:-1}" != 0 ]; then
   OUT="$OUT" ITERATIONS="$ITERATIONS" scripts/benchmarks/tasks.sh "$MODELS"
+fi
+
+# Two-thread scaling of our engine alone, with alternating 1T/2T runs (SCALING=0 skips it).
+if [ "${SCALING:-1}" != 0 ]; then
+  "$VENV/bin/python" scripts/benchmarks/scaling.py "$MODELS" --out "$OUT"
 fi
