@@ -69,6 +69,32 @@ import TestSupport
         #expect(json["instructionSet"] is String)
     }
 
+    @Test func benchModelPairedThreadsReportsBothInterpretersAndTheirRatio() throws {
+        guard let path = SharedData.path("models/hand_landmarker.task") else { return }
+        let run = runCLI(["bench-model", path, "--member", "hand_detector.tflite", "--iterations", "3", "--threads", "1",
+                          "--paired-threads", "2", "--json"])
+        #expect(run.status == 0, "\(run.errors)")
+        let json = try run.json()
+        #expect(json["threads"] as? Int == 1)
+        let paired = try #require(json["paired"] as? [String: Any])
+        #expect(paired["threads"] as? Int == 2)
+        let median = try #require(paired["medianMs"] as? Double)
+        let minimum = try #require(paired["minMs"] as? Double)
+        let maximum = try #require(paired["maxMs"] as? Double)
+        #expect(minimum > 0 && minimum <= median && median <= maximum)
+        // Three ratios of positive times, each between the extremes of the two series.
+        let ratio = try #require(paired["medianRatio"] as? Double)
+        let ours = try #require(json["minMs"] as? Double), oursMax = try #require(json["maxMs"] as? Double)
+        #expect(ratio >= ours / maximum && ratio <= oursMax / minimum)
+        let profile = runCLI(["bench-model", path, "--member", "hand_detector.tflite", "--iterations", "2", "--threads", "1",
+                              "--paired-threads", "2", "--profile"])
+        #expect(profile.status == 0, "\(profile.errors)")
+        #expect(profile.errors.contains("CONV_2D") && profile.errors.contains("×"))
+        #expect(profile.output.contains("paired with 2 threads"))
+        let zero = runCLI(["bench-model", path, "--member", "hand_detector.tflite", "--iterations", "1", "--paired-threads", "0"])
+        #expect(zero.status == 2)
+    }
+
     @Test func benchModelRunsAnotherInstructionSetAndRejectsUnknownOnes() throws {
         guard let path = SharedData.path("models/hand_landmarker.task") else { return }
         let portable = runCLI(["bench-model", path, "--member", "hand_detector.tflite", "--iterations", "1", "--isa", "portable", "--json"])

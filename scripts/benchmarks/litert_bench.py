@@ -2,7 +2,13 @@
 project, with 1 and 2 threads, for docs/BENCHMARKS.md.
 
 usage: litert_bench.py MODELS_DIR [--iterations N] [--threads 1,2] [--no-single] [--model FILE --member NAME]
+                       [--paired]
 prints one JSON object per (model, threads): {"model", "member", "threads", "medianMs", "minMs", "maxMs"}
+
+With --paired, the two thread counts of --threads (default 1,2) are timed in one run, invoke for
+invoke alternating (each timed invoke after an untimed one of the same interpreter), as
+`vision-tasks bench-model --paired-threads` does; one JSON object per model:
+{"model", "member", "threads", "medianMs", "paired": {"threads", "medianMs", "medianRatio"}}.
 """
 import argparse
 import json
@@ -35,7 +41,7 @@ def models(directory, single=True):
             yield name, None, open(path, "rb").read()
 
 
-def time_model(content, threads, iterations, warmup=10):
+def prepared(content, threads):
     interpreter = Interpreter(model_content=content, num_threads=threads)
     interpreter.allocate_tensors()
     rng = np.random.default_rng(0)
@@ -45,6 +51,17 @@ def time_model(content, threads, iterations, warmup=10):
         else:
             data = rng.integers(0, 255, detail["shape"]).astype(detail["dtype"])
         interpreter.set_tensor(detail["index"], data)
+    return interpreter
+
+
+def invoke_ms(interpreter):
+    start = time.perf_counter()
+    interpreter.invoke()
+    return (time.perf_counter() - start) * 1000
+
+
+def time_model(content, threads, iterations, warmup=10):
+    interpreter = prepared(content, threads)
     for _ in range(warmup):
         interpreter.invoke()
     samples = []
@@ -55,6 +72,21 @@ def time_model(content, threads, iterations, warmup=10):
     return statistics.median(samples), min(samples), max(samples)
 
 
+def time_paired(content, threads, paired_threads, iterations, warmup=10):
+    first, second = prepared(content, threads), prepared(content, paired_threads)
+    for interpreter in (first, second):
+        for _ in range(warmup):
+            interpreter.invoke()
+    times, paired_times = [], []
+    for _ in range(iterations):
+        first.invoke()
+        times.append(invoke_ms(first))
+        second.invoke()
+        paired_times.append(invoke_ms(second))
+    ratios = [a / b for a, b in zip(times, paired_times)]
+    return statistics.median(times), statistics.median(paired_times), statistics.median(ratios)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("models_dir")
@@ -63,11 +95,21 @@ def main():
     parser.add_argument("--no-single", action="store_true", help="only the .task bundles' models")
     parser.add_argument("--model", help="only this model file (a .task bundle or .tflite)")
     parser.add_argument("--member", help="only this member of the bundle")
+    parser.add_argument("--paired", action="store_true", help="alternate the two thread counts of --threads")
     args = parser.parse_args()
+    thread_counts = [int(t) for t in args.threads.split(",")]
+    if args.paired and len(thread_counts) != 2:
+        parser.error("--paired needs exactly two thread counts in --threads")
     for bundle, member, content in models(args.models_dir, single=not args.no_single):
         if (args.model and bundle != args.model) or (args.member and member != args.member):
             continue
-        for threads in [int(t) for t in args.threads.split(",")]:
+        if args.paired:
+            median, paired_median, ratio = time_paired(content, thread_counts[0], thread_counts[1], args.iterations)
+            print(json.dumps({"model": bundle, "member": member, "threads": thread_counts[0], "medianMs": round(median, 3),
+                              "paired": {"threads": thread_counts[1], "medianMs": round(paired_median, 3),
+                                         "medianRatio": round(ratio, 4)}}), flush=True)
+            continue
+        for threads in thread_counts:
             median, low, high = time_model(content, threads, args.iterations)
             print(json.dumps({"model": bundle, "member": member, "threads": threads,
                               "medianMs": round(median, 3), "minMs": round(low, 3), "maxMs": round(high, 3)}),

@@ -78,5 +78,5 @@ fi
 
 # Two-thread scaling of our engine alone, with alternating 1T/2T runs (SCALING=0 skips it).
 if [ "${SCALING:-1}" != 0 ]; then
-  "$VENV/bin/python" scripts/benchmarks/scaling.py "$MODELS" --out "$OUT"
+  "$VENV/bin/python" scripts/benchmarks/scaling.py "$MODELS" --python "$VENV/bin/python" --out "$OUT"
 fi

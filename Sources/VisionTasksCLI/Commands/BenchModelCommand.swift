@@ -6,26 +6,133 @@ import Inference
 /// each operator type, `--profile-kernels` of each kernel in order. `--isa NAME` runs the
 /// kernels of another supported instruction set (avx512, avx2, neon, portable) to compare;
 /// `--arithmetic xnnpack|reference` chooses the arithmetic of quantized models.
+/// `--paired-threads N` times a second interpreter of the same model with N threads, invoke for
+/// invoke alternating with the first (each timed invoke right after an untimed one of the same
+/// interpreter), and reports the median of the per-pair time ratios: on a shared machine whose
+/// speed drifts over tenths of seconds, adjacent invokes see the same conditions, so this
+/// measures thread scaling far more steadily than two separate runs.
 package enum BenchModelCommand: Command {
     package static let name = "bench-model"
     package static let summary = "time the engine on one model: median, min and max ms per invoke, arena bytes"
-    package static let usage = "vision-tasks bench-model MODEL [--member NAME] [--threads N] [--iterations N] [--json] [--profile] [--profile-kernels] [--isa NAME] [--arithmetic xnnpack|reference]"
+    package static let usage = "vision-tasks bench-model MODEL [--member NAME] [--threads N] [--iterations N] [--json] [--profile] [--profile-kernels] [--isa NAME] [--arithmetic xnnpack|reference] [--paired-threads N]"
 
     /// Untimed invokes before measuring.
     static let warmUp = 5
 
     package static func run(_ arguments: [String], context: CommandContext) throws -> Int32 {
         let parsed = try Arguments(arguments, flags: ["json", "profile", "profile-kernels"],
-                                   options: ["member", "threads", "iterations", "isa", "arithmetic"])
+                                   options: ["member", "threads", "iterations", "isa", "arithmetic", "paired-threads"])
         guard parsed.positionals.count == 1, let file = parsed.positionals.first else {
             throw CLIError.usage("bench-model takes exactly one MODEL")
         }
         let iterations = try parsed.integer("iterations", in: 1...100_000) ?? 50
-        let interpreter = try ModelLoading.interpreter(
-            path: context.absolute(file), member: parsed.value("member"),
-            threads: try parsed.integer("threads", in: 1...256), instructionSet: parsed.value("isa"),
-            arithmetic: try ModelLoading.arithmetic(parsed.value("arithmetic")))
-        // A fixed, input-range-neutral pattern: timing does not depend on values.
+        func load(threads: Int?) throws -> Interpreter {
+            try ModelLoading.interpreter(
+                path: context.absolute(file), member: parsed.value("member"), threads: threads,
+                instructionSet: parsed.value("isa"), arithmetic: try ModelLoading.arithmetic(parsed.value("arithmetic")))
+        }
+        let interpreter = try load(threads: try parsed.integer("threads", in: 1...256))
+        let paired = try parsed.integer("paired-threads", in: 1...256).map { try load(threads: $0) }
+        for engine in [interpreter] + (paired.map { [$0] } ?? []) {
+            try fillInputs(engine)
+            for _ in 0..<warmUp { try engine.invoke() }
+        }
+        var times: [Double] = [], pairedTimes: [Double] = []
+        times.reserveCapacity(iterations)
+        pairedTimes.reserveCapacity(paired == nil ? 0 : iterations)
+        for _ in 0..<iterations {
+            if let paired {
+                // An untimed invoke before each timed one, so that each is timed as in a run of
+                // its own (its pool's workers awake, its data in cache) rather than right after
+                // the other interpreter.
+                try interpreter.invoke()
+                times.append(try milliseconds(interpreter))
+                try paired.invoke()
+                pairedTimes.append(try milliseconds(paired))
+            } else {
+                times.append(try milliseconds(interpreter))
+            }
+        }
+        // Per-pair ratios before sorting: each compares two adjacent invokes.
+        let ratios = zip(times, pairedTimes).map { $0 / $1 }
+        times.sort()
+        let median = Self.median(times)
+        let minimum = times.first ?? 0, maximum = times.last ?? 0
+        if parsed.flag("profile") || parsed.flag("profile-kernels") {
+            // With a paired interpreter, the two are profiled alternately (as they are timed).
+            var runs: [[(label: String, milliseconds: Double)]] = [], pairedRuns = runs
+            for _ in 0..<Swift.min(iterations, paired == nil ? 20 : 100) {
+                if let paired {
+                    try interpreter.invoke()
+                    runs.append(interpreter.profile())
+                    try paired.invoke()
+                    pairedRuns.append(paired.profile())
+                } else {
+                    runs.append(interpreter.profile())
+                }
+            }
+            func kernelMedian(_ runs: [[(label: String, milliseconds: Double)]], _ k: Int) -> Double {
+                Self.median(runs.map { $0[k].milliseconds }.sorted())
+            }
+            func line(_ label: String, width: Int, _ ms: Double, _ pairedMs: Double?) -> String {
+                var text = label.padding(toLength: width, withPad: " ", startingAt: 0) + String(format: "%8.3f ms", ms)
+                if let pairedMs { text += String(format: "%8.3f ms %6.2f×", pairedMs, ms / Swift.max(pairedMs, 1e-9)) }
+                return text
+            }
+            let labels = runs[0].map(\.label)
+            if parsed.flag("profile-kernels") {
+                for k in labels.indices {
+                    context.console.log(line(labels[k], width: 28, kernelMedian(runs, k), paired == nil ? nil : kernelMedian(pairedRuns, k)))
+                }
+            }
+            // Per operator type: sum over its kernels of each kernel's median time.
+            var totals: [(name: String, ms: Double, pairedMs: Double)] = []
+            for k in labels.indices {
+                let name = String(labels[k].split(separator: "#")[0])
+                let ms = kernelMedian(runs, k), pairedMs = paired == nil ? 0 : kernelMedian(pairedRuns, k)
+                if let at = totals.firstIndex(where: { $0.name == name }) {
+                    totals[at].ms += ms
+                    totals[at].pairedMs += pairedMs
+                } else {
+                    totals.append((name, ms, pairedMs))
+                }
+            }
+            for total in totals.sorted(by: { $0.ms > $1.ms }) {
+                context.console.log(line(total.name, width: 20, total.ms, paired == nil ? nil : total.pairedMs))
+            }
+        }
+        if parsed.flag("json") {
+            var fields: [(String, JSONValue)] = [
+                ("medianMs", .double(median)), ("minMs", .double(minimum)), ("maxMs", .double(maximum)),
+                ("arenaBytes", .int(interpreter.arenaByteCount)),
+                ("weightBytes", .int(interpreter.packedWeightByteCount)),
+                ("threads", .int(interpreter.threadCount)),
+                ("instructionSet", .string(interpreter.instructionSet.description)),
+            ]
+            if let paired {
+                fields.append(("paired", .object([
+                    ("threads", .int(paired.threadCount)), ("medianMs", .double(Self.median(pairedTimes.sorted()))),
+                    ("minMs", .double(pairedTimes.min() ?? 0)), ("maxMs", .double(pairedTimes.max() ?? 0)),
+                    ("medianRatio", .double(Self.median(ratios.sorted()))),
+                ])))
+            }
+            context.console.print(json: .object(fields))
+        } else {
+            context.console.print(String(format: "median %.3f ms, min %.3f ms, max %.3f ms over %d invokes (%d threads, %@); arena %d bytes, weights %d bytes",
+                                         median, minimum, maximum, iterations, interpreter.threadCount,
+                                         interpreter.instructionSet.description, interpreter.arenaByteCount,
+                                         interpreter.packedWeightByteCount))
+            if let paired {
+                context.console.print(String(format: "paired with %d threads: median %.3f ms, min %.3f ms; median ratio (%d threads / %d threads) %.3f",
+                                             paired.threadCount, Self.median(pairedTimes.sorted()), pairedTimes.min() ?? 0,
+                                             interpreter.threadCount, paired.threadCount, Self.median(ratios.sorted())))
+            }
+        }
+        return 0
+    }
+
+    /// A fixed, input-range-neutral pattern: timing does not depend on values.
+    private static func fillInputs(_ interpreter: Interpreter) throws {
         for index in 0..<interpreter.inputCount {
             if try interpreter.inputType(index) == .float32 {
                 try interpreter.withInputBuffer(index) { buffer in
@@ -37,51 +144,19 @@ package enum BenchModelCommand: Command {
                 }
             }
         }
-        for _ in 0..<warmUp { try interpreter.invoke() }
-        var times: [Double] = []
-        times.reserveCapacity(iterations)
-        for _ in 0..<iterations {
-            let start = DispatchTime.now().uptimeNanoseconds
-            try interpreter.invoke()
-            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
-        }
-        times.sort()
-        let median = times.count % 2 == 1
-            ? times[times.count / 2] : (times[times.count / 2 - 1] + times[times.count / 2]) / 2
-        let minimum = times.first ?? 0, maximum = times.last ?? 0
-        if parsed.flag("profile") || parsed.flag("profile-kernels") {
-            let runs = (0..<Swift.min(iterations, 20)).map { _ in interpreter.profile() }
-            if parsed.flag("profile-kernels") {
-                for k in runs[0].indices {
-                    let median = runs.map { $0[k].milliseconds }.sorted()[runs.count / 2]
-                    context.console.log(runs[0][k].label.padding(toLength: 28, withPad: " ", startingAt: 0) + String(format: "%8.3f ms", median))
-                }
-            }
-            // Per operator type: sum over its kernels of each kernel's median time.
-            var totals: [(String, Double)] = []
-            for k in runs[0].indices {
-                let name = String(runs[0][k].label.split(separator: "#")[0])
-                let median = runs.map { $0[k].milliseconds }.sorted()[runs.count / 2]
-                if let at = totals.firstIndex(where: { $0.0 == name }) { totals[at].1 += median } else { totals.append((name, median)) }
-            }
-            for (name, ms) in totals.sorted(by: { $0.1 > $1.1 }) {
-                context.console.log(name.padding(toLength: 20, withPad: " ", startingAt: 0) + String(format: "%8.3f ms", ms))
-            }
-        }
-        if parsed.flag("json") {
-            context.console.print(json: .object([
-                ("medianMs", .double(median)), ("minMs", .double(minimum)), ("maxMs", .double(maximum)),
-                ("arenaBytes", .int(interpreter.arenaByteCount)),
-                ("weightBytes", .int(interpreter.packedWeightByteCount)),
-                ("threads", .int(interpreter.threadCount)),
-                ("instructionSet", .string(interpreter.instructionSet.description)),
-            ]))
-        } else {
-            context.console.print(String(format: "median %.3f ms, min %.3f ms, max %.3f ms over %d invokes (%d threads, %@); arena %d bytes, weights %d bytes",
-                                         median, minimum, maximum, iterations, interpreter.threadCount,
-                                         interpreter.instructionSet.description, interpreter.arenaByteCount,
-                                         interpreter.packedWeightByteCount))
-        }
-        return 0
+    }
+
+    /// The wall time of one invoke.
+    private static func milliseconds(_ interpreter: Interpreter) throws -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try interpreter.invoke()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+    }
+
+    /// The median of sorted, non-empty `values`.
+    private static func median(_ values: [Double]) -> Double {
+        guard !values.isEmpty else { return 0 }
+        return values.count % 2 == 1
+            ? values[values.count / 2] : (values[values.count / 2 - 1] + values[values.count / 2]) / 2
     }
 }
