@@ -97,7 +97,8 @@ def main():
         "highest round ratio. Issue #4 asks for 1T/2T ≥ 1.7× with our engine."
         + (" LiteRT (ai-edge-litert, XNNPACK) is measured the same way right after ours in each round "
            "(`scripts/benchmarks/litert_bench.py --paired`)." if args.python else "")
-        + f" Load average (1 min) before / after: {load_before[0]:.2f} / {load_after[0]:.2f}.")
+        + f" Load average (1 min) before / after: {load_before[0]:.2f} / {load_after[0]:.2f}. Where the two "
+        "threads lose time, and what was tried: docs/ENGINE.md, \"Where two threads lose time\".")
     lines += ["", "| model | 1 thread ms | 2 threads ms | 1T/2T | round range |", "|---|---:|---:|---:|---:|"]
     for (bundle, member), sides in runs.items():
         if sides["ours"]:
