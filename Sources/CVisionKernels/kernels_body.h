@@ -259,7 +259,7 @@ static void VK_SUFFIX(dw_pixel)(const vk_dwconv *p, const float *const *rows, si
             const float *in[KH];                                                                                \
             for (size_t ky = 0; ky < KH; ky++) {                                                                \
                 ptrdiff_t iy = iy0 + (ptrdiff_t)(ky * p->dilation_h);                                           \
-                in[ky] = (iy >= 0 && iy < (ptrdiff_t)p->input_height ? p->input + (size_t)iy * W * C : p->zeros) + c; \
+                in[ky] = (iy >= 0 && iy < (ptrdiff_t)p->input_height ? p->input + (size_t)(iy - (ptrdiff_t)p->input_row_offset) * W * C : p->zeros) + c; \
             }                                                                                                   \
             float *out = p->output + (oy - p->output_row_offset) * OW * C + c;                                  \
             size_t ox = inner_lo;                                                                               \
@@ -330,7 +330,7 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(dw_fixed)(const vk_d
             const ptrdiff_t iy0 = (ptrdiff_t)(oy * p->stride_h) - (ptrdiff_t)p->pad_top;
             for (size_t ky = 0; ky < KH; ky++) {
                 ptrdiff_t iy = iy0 + (ptrdiff_t)(ky * p->dilation_h);
-                rows[ky] = iy >= 0 && iy < (ptrdiff_t)p->input_height ? p->input + (size_t)iy * W * C : p->zeros;
+                rows[ky] = iy >= 0 && iy < (ptrdiff_t)p->input_height ? p->input + (size_t)(iy - (ptrdiff_t)p->input_row_offset) * W * C : p->zeros;
             }
             for (size_t ox = 0; ox < OW; ox++)
                 VK_SUFFIX(dw_pixel)(p, rows, ox, c, c_end, p->output + ((oy - p->output_row_offset) * OW + ox) * C);
@@ -362,7 +362,7 @@ void VK_SUFFIX(vk_dwconv_run)(const vk_dwconv *p, size_t row_begin, size_t row_e
         const ptrdiff_t iy0 = (ptrdiff_t)(oy * p->stride_h) - (ptrdiff_t)p->pad_top;
         for (size_t ky = 0; ky < KH; ky++) {
             ptrdiff_t iy = iy0 + (ptrdiff_t)(ky * p->dilation_h);
-            rows[ky] = iy >= 0 && iy < (ptrdiff_t)p->input_height ? p->input + (size_t)iy * W * C : p->zeros;
+            rows[ky] = iy >= 0 && iy < (ptrdiff_t)p->input_height ? p->input + (size_t)(iy - (ptrdiff_t)p->input_row_offset) * W * C : p->zeros;
         }
         for (size_t ox = 0; ox < p->output_width; ox++)
             VK_SUFFIX(dw_pixel)(p, rows, ox, c_begin, c_end,

@@ -213,6 +213,10 @@ public final class Interpreter {
                 }
                 ctx.fusedDepthwise = stage
             }
+            if let producer = fusion.pointwise[index] {
+                // The fused 1×1 convolution's output lives in the depthwise convolution's scratch.
+                ctx.fusedPointwise = try PointwiseDepthwiseKernel.stage(context(producer))
+            }
             kernels.append(try KernelFactory.make(ctx))
             labels.append("\(ctx.name)#\(index)")
         }

@@ -77,9 +77,11 @@ import TestSupport
         let interpreter = try Interpreter(model: model, options: InterpreterOptions(threadCount: 1))
         // 291 operators: 144 DEQUANTIZE and 38 DENSIFY fold away, 6 RESHAPEs become aliases,
         // 8 spatial zero PADs fold into the convolutions that read them, the 15 residual ADDs
-        // into the convolutions that write one of their operands, and the one depthwise
-        // convolution with a large output followed by a dense 1×1 convolution into that one.
-        #expect(interpreter.kernelCount == 291 - 144 - 38 - 6 - 8 - 15 - 1)
+        // into the convolutions that write one of their operands, the one depthwise
+        // convolution with a large output followed by a dense 1×1 convolution into that one, and
+        // the four 1×1 convolutions whose large outputs feed depthwise convolutions of 28 or more
+        // output rows into those.
+        #expect(interpreter.kernelCount == 291 - 144 - 38 - 6 - 8 - 15 - 1 - 4)
         #expect(interpreter.arenaByteCount > 0)
     }
 
@@ -120,6 +122,31 @@ import TestSupport
             // Invoking again gives the same result (inputs are kept, nothing accumulates).
             try interpreter.invoke()
             #expect(try interpreter.output(0).map(\.bitPattern) == outputs[0].map(\.bitPattern))
+        }
+    }
+
+    @Test func fusedPointwiseBandsGiveTheSameBitsForAnyThreadCount() throws {
+        // The pose detector's 1×1 → depthwise fusions cut bands by thread count, and bands
+        // recompute the 1×1 rows their windows share: the results must not change.
+        guard let path = SharedData.path("models/pose_landmarker_full.task") else {
+            print("skipping: ../shared/models/pose_landmarker_full.task is absent")
+            return
+        }
+        let model = try ModelContainer(contentsOfFile: path).model(named: "pose_detector.tflite")
+        let input = RandomInput.values(seed: 11, count: 224 * 224 * 3, low: -1, high: 1)
+        var reference: [[Float]]?
+        for threads in [1, 2, 3, 4] {
+            let interpreter = try Interpreter(model: model, options: InterpreterOptions(threadCount: threads))
+            try interpreter.copyInput(0, from: input)
+            try interpreter.invoke()
+            let outputs = try (0..<interpreter.outputCount).map { try interpreter.output($0) }
+            if let reference {
+                for (a, b) in zip(outputs, reference) {
+                    #expect(a.map(\.bitPattern) == b.map(\.bitPattern), "\(threads) threads")
+                }
+            } else {
+                reference = outputs
+            }
         }
     }
 

@@ -204,6 +204,10 @@ typedef struct vk_dwconv {
     /// Output row `oy` is stored at `output + (oy - output_row_offset) * output_width * channels`
     /// (0 for a whole output; a band's first row when computing into a band buffer).
     size_t output_row_offset;
+    /// Input row `iy` is read at `input + (iy - input_row_offset) * input_width * channels` (0 for
+    /// a whole input; a band's first row when the input is a band buffer, which must then hold
+    /// every row inside the input that the computed output rows' windows reach).
+    size_t input_row_offset;
     size_t kernel_height, kernel_width;
     size_t stride_h, stride_w, dilation_h, dilation_w;
     size_t pad_top, pad_left;

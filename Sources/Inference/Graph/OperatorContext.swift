@@ -34,6 +34,9 @@ struct OperatorContext {
     /// A depthwise convolution fused into this 1×1 convolution: it computes input 0, which is
     /// then the depthwise convolution's input.
     var fusedDepthwise: DepthwiseConv2DKernel? = nil
+    /// A 1×1 convolution fused into this depthwise convolution: it computes input 0 from the
+    /// stage's input, band by band.
+    var fusedPointwise: PointwiseDepthwiseKernel.Stage? = nil
 
     var name: String { code.name }
     var version: Int { code.version }

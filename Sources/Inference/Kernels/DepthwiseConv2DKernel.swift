@@ -29,7 +29,8 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
         try ctx.expect(inputs: 2...3, outputs: 1)
         try ctx.requireFloat(inputs: [0])
         let inputDescriptor = try ctx.input(0)
-        guard let inputShape = NHWC(inputDescriptor.shape) else {
+        // With a fused 1×1 stage, the depthwise input is that stage's output.
+        guard let inputShape = ctx.fusedPointwise?.outputShape ?? NHWC(inputDescriptor.shape) else {
             throw ctx.unsupported("input must have rank 4, has shape \(inputDescriptor.shapeText)")
         }
         let filter = try ctx.requireConstant(1, "the filter")
@@ -65,10 +66,17 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
         let outputShape = NHWC(batch: inputShape.batch, height: rows.output, width: columns.output, channels: outputChannels)
         try ctx.requireOutputShape(outputShape.shape)
 
-        return DepthwiseConv2DKernel(
+        let kernel = DepthwiseConv2DKernel(
             input: ctx.inputFloats(0), output: ctx.outputFloats(0), inputShape: inputShape, outputShape: outputShape,
             rows: rows, columns: columns, filter: filter.floats, bias: bias?.floats, clamp: try ctx.clamp(options.activation),
             instructionSet: ctx.instructionSet)
+        if let stage = ctx.fusedPointwise {
+            guard kernel.multiplier == 1, rows.filter <= 32 else {
+                throw ctx.invalid("only a depthwise convolution of multiplier 1 takes a 1×1 stage")
+            }
+            return PointwiseDepthwiseKernel(stage: stage, depthwise: kernel)
+        }
+        return kernel
     }
 
     /// `filter` is `[kh · kw][outputChannels]` (TFLite's `[1, kh, kw, channels]`).
@@ -91,7 +99,7 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
         convolution = vk_dwconv(
             isa: instructionSet.isa, input: input, input_height: inputShape.height, input_width: inputShape.width,
             channels: channels, output: output, output_height: outputShape.height, output_width: outputShape.width,
-            output_row_offset: 0, kernel_height: rows.filter, kernel_width: columns.filter, stride_h: rows.stride, stride_w: columns.stride,
+            output_row_offset: 0, input_row_offset: 0, kernel_height: rows.filter, kernel_width: columns.filter, stride_h: rows.stride, stride_w: columns.stride,
             dilation_h: rows.dilation, dilation_w: columns.dilation, pad_top: rows.padBefore, pad_left: columns.padBefore,
             weights: weights.floats, zeros: zeros.floats,
             lo: clamp.isTanh ? -.infinity : clamp.lower, hi: clamp.isTanh ? .infinity : clamp.upper)

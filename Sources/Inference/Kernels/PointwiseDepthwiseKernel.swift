@@ -1,0 +1,172 @@
+import CVisionKernels
+
+/// A 1×1 CONV_2D and the DEPTHWISE_CONV_2D that reads its output, run together (fused by
+/// ``GraphFusion``): each task computes the 1×1 convolution for the input rows that a band of
+/// depthwise output rows reaches into per-thread scratch, then the depthwise rows from there, so
+/// the 1×1 output — the widest tensor of an inverted-residual block — never goes through memory.
+/// Rows shared by two bands' windows are computed by both (each value exactly as the unfused
+/// 1×1 kernel computes it), so every output equals the two kernels' run separately.
+final class PointwiseDepthwiseKernel: Kernel, ParallelJob {
+    /// How the 1×1 stage multiplies.
+    enum Pointwise {
+        case dense(PackedWeights)
+        case sparse(SparseConvKernel)
+    }
+
+    /// The 1×1 stage and the shape of its input.
+    struct Stage {
+        let pointwise: Pointwise
+        let input: UnsafeMutablePointer<Float>
+        let inputShape: NHWC
+        /// Output channels.
+        let channels: Int
+        let clamp: ActivationClamp
+
+        var outputShape: NHWC {
+            NHWC(batch: inputShape.batch, height: inputShape.height, width: inputShape.width, channels: channels)
+        }
+
+        var constantByteCount: Int {
+            switch pointwise {
+            case let .dense(weights): return weights.byteCount
+            case let .sparse(stage): return stage.constantByteCount
+            }
+        }
+    }
+
+    /// The 1×1 stage of `ctx`'s CONV_2D (a 1×1, stride-1, unpadded convolution with constant
+    /// weights and no fused epilogue, as ``GraphFusion`` checks): sparse or dense weights chosen
+    /// exactly as ``Conv2DKernel`` chooses them, so the values are the same.
+    static func stage(_ ctx: OperatorContext) throws -> Stage {
+        guard case let .conv2D(options) = ctx.options else { throw ctx.invalid("missing Conv2DOptions") }
+        try ctx.expect(inputs: 2...3, outputs: 1)
+        try ctx.requireFloat(inputs: [0])
+        let inputDescriptor = try ctx.input(0)
+        guard let inputShape = NHWC(inputDescriptor.shape) else {
+            throw ctx.unsupported("input must have rank 4, has shape \(inputDescriptor.shapeText)")
+        }
+        let filter = try ctx.requireConstant(1, "the filter")
+        guard filter.descriptor.type == .float32, let filterShape = NHWC(filter.descriptor.shape),
+              filterShape.height == 1, filterShape.width == 1, filterShape.channels == inputShape.channels,
+              options.strideHeight == 1, options.strideWidth == 1, ctx.inputPadding == nil
+        else { throw ctx.invalid("only a float 1×1, stride-1 convolution runs as a fused 1×1 stage") }
+        let bias = try ctx.constantInput(2)
+        if let bias {
+            guard bias.descriptor.type == .float32, bias.descriptor.elementCount == filterShape.batch else {
+                throw ctx.invalid("bias must be \(filterShape.batch) FLOAT32 values")
+            }
+        } else if ctx.hasInput(2) {
+            throw ctx.unsupported("the bias must be a constant tensor")
+        }
+        let clamp = try ctx.clamp(options.activation)
+        guard !clamp.isTanh, filterShape.batch > ConvDotKernel.maximumOutputChannels else {
+            throw ctx.invalid("this 1×1 convolution does not run as a fused 1×1 stage")
+        }
+        let n = filterShape.batch, k = filterShape.channels
+        let pointwise: Pointwise
+        if let sparse = SparseConvKernel(input: ctx.inputFloats(0), output: ctx.inputFloats(0), pixelCount: 0,
+                                         filter: filter.floats, bias: bias?.floats, n: n, k: k, clamp: clamp,
+                                         instructionSet: ctx.instructionSet) {
+            pointwise = .sparse(sparse)
+        } else {
+            pointwise = .dense(PackedWeights(weights: filter.floats, bias: bias?.floats, n: n, k: k,
+                                             instructionSet: ctx.instructionSet))
+        }
+        return Stage(pointwise: pointwise, input: ctx.inputFloats(0), inputShape: inputShape, channels: n, clamp: clamp)
+    }
+
+    /// Bytes of 1×1 output a band aims at: large enough that the rows two bands' windows share
+    /// (recomputed by both) are a small part of a band, small enough for the per-core cache.
+    static let bandBytes = 1024 * 1024
+
+    let stage: Stage
+    let depthwise: DepthwiseConv2DKernel
+    /// The 1×1 output (= the depthwise input) sizes.
+    let middle: NHWC
+    /// Most depthwise output rows per band (sizes the band buffer).
+    let bandRows: Int
+    /// Floats of the band buffer (64-byte aligned), followed by the sparse stage's scratch.
+    private let bandFloats: Int
+    /// Rows per band and band count in the current job.
+    private var jobBandRows = 1
+    private var bandCount = 1
+
+    init(stage: Stage, depthwise: DepthwiseConv2DKernel) {
+        self.stage = stage
+        self.depthwise = depthwise
+        middle = stage.outputShape
+        let axis = depthwise.rows, height = depthwise.outputShape.height
+        let rowBytes = Swift.max(1, middle.width * middle.channels * MemoryLayout<Float>.stride)
+        // Output rows whose input rows fit `bandBytes`, but at least enough that the shared rows
+        // are at most a third of a band's input rows.
+        let window = (axis.filter - 1) * axis.dilation + 1, shared = Swift.max(0, window - axis.stride)
+        let fitting = (PointwiseDepthwiseKernel.bandBytes / rowBytes - window) / Swift.max(1, axis.stride) + 1
+        let least = (2 * shared + axis.stride - 1) / Swift.max(1, axis.stride)
+        bandRows = Swift.max(1, Swift.min(height, Swift.max(fitting, least)))
+        bandFloats = (Self.inputRows(forOutputRows: bandRows, axis) * middle.width * middle.channels + 15) / 16 * 16
+    }
+
+    /// Input rows that `rows` consecutive output rows reach, at most.
+    private static func inputRows(forOutputRows rows: Int, _ axis: WindowAxis) -> Int {
+        (rows - 1) * axis.stride + (axis.filter - 1) * axis.dilation + 1
+    }
+
+    var scratchBytesPerThread: Int {
+        var floats = bandFloats
+        if case let .sparse(sparse) = stage.pointwise { floats += sparse.scratchBytesPerThread / MemoryLayout<Float>.stride }
+        return floats * MemoryLayout<Float>.stride
+    }
+
+    var constantByteCount: Int { stage.constantByteCount + depthwise.constantByteCount }
+
+    private var context: ExecutionContext?
+
+    func execute(_ context: ExecutionContext) {
+        self.context = context
+        let height = depthwise.outputShape.height, threads = context.pool.threadCount
+        // With several threads, at least one band per thread (each band recomputes the 1×1 rows
+        // its window shares with the band before it, so bands are not cut finer than that).
+        jobBandRows = threads > 1 ? Swift.max(1, Swift.min(bandRows, (height + threads - 1) / threads)) : bandRows
+        bandCount = (height + jobBandRows - 1) / jobBandRows
+        context.pool.run(self, taskCount: middle.batch * bandCount,
+                         work: middle.batch * middle.height * middle.width * middle.channels * (stage.inputShape.channels + 9))
+        self.context = nil
+    }
+
+    func run(tasks range: Range<Int>, thread: Int) {
+        guard let context else { return }
+        let band = context.scratchFloats(thread: thread)
+        let rows = depthwise.rows, outputShape = depthwise.outputShape
+        let k = stage.inputShape.channels, n = middle.channels, width = middle.width
+        let imageIn = stage.inputShape.height * stage.inputShape.width * k
+        let imageOut = outputShape.height * outputShape.width * outputShape.channels
+        for task in range {
+            let b = task / bandCount, first = (task % bandCount) * jobBandRows
+            let end = Swift.min(outputShape.height, first + jobBandRows)
+            // The input rows inside the image that output rows [first, end) reach.
+            let low = Swift.max(0, rows.origin(first))
+            let high = Swift.min(middle.height, rows.origin(end - 1) + (rows.filter - 1) * rows.dilation + 1)
+            // (None when the band's windows lie wholly in the padding: its rows are bias alone.)
+            if low < high {
+                let pixels = (high - low) * width
+                let a = UnsafePointer(stage.input + b * imageIn + low * width * k)
+                switch stage.pointwise {
+                case let .dense(weights):
+                    weights.run(a: a, aStride: k, c: band, cStride: n, rows: 0..<pixels, panels: 0..<weights.panelCount,
+                                clamp: stage.clamp)
+                case let .sparse(sparse):
+                    sparse.multiply(a, pixels: pixels, output: band, scratch: band + bandFloats)
+                }
+            }
+            var conv = depthwise.convolution
+            conv.input = UnsafePointer(band)
+            conv.input_row_offset = Swift.min(low, high)
+            conv.output = depthwise.output + b * imageOut
+            withUnsafePointer(to: conv) { vk_dwconv_run($0, first, end) }
+            if depthwise.clamp.isTanh {
+                depthwise.clamp.apply(to: depthwise.output + b * imageOut + first * outputShape.width * outputShape.channels,
+                                      count: (end - first) * outputShape.width * outputShape.channels)
+            }
+        }
+    }
+}
