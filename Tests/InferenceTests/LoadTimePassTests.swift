@@ -105,24 +105,7 @@ import TestSupport
             return
         }
         let model = try ModelContainer(contentsOfFile: path).model(named: "pose_landmarks_detector.tflite")
-        let input = RandomInput.values(seed: 7, count: 256 * 256 * 3, low: 0, high: 1)
-        var reference: [[Float]]?
-        for threads in [1, 2, 3] {
-            let interpreter = try Interpreter(model: model, options: InterpreterOptions(threadCount: threads))
-            try interpreter.copyInput(0, from: input)
-            try interpreter.invoke()
-            let outputs = try (0..<interpreter.outputCount).map { try interpreter.output($0) }
-            if let reference {
-                for (a, b) in zip(outputs, reference) {
-                    #expect(a.map(\.bitPattern) == b.map(\.bitPattern), "\(threads) threads")
-                }
-            } else {
-                reference = outputs
-            }
-            // Invoking again gives the same result (inputs are kept, nothing accumulates).
-            try interpreter.invoke()
-            #expect(try interpreter.output(0).map(\.bitPattern) == outputs[0].map(\.bitPattern))
-        }
+        try expectSameBits(model, input: RandomInput.values(seed: 7, count: 256 * 256 * 3, low: 0, high: 1), threads: [1, 2, 3])
     }
 
     @Test func fusedPointwiseBandsGiveTheSameBitsForAnyThreadCount() throws {
@@ -133,9 +116,15 @@ import TestSupport
             return
         }
         let model = try ModelContainer(contentsOfFile: path).model(named: "pose_detector.tflite")
-        let input = RandomInput.values(seed: 11, count: 224 * 224 * 3, low: -1, high: 1)
+        try expectSameBits(model, input: RandomInput.values(seed: 11, count: 224 * 224 * 3, low: -1, high: 1),
+                           threads: [1, 2, 3, 4])
+    }
+
+    /// Runs `model` on `input` with each thread count (twice each: inputs are kept and nothing
+    /// accumulates) and expects every output bit-identical to the first run's.
+    private func expectSameBits(_ model: TFLiteModel, input: [Float], threads counts: [Int]) throws {
         var reference: [[Float]]?
-        for threads in [1, 2, 3, 4] {
+        for threads in counts {
             let interpreter = try Interpreter(model: model, options: InterpreterOptions(threadCount: threads))
             try interpreter.copyInput(0, from: input)
             try interpreter.invoke()
@@ -147,6 +136,8 @@ import TestSupport
             } else {
                 reference = outputs
             }
+            try interpreter.invoke()
+            #expect(try interpreter.output(0).map(\.bitPattern) == outputs[0].map(\.bitPattern))
         }
     }
 

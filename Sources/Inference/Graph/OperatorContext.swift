@@ -88,6 +88,19 @@ struct OperatorContext {
         return value
     }
 
+    /// The constant FLOAT32 bias at input `i` with `count` values, or `nil` when the input is
+    /// omitted; an error when it is computed at run time or has another type or size.
+    func floatBias(_ i: Int, count: Int) throws -> ConstantTensor? {
+        guard let bias = try constantInput(i) else {
+            if hasInput(i) { throw unsupported("the bias must be a constant tensor") }
+            return nil
+        }
+        guard bias.descriptor.type == .float32, bias.descriptor.elementCount == count else {
+            throw invalid("bias must be \(count) FLOAT32 values")
+        }
+        return bias
+    }
+
     /// The integer values of constant input `i` (INT32/INT64).
     func constantIntegers(_ i: Int, _ what: String) throws -> [Int] {
         let value = try requireConstant(i, what)

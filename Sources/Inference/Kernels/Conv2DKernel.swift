@@ -43,14 +43,7 @@ final class Conv2DKernel: Kernel, ParallelJob {
             // Grouped convolution (filter depth dividing the input depth) is not implemented.
             throw ctx.unsupported("filter depth \(filterShape.channels) differs from input depth \(inputShape.channels) (grouped convolution)")
         }
-        let bias = try ctx.constantInput(2)
-        if let bias {
-            guard bias.descriptor.type == .float32, bias.descriptor.elementCount == filterShape.batch else {
-                throw ctx.invalid("bias must be \(filterShape.batch) FLOAT32 values")
-            }
-        } else if ctx.hasInput(2) {
-            throw ctx.unsupported("the bias must be a constant tensor")
-        }
+        let bias = try ctx.floatBias(2, count: filterShape.batch)
         let extra = ctx.inputPadding ?? ExplicitPadding(top: 0, bottom: 0, left: 0, right: 0)
         guard let rows = WindowAxis(input: inputShape.height, filter: filterShape.height, stride: options.strideHeight,
                                     dilation: options.dilationHeight, padding: options.padding,

@@ -47,14 +47,7 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
         // The stored depth_multiplier is informational: TFLite derives it from the shapes
         // (tensorflow/lite/kernels/depthwise_conv.cc, `Prepare`), and so does this kernel
         // (output channels / input channels, in `init`).
-        let bias = try ctx.constantInput(2)
-        if let bias {
-            guard bias.descriptor.type == .float32, bias.descriptor.elementCount == outputChannels else {
-                throw ctx.invalid("bias must be \(outputChannels) FLOAT32 values")
-            }
-        } else if ctx.hasInput(2) {
-            throw ctx.unsupported("the bias must be a constant tensor")
-        }
+        let bias = try ctx.floatBias(2, count: outputChannels)
         let extra = ctx.inputPadding ?? ExplicitPadding(top: 0, bottom: 0, left: 0, right: 0)
         guard let rows = WindowAxis(input: inputShape.height, filter: filterShape.height, stride: options.strideHeight,
                                     dilation: options.dilationHeight, padding: options.padding,

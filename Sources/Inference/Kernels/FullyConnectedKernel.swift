@@ -27,14 +27,7 @@ final class FullyConnectedKernel: Kernel, ParallelJob {
             throw ctx.invalid("input \(inputDescriptor.shapeText) does not divide into rows of \(k)")
         }
         let m = inputDescriptor.elementCount / k
-        let bias = try ctx.constantInput(2)
-        if let bias {
-            guard bias.descriptor.type == .float32, bias.descriptor.elementCount == n else {
-                throw ctx.invalid("bias must be \(n) FLOAT32 values")
-            }
-        } else if ctx.hasInput(2) {
-            throw ctx.unsupported("the bias must be a constant tensor")
-        }
+        let bias = try ctx.floatBias(2, count: n)
         let expected = options.keepNumDims ? Array(inputDescriptor.shape.dropLast()) + [n] : [m, n]
         try ctx.requireOutputShape(expected)
         return FullyConnectedKernel(

@@ -50,14 +50,7 @@ final class PointwiseDepthwiseKernel: Kernel, ParallelJob {
               filterShape.height == 1, filterShape.width == 1, filterShape.channels == inputShape.channels,
               options.strideHeight == 1, options.strideWidth == 1, ctx.inputPadding == nil
         else { throw ctx.invalid("only a float 1×1, stride-1 convolution runs as a fused 1×1 stage") }
-        let bias = try ctx.constantInput(2)
-        if let bias {
-            guard bias.descriptor.type == .float32, bias.descriptor.elementCount == filterShape.batch else {
-                throw ctx.invalid("bias must be \(filterShape.batch) FLOAT32 values")
-            }
-        } else if ctx.hasInput(2) {
-            throw ctx.unsupported("the bias must be a constant tensor")
-        }
+        let bias = try ctx.floatBias(2, count: filterShape.batch)
         let clamp = try ctx.clamp(options.activation)
         guard !clamp.isTanh, filterShape.batch > ConvDotKernel.maximumOutputChannels else {
             throw ctx.invalid("this 1×1 convolution does not run as a fused 1×1 stage")
