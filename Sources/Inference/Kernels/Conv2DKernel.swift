@@ -66,15 +66,9 @@ final class Conv2DKernel: Kernel, ParallelJob {
         if let stage = ctx.fusedDepthwise {
             guard pointwise, stage.multiplier == 1 else { throw ctx.invalid("only a 1×1 convolution takes a depthwise stage") }
             // GraphFusion leaves sparse weights unfused; the sparse stage remains for robustness.
-            let pointwiseStage: DepthwisePointwiseKernel.Pointwise
-            if !clamp.isTanh, let sparse = SparseConvKernel(
-                input: ctx.outputFloats(0), output: ctx.outputFloats(0), pixelCount: 0, filter: filter.floats, bias: bias?.floats,
-                n: filterShape.batch, k: filterShape.channels, clamp: clamp, instructionSet: ctx.instructionSet) {
-                pointwiseStage = .sparse(sparse)
-            } else {
-                pointwiseStage = .dense(PackedWeights(weights: filter.floats, bias: bias?.floats, n: filterShape.batch,
-                                                      k: filterShape.channels, instructionSet: ctx.instructionSet))
-            }
+            let pointwiseStage = PointwiseWeights(filter: filter.floats, bias: bias?.floats, n: filterShape.batch,
+                                                  k: filterShape.channels, clamp: clamp, instructionSet: ctx.instructionSet,
+                                                  placeholder: ctx.outputFloats(0))
             return DepthwisePointwiseKernel(depthwise: stage, pointwise: pointwiseStage, output: ctx.outputFloats(0),
                                             outputChannels: filterShape.batch, clamp: clamp, epilogue: epilogue)
         }

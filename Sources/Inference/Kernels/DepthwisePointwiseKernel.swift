@@ -6,12 +6,6 @@ import CVisionKernels
 /// depthwise output never goes through memory. Each value is computed exactly as the two
 /// kernels compute it separately.
 final class DepthwisePointwiseKernel: Kernel, ParallelJob {
-    /// How the 1×1 stage multiplies.
-    enum Pointwise {
-        case dense(PackedWeights)
-        case sparse(SparseConvKernel)
-    }
-
     /// Bytes of depthwise output a band aims at.
     static let bandBytes = 128 * 1024
     /// Fewer pixels per band leave the 1×1 stage too few rows to multiply efficiently.
@@ -28,7 +22,7 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
     }
 
     let depthwise: DepthwiseConv2DKernel
-    let pointwise: Pointwise
+    let pointwise: PointwiseWeights
     let output: UnsafeMutablePointer<Float>
     let outputChannels: Int
     let clamp: ActivationClamp
@@ -43,7 +37,7 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
     private var jobBandRows = 1
     private var bandCount = 1
 
-    init(depthwise: DepthwiseConv2DKernel, pointwise: Pointwise, output: UnsafeMutablePointer<Float>, outputChannels: Int,
+    init(depthwise: DepthwiseConv2DKernel, pointwise: PointwiseWeights, output: UnsafeMutablePointer<Float>, outputChannels: Int,
          clamp: ActivationClamp, epilogue: ConvEpilogue) {
         self.depthwise = depthwise
         self.pointwise = pointwise
@@ -58,18 +52,9 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
         bandFloats = (bandRows * middle.width * middle.channels + 15) / 16 * 16
     }
 
-    var scratchBytesPerThread: Int {
-        var floats = bandFloats
-        if case let .sparse(stage) = pointwise { floats += stage.scratchBytesPerThread / MemoryLayout<Float>.stride }
-        return floats * MemoryLayout<Float>.stride
-    }
+    var scratchBytesPerThread: Int { (bandFloats + pointwise.scratchFloats) * MemoryLayout<Float>.stride }
 
-    var constantByteCount: Int {
-        switch pointwise {
-        case let .dense(weights): return depthwise.constantByteCount + weights.byteCount + epilogue.byteCount
-        case let .sparse(stage): return depthwise.constantByteCount + stage.constantByteCount + epilogue.byteCount
-        }
-    }
+    var constantByteCount: Int { depthwise.constantByteCount + pointwise.constantByteCount + epilogue.byteCount }
 
     private var context: ExecutionContext?
 
@@ -109,13 +94,7 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
             if depthwise.clamp.isTanh { depthwise.clamp.apply(to: band, count: pixels * c) }
             // Output pixels of this band, counted over the batch.
             let firstPixel = (b * middle.height + first) * middle.width
-            switch pointwise {
-            case let .dense(weights):
-                weights.run(a: band, aStride: c, c: output + firstPixel * n, cStride: n, rows: 0..<pixels,
-                            panels: 0..<weights.panelCount, clamp: clamp)
-            case let .sparse(stage):
-                stage.multiply(band, pixels: pixels, output: output + firstPixel * n, scratch: band + bandFloats)
-            }
+            pointwise.multiply(band, pixels: pixels, output: output + firstPixel * n, clamp: clamp, scratch: band + bandFloats)
             epilogue.apply(InstructionSet(isa: depthwise.convolution.isa), output: output, channels: n,
                            rows: firstPixel..<(firstPixel + pixels), columns: 0..<n)
         }

@@ -7,15 +7,9 @@ import CVisionKernels
 /// Rows shared by two bands' windows are computed by both (each value exactly as the unfused
 /// 1×1 kernel computes it), so every output equals the two kernels' run separately.
 final class PointwiseDepthwiseKernel: Kernel, ParallelJob {
-    /// How the 1×1 stage multiplies.
-    enum Pointwise {
-        case dense(PackedWeights)
-        case sparse(SparseConvKernel)
-    }
-
     /// The 1×1 stage and the shape of its input.
     struct Stage {
-        let pointwise: Pointwise
+        let pointwise: PointwiseWeights
         let input: UnsafeMutablePointer<Float>
         let inputShape: NHWC
         /// Output channels.
@@ -26,12 +20,7 @@ final class PointwiseDepthwiseKernel: Kernel, ParallelJob {
             NHWC(batch: inputShape.batch, height: inputShape.height, width: inputShape.width, channels: channels)
         }
 
-        var constantByteCount: Int {
-            switch pointwise {
-            case let .dense(weights): return weights.byteCount
-            case let .sparse(stage): return stage.constantByteCount
-            }
-        }
+        var constantByteCount: Int { pointwise.constantByteCount }
     }
 
     /// The 1×1 stage of `ctx`'s CONV_2D (a 1×1, stride-1, unpadded convolution with constant
@@ -56,15 +45,8 @@ final class PointwiseDepthwiseKernel: Kernel, ParallelJob {
             throw ctx.invalid("this 1×1 convolution does not run as a fused 1×1 stage")
         }
         let n = filterShape.batch, k = filterShape.channels
-        let pointwise: Pointwise
-        if let sparse = SparseConvKernel(input: ctx.inputFloats(0), output: ctx.inputFloats(0), pixelCount: 0,
-                                         filter: filter.floats, bias: bias?.floats, n: n, k: k, clamp: clamp,
-                                         instructionSet: ctx.instructionSet) {
-            pointwise = .sparse(sparse)
-        } else {
-            pointwise = .dense(PackedWeights(weights: filter.floats, bias: bias?.floats, n: n, k: k,
-                                             instructionSet: ctx.instructionSet))
-        }
+        let pointwise = PointwiseWeights(filter: filter.floats, bias: bias?.floats, n: n, k: k, clamp: clamp,
+                                         instructionSet: ctx.instructionSet, placeholder: ctx.inputFloats(0))
         return Stage(pointwise: pointwise, input: ctx.inputFloats(0), inputShape: inputShape, channels: n, clamp: clamp)
     }
 
@@ -104,11 +86,7 @@ final class PointwiseDepthwiseKernel: Kernel, ParallelJob {
         (rows - 1) * axis.stride + (axis.filter - 1) * axis.dilation + 1
     }
 
-    var scratchBytesPerThread: Int {
-        var floats = bandFloats
-        if case let .sparse(sparse) = stage.pointwise { floats += sparse.scratchBytesPerThread / MemoryLayout<Float>.stride }
-        return floats * MemoryLayout<Float>.stride
-    }
+    var scratchBytesPerThread: Int { (bandFloats + stage.pointwise.scratchFloats) * MemoryLayout<Float>.stride }
 
     var constantByteCount: Int { stage.constantByteCount + depthwise.constantByteCount }
 
@@ -130,7 +108,7 @@ final class PointwiseDepthwiseKernel: Kernel, ParallelJob {
         guard let context else { return }
         let band = context.scratchFloats(thread: thread)
         let rows = depthwise.rows, outputShape = depthwise.outputShape
-        let k = stage.inputShape.channels, n = middle.channels, width = middle.width
+        let k = stage.inputShape.channels, width = middle.width
         let imageIn = stage.inputShape.height * stage.inputShape.width * k
         let imageOut = outputShape.height * outputShape.width * outputShape.channels
         for task in range {
@@ -143,17 +121,11 @@ final class PointwiseDepthwiseKernel: Kernel, ParallelJob {
             if low < high {
                 let pixels = (high - low) * width
                 let a = UnsafePointer(stage.input + b * imageIn + low * width * k)
-                switch stage.pointwise {
-                case let .dense(weights):
-                    weights.run(a: a, aStride: k, c: band, cStride: n, rows: 0..<pixels, panels: 0..<weights.panelCount,
-                                clamp: stage.clamp)
-                case let .sparse(sparse):
-                    sparse.multiply(a, pixels: pixels, output: band, scratch: band + bandFloats)
-                }
+                stage.pointwise.multiply(a, pixels: pixels, output: band, clamp: stage.clamp, scratch: band + bandFloats)
             }
             var conv = depthwise.convolution
             conv.input = UnsafePointer(band)
-            conv.input_row_offset = Swift.min(low, high)
+            conv.input_row_offset = low
             conv.output = depthwise.output + b * imageOut
             withUnsafePointer(to: conv) { vk_dwconv_run($0, first, end) }
             if depthwise.clamp.isTanh {

@@ -1,0 +1,47 @@
+/// The weights of a 1×1 convolution that runs as one stage of a fused kernel
+/// (``DepthwisePointwiseKernel``, ``PointwiseDepthwiseKernel``): the non-zero weights when
+/// ``SparseConvKernel`` prefers them, packed dense ones otherwise — the choice ``Conv2DKernel``
+/// makes for the same layer, so a fused stage computes the same values.
+enum PointwiseWeights {
+    case dense(PackedWeights)
+    case sparse(SparseConvKernel)
+
+    /// `n` rows of `k` weights and their bias.
+    init(filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?, n: Int, k: Int, clamp: ActivationClamp,
+         instructionSet: InstructionSet, placeholder: UnsafeMutablePointer<Float>) {
+        // The sparse kernel's own input and output are not used by `multiply`.
+        if !clamp.isTanh, let sparse = SparseConvKernel(input: placeholder, output: placeholder, pixelCount: 0, filter: filter,
+                                                        bias: bias, n: n, k: k, clamp: clamp, instructionSet: instructionSet) {
+            self = .sparse(sparse)
+        } else {
+            self = .dense(PackedWeights(weights: filter, bias: bias, n: n, k: k, instructionSet: instructionSet))
+        }
+    }
+
+    /// Bytes of the weights as kept.
+    var constantByteCount: Int {
+        switch self {
+        case let .dense(weights): return weights.byteCount
+        case let .sparse(sparse): return sparse.constantByteCount
+        }
+    }
+
+    /// Floats of per-thread scratch that `multiply` needs.
+    var scratchFloats: Int {
+        if case let .sparse(sparse) = self { return sparse.scratchBytesPerThread / MemoryLayout<Float>.stride }
+        return 0
+    }
+
+    /// Multiplies `pixels` rows of `a` (`k` floats each) into `output` (`n` floats each), with the
+    /// bias and `clamp` (the sparse weights apply the clamp they were made with, the same one).
+    func multiply(_ a: UnsafePointer<Float>, pixels: Int, output: UnsafeMutablePointer<Float>, clamp: ActivationClamp,
+                  scratch: UnsafeMutablePointer<Float>) {
+        switch self {
+        case let .dense(weights):
+            weights.run(a: a, aStride: weights.k, c: output, cStride: weights.n, rows: 0..<pixels,
+                        panels: 0..<weights.panelCount, clamp: clamp)
+        case let .sparse(sparse):
+            sparse.multiply(a, pixels: pixels, output: output, scratch: scratch)
+        }
+    }
+}
