@@ -224,7 +224,7 @@ struct GraphFusion {
         for index in runtimeOperators where !removed.contains(index) && code(index) == .depthwiseConv2D && prelu[index] == nil {
             var list = inputs(of: index, graph.operators[index])
             let outputList = outputs(of: index, graph.operators[index])
-            guard list.count >= 2, list[0] >= 0, outputList.count == 1, !store.isConstant(list[0]) else { continue }
+            guard list.count >= 2, list[0] >= 0, outputList.count == 1, outputList[0] >= 0, !store.isConstant(list[0]) else { continue }
             let middle = list[0]
             guard descriptors[middle].type == .float32, descriptors[middle].shape.count == 4, !graphOutputs.contains(middle),
                   (descriptors[middle].byteCount ?? 0) >= GraphFusion.minimumFusedPointwiseBytes,
