@@ -45,6 +45,8 @@ final class PointwiseDepthwiseKernel: Kernel, ParallelJob {
             throw ctx.invalid("this 1×1 convolution does not run as a fused 1×1 stage")
         }
         let n = filterShape.batch, k = filterShape.channels
+        // The model's shape of the 1×1 output (never stored now) must be what the stage computes.
+        try ctx.requireOutputShape([inputShape.batch, inputShape.height, inputShape.width, n])
         let pointwise = PointwiseWeights(filter: filter.floats, bias: bias?.floats, n: n, k: k, clamp: clamp,
                                          instructionSet: ctx.instructionSet, placeholder: ctx.inputFloats(0))
         return Stage(pointwise: pointwise, input: ctx.inputFloats(0), inputShape: inputShape, channels: n, clamp: clamp)
