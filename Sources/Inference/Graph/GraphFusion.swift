@@ -83,19 +83,33 @@ struct GraphFusion {
         outputs[index] ?? op.outputs.map(Int.init)
     }
 
+    /// The builtin code of operator `index` of the main subgraph.
+    private static func code(_ index: Int, _ model: TFLiteModel) -> BuiltinOperator {
+        model.operatorCodes[model.mainSubgraph.operators[index].opcodeIndex].builtinCode
+    }
+
+    /// The operators among `runtimeOperators` still running that read `tensor` (after the
+    /// rewrites so far), in order.
+    private func readers(of tensor: Int, _ model: TFLiteModel, _ runtimeOperators: [Int]) -> [Int] {
+        let graph = model.mainSubgraph
+        return runtimeOperators.filter { !removed.contains($0) && inputs(of: $0, graph.operators[$0]).contains(tensor) }
+    }
+
+    /// The operator among `runtimeOperators` still running that writes `tensor`, if any.
+    private func writer(of tensor: Int, _ model: TFLiteModel, _ runtimeOperators: [Int]) -> Int? {
+        let graph = model.mainSubgraph
+        return runtimeOperators.first { !removed.contains($0) && outputs(of: $0, graph.operators[$0]).contains(tensor) }
+    }
+
     /// Plans the rewrites for `runtimeOperators` (indices into the main subgraph, in order);
     /// tensors in `kept` (extra outputs) are treated like graph outputs and never fused away.
     init(model: TFLiteModel, runtimeOperators: [Int], descriptors: [TensorDescriptor], store: ConstantStore,
          kept: Set<Int> = []) {
         let graph = model.mainSubgraph
         let graphOutputs = Set(graph.outputs.map(Int.init)).union(kept)
-        func code(_ index: Int) -> BuiltinOperator { model.operatorCodes[graph.operators[index].opcodeIndex].builtinCode }
-        func readers(_ tensor: Int) -> [Int] {
-            runtimeOperators.filter { !removed.contains($0) && inputs(of: $0, graph.operators[$0]).contains(tensor) }
-        }
-        func writer(_ tensor: Int) -> Int? {
-            runtimeOperators.first { !removed.contains($0) && outputs(of: $0, graph.operators[$0]).contains(tensor) }
-        }
+        func code(_ index: Int) -> BuiltinOperator { GraphFusion.code(index, model) }
+        func readers(_ tensor: Int) -> [Int] { self.readers(of: tensor, model, runtimeOperators) }
+        func writer(_ tensor: Int) -> Int? { self.writer(of: tensor, model, runtimeOperators) }
 
         // Spatial PADs into convolutions.
         for index in runtimeOperators where code(index) == .pad || code(index) == .padV2 {
@@ -220,7 +234,7 @@ struct GraphFusion {
     private mutating func fusePointwise(model: TFLiteModel, runtimeOperators: [Int], descriptors: [TensorDescriptor],
                                         store: ConstantStore, graphOutputs: Set<Int>) {
         let graph = model.mainSubgraph
-        func code(_ index: Int) -> BuiltinOperator { model.operatorCodes[graph.operators[index].opcodeIndex].builtinCode }
+        func code(_ index: Int) -> BuiltinOperator { GraphFusion.code(index, model) }
         for index in runtimeOperators where !removed.contains(index) && code(index) == .depthwiseConv2D && prelu[index] == nil {
             var list = inputs(of: index, graph.operators[index])
             let outputList = outputs(of: index, graph.operators[index])
@@ -230,10 +244,10 @@ struct GraphFusion {
                   (descriptors[middle].byteCount ?? 0) >= GraphFusion.minimumFusedPointwiseBytes,
                   descriptors[outputList[0]].type == .float32, descriptors[outputList[0]].shape.count == 4,
                   descriptors[outputList[0]].shape[1] >= GraphFusion.minimumFusedPointwiseRows, descriptors[outputList[0]].shape.last == descriptors[middle].shape.last,
-                  let producer = runtimeOperators.first(where: { !removed.contains($0) && outputs(of: $0, graph.operators[$0]).contains(middle) }),
+                  let producer = writer(of: middle, model, runtimeOperators),
                   code(producer) == .conv2D, residual[producer] == nil, prelu[producer] == nil, padding[producer] == nil,
                   depthwise[producer] == nil, outputs(of: producer, graph.operators[producer]) == [middle],
-                  runtimeOperators.filter({ !removed.contains($0) && inputs(of: $0, graph.operators[$0]).contains(middle) }) == [index]
+                  readers(of: middle, model, runtimeOperators) == [index]
             else { continue }
             let conv = graph.operators[producer]
             let convInputs = inputs(of: producer, conv)
@@ -258,7 +272,7 @@ struct GraphFusion {
     private mutating func fuseDepthwise(model: TFLiteModel, runtimeOperators: [Int], descriptors: [TensorDescriptor],
                                         store: ConstantStore, graphOutputs: Set<Int>) {
         let graph = model.mainSubgraph
-        func code(_ index: Int) -> BuiltinOperator { model.operatorCodes[graph.operators[index].opcodeIndex].builtinCode }
+        func code(_ index: Int) -> BuiltinOperator { GraphFusion.code(index, model) }
         for index in runtimeOperators where !removed.contains(index) && code(index) == .conv2D {
             let op = graph.operators[index]
             guard case let .conv2D(options) = op.builtinOptions, options.strideHeight == 1, options.strideWidth == 1,
@@ -274,9 +288,9 @@ struct GraphFusion {
             let middle = list[0]
             guard descriptors[middle].type == .float32, op.outputs.count == 1, descriptors[Int(op.outputs[0])].type == .float32,
                   DepthwisePointwiseKernel.worthFusing(descriptors[middle].shape), !graphOutputs.contains(middle), (descriptors[middle].byteCount ?? 0) >= GraphFusion.minimumFusedDepthwiseBytes,
-                  let producer = runtimeOperators.first(where: { !removed.contains($0) && outputs(of: $0, graph.operators[$0]).contains(middle) }),
+                  let producer = writer(of: middle, model, runtimeOperators),
                   code(producer) == .depthwiseConv2D, prelu[producer] == nil,
-                  runtimeOperators.filter({ !removed.contains($0) && inputs(of: $0, graph.operators[$0]).contains(middle) }) == [index]
+                  readers(of: middle, model, runtimeOperators) == [index]
             else { continue }
             let dw = graph.operators[producer]
             let dwInputs = inputs(of: producer, dw)

@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""Compares two builds of vision-tasks on one model, for engine changes too small to see in two
+separate runs on this shared machine (its cores' speed drifts by a third within a second).
+
+Each round runs `bench-model MODEL --member NAME --threads 1 --paired-threads 2 --json` with
+build A and then build B (the order alternates from round to round), and takes B/A of the
+one-thread and of the two-thread medians from that adjacent pair of runs. Prints each build's
+medians over the rounds, the median of the per-round B/A ratios, and each build's median 1T/2T
+ratio.
+
+    scripts/benchmarks/compare_builds.py BINARY_A BINARY_B MODEL --member NAME [--rounds N] [--iterations N]
+
+For example, to time the working tree against the last commit:
+
+    swift build -c release --product vision-tasks && cp .build/release/vision-tasks /tmp/vision-tasks-new
+    git stash -u && swift build -c release --product vision-tasks && cp .build/release/vision-tasks /tmp/vision-tasks-old
+    git stash pop
+    scripts/benchmarks/compare_builds.py /tmp/vision-tasks-old /tmp/vision-tasks-new ../shared/models/pose_landmarker_full.task --member pose_detector.tflite
+"""
+import argparse
+import json
+import statistics
+import subprocess
+
+
+def paired_run(binary, model, member, iterations):
+    command = [binary, "bench-model", model, "--threads", "1", "--paired-threads", "2", "--iterations", str(iterations),
+               "--json"]
+    if member:
+        command[3:3] = ["--member", member]
+    result = json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
+    return result["medianMs"], result["paired"]["medianMs"], result["paired"]["medianRatio"]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("a")
+    parser.add_argument("b")
+    parser.add_argument("model")
+    parser.add_argument("--member")
+    parser.add_argument("--rounds", type=int, default=12)
+    parser.add_argument("--iterations", type=int, default=100)
+    args = parser.parse_args()
+
+    runs = {"a": [], "b": []}
+    for round_index in range(args.rounds):
+        order = ("a", "b") if round_index % 2 == 0 else ("b", "a")
+        for side in order:
+            runs[side].append(paired_run(getattr(args, side), args.model, args.member, args.iterations))
+
+    for side in ("a", "b"):
+        one, two, ratio = (statistics.median(run[i] for run in runs[side]) for i in range(3))
+        print(f"{side} ({getattr(args, side)}): 1 thread {one:.3f} ms, 2 threads {two:.3f} ms, 1T/2T {ratio:.3f}")
+    one = statistics.median(b[0] / a[0] for a, b in zip(runs["a"], runs["b"]))
+    two = statistics.median(b[1] / a[1] for a, b in zip(runs["a"], runs["b"]))
+    print(f"b/a, median of {args.rounds} rounds: 1 thread {one:.3f}, 2 threads {two:.3f}")
+
+
+if __name__ == "__main__":
+    main()
