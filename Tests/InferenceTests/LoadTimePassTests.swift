@@ -120,6 +120,34 @@ import TestSupport
                            threads: [1, 2, 3, 4])
     }
 
+    @Test func fusedPointwiseBandsAreEvenAndShareOutBetweenTheThreads() {
+        // The pose detector's 56-row layer with bands of at most 17 rows: four bands of 14 rows,
+        // two per thread (before: 17 + 17 + 17 + 5, one thread 34 rows, the other 22).
+        #expect(PointwiseDepthwiseKernel.bandCount(height: 56, bandRows: 17, threads: 1) == 4)
+        #expect(PointwiseDepthwiseKernel.bandCount(height: 56, bandRows: 17, threads: 2) == 4)
+        #expect(PointwiseDepthwiseKernel.bandCount(height: 56, bandRows: 17, threads: 3) == 6)
+        #expect(PointwiseDepthwiseKernel.bandCount(height: 56, bandRows: 30, threads: 2) == 2)
+        #expect(PointwiseDepthwiseKernel.bandCount(height: 1, bandRows: 5, threads: 4) == 1)
+        // Every row in exactly one band, none longer than the scratch holds, sizes within one
+        // row of each other, and the same number of bands per thread wherever there are rows
+        // enough.
+        var wrong: [(height: Int, bandRows: Int, threads: Int)] = []
+        for height in 1...64 {
+            for bandRows in 1...height {
+                for threads in 1...4 {
+                    let count = PointwiseDepthwiseKernel.bandCount(height: height, bandRows: bandRows, threads: threads)
+                    let sizes = (0..<count).map { ($0 + 1) * height / count - $0 * height / count }
+                    let covers = sizes.reduce(0, +) == height && sizes.allSatisfy { $0 >= 1 && $0 <= bandRows }
+                    let even = (sizes.max() ?? 0) - (sizes.min() ?? 0) <= 1
+                    if !covers || !even || (count != height && count % threads != 0) {
+                        wrong.append((height, bandRows, threads))
+                    }
+                }
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong.prefix(5))")
+    }
+
     /// Runs `model` on `input` with each thread count (twice each: inputs are kept and nothing
     /// accumulates) and expects every output bit-identical to the first run's.
     private func expectSameBits(_ model: TFLiteModel, input: [Float], threads counts: [Int]) throws {
