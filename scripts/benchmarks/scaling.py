@@ -14,6 +14,10 @@ round's medians and ratio, and the lowest and highest round ratio.
 With --python (a Python with ai-edge-litert and numpy), LiteRT is measured the same way right
 after ours in each round (scripts/benchmarks/litert_bench.py --paired), for comparison.
 
+Each round also times scripts/benchmarks/parallel_ceiling.c (compiled with `cc`, skipped without
+one): arithmetic that touches no memory, split the same way between two threads, so the table
+shows what two threads of this machine give when nothing but the cores counts.
+
     scripts/benchmarks/scaling.py [MODELS_DIR] [--rounds N] [--iterations N] [--python PATH] [--out FILE]
 
 Needs a release build (`swift build -c release --product vision-tasks`).
@@ -22,8 +26,10 @@ import argparse
 import json
 import os
 import statistics
+import shutil
 import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from make_table import cpu_model, write_section  # noqa: E402
@@ -57,6 +63,22 @@ def litert(python, models, bundle, member, iterations):
     return result["medianMs"], result["paired"]["medianMs"], result["paired"]["medianRatio"]
 
 
+def build_ceiling(directory):
+    """Compiles parallel_ceiling.c into `directory`; None without a C compiler."""
+    compiler = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if compiler is None:
+        return None
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "parallel_ceiling.c")
+    binary = os.path.join(directory, "parallel_ceiling")
+    subprocess.run([compiler, "-O2", "-pthread", source, "-o", binary], check=True)
+    return binary
+
+
+def ceiling(binary, iterations):
+    result = json.loads(subprocess.run([binary, str(iterations), "6"], check=True, capture_output=True, text=True).stdout)
+    return result["oneThreadMs"], result["twoThreadsMs"], result["medianRatio"]
+
+
 def row(name, rounds):
     ratios = [r[2] for r in rounds]
     return (f"| {name} | {statistics.median(r[0] for r in rounds):.2f} | {statistics.median(r[1] for r in rounds):.2f} | "
@@ -74,7 +96,12 @@ def main():
 
     load_before = os.getloadavg()
     runs = {model: {"ours": [], "litert": []} for model in MODELS}
+    scratch = tempfile.mkdtemp()
+    ceiling_binary = build_ceiling(scratch)
+    ceiling_runs = []
     for round_index in range(args.rounds):
+        if ceiling_binary:
+            ceiling_runs.append(ceiling(ceiling_binary, args.iterations))
         for bundle, member in MODELS:
             path = os.path.join(args.models, bundle)
             if not os.path.exists(path):
@@ -84,6 +111,7 @@ def main():
             if args.python:
                 runs[(bundle, member)]["litert"].append(litert(args.python, args.models, bundle, member, args.iterations))
     load_after = os.getloadavg()
+    shutil.rmtree(scratch, ignore_errors=True)
 
     lines = [BEGIN, "", "## Two-thread scaling", ""]
     lines.append(
@@ -100,12 +128,17 @@ def main():
         + f" Load average (1 min) before / after: {load_before[0]:.2f} / {load_after[0]:.2f}. Where the two "
         "threads lose time, and what was tried: docs/ENGINE.md, \"Where two threads lose time\".")
     lines += ["", "| model | 1 thread ms | 2 threads ms | 1T/2T | round range |", "|---|---:|---:|---:|---:|"]
+    if ceiling_runs:
+        lines.append(row("arithmetic alone (`parallel_ceiling.c`, 6 ms at one thread)", ceiling_runs))
     for (bundle, member), sides in runs.items():
         if sides["ours"]:
             lines.append(row(f"{bundle}: {member}", sides["ours"]))
         if sides["litert"]:
             lines.append(row(f"LiteRT {bundle}: {member}", sides["litert"]))
-    lines += ["", "The lite bundle's pose_detector.tflite is the same model as the full bundle's.", "", END]
+    lines += ["", "The lite bundle's pose_detector.tflite is the same model as the full bundle's. The first row is no "
+              "model: a fixed amount of register-only arithmetic split in halves between the caller and a persistent "
+              "worker, timed the same paired way (scripts/benchmarks/parallel_ceiling.c) — what two threads of this "
+              "machine give when nothing but the cores counts.", "", END]
     write_section("\n".join(lines) + "\n", args.out, BEGIN, END)
 
 
