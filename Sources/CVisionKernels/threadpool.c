@@ -407,6 +407,8 @@ void vk_pool_set_busy(vk_pool *pool, int busy) {
     atomic_store_explicit(&pool->busy, busy != 0, memory_order_relaxed);
 }
 
+size_t vk_pool_sleeping(vk_pool *pool) { return atomic_load(&pool->sleepers); }
+
 void vk_pool_run_on_each_thread(vk_pool *pool, vk_task_fn fn, void *context) {
     if (pool->thread_count == 1) {
         fn(context, 0, 1, 0);

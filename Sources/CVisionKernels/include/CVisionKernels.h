@@ -358,6 +358,9 @@ void vk_pool_run_on_each_thread(vk_pool *pool, vk_task_fn fn, void *context);
 /// the usual short poll. Workers already asleep stay asleep until the next job.
 void vk_pool_set_busy(vk_pool *pool, int busy);
 
+/// Workers asleep right now (for tests).
+size_t vk_pool_sleeping(vk_pool *pool);
+
 #ifdef __cplusplus
 }
 #endif

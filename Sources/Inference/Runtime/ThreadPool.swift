@@ -93,6 +93,9 @@ final class ThreadPool {
         return try body()
     }
 
+    /// Workers asleep at this moment (0 without workers).
+    var sleepingWorkers: Int { pool.map { Int(vk_pool_sleeping($0)) } ?? 0 }
+
     /// Runs `job` once on every thread `t` of the pool, as task `t`.
     func runOnEachThread(_ job: ParallelJob) {
         guard let pool else {

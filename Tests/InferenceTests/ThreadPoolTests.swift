@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+@testable import Inference
+
+/// The fork-join pool: every task runs exactly once per job, whatever the thread count, over
+/// many jobs in a row (the workers poll, sleep and wake between them); the workers stay awake
+/// between the jobs of an invoke and sleep after it.
+@Suite struct ThreadPoolTests {
+    private final class CountingJob: ParallelJob {
+        let counts: UnsafeMutablePointer<Int>
+        let taskCount: Int
+        let threads: UnsafeMutablePointer<Int>
+
+        init(taskCount: Int, threadCount: Int) {
+            self.taskCount = taskCount
+            counts = .allocate(capacity: taskCount)
+            counts.initialize(repeating: 0, count: taskCount)
+            threads = .allocate(capacity: threadCount)
+            threads.initialize(repeating: 0, count: threadCount)
+        }
+
+        deinit {
+            counts.deallocate()
+            threads.deallocate()
+        }
+
+        func run(tasks range: Range<Int>, thread: Int) {
+            for task in range { counts[task] += 1 }
+            threads[thread] += 1
+        }
+
+        var everyTaskRanOnce: Bool { (0..<taskCount).allSatisfy { counts[$0] == 1 } }
+    }
+
+    @Test(arguments: [1, 2, 3, 4])
+    func everyTaskRunsExactlyOnce(_ threadCount: Int) {
+        let pool = ThreadPool(threadCount: threadCount)
+        for (round, taskCount) in [1, 2, 3, 7, 64, 1000, 5, 100_000].enumerated() {
+            for repetition in 0..<50 {
+                let job = CountingJob(taskCount: taskCount, threadCount: pool.threadCount)
+                pool.run(job, taskCount: taskCount)
+                let wrong = (0..<taskCount).filter { job.counts[$0] != 1 }.count
+                #expect(wrong == 0, "\(threadCount) threads, round \(round) repetition \(repetition): \(wrong) tasks not run once")
+            }
+        }
+    }
+
+    @Test(arguments: [1, 2, 3])
+    func runOnEachThreadCallsEveryThreadOnce(_ threadCount: Int) {
+        let pool = ThreadPool(threadCount: threadCount)
+        for _ in 0..<20 {
+            let job = CountingJob(taskCount: pool.threadCount, threadCount: pool.threadCount)
+            pool.runOnEachThread(job)
+            #expect((0..<pool.threadCount).allSatisfy { job.counts[$0] == 1 && job.threads[$0] == 1 })
+        }
+    }
+
+    /// Polls `condition` for up to a second: a loaded machine may take that long to run a thread.
+    private func waitUntil(_ condition: () -> Bool) {
+        let deadline = Date().addingTimeInterval(1)
+        while !condition() && Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
+    }
+
+    @Test func workersStayAwakeBetweenTheJobsOfAnInvoke() throws {
+        let pool = ThreadPool(threadCount: 2)
+        try #require(pool.threadCount == 2)
+        let first = CountingJob(taskCount: 64, threadCount: 2), second = CountingJob(taskCount: 64, threadCount: 2)
+        let asleep: Int = pool.whileBusy {
+            pool.run(first, taskCount: first.taskCount)
+            // The job woke the worker (a loaded machine may take a while to run it) ...
+            waitUntil { pool.sleepingWorkers == 0 }
+            // ... and the caller alone for far longer than a worker's poll outside an invoke
+            // (50 µs) does not put it back to sleep.
+            Thread.sleep(forTimeInterval: 0.005)
+            let asleep = pool.sleepingWorkers
+            pool.run(second, taskCount: second.taskCount)
+            return asleep
+        }
+        #expect(asleep == 0)
+        #expect(first.everyTaskRanOnce && second.everyTaskRanOnce)
+    }
+
+    @Test func workersFallAsleepAfterAnInvoke() throws {
+        let pool = ThreadPool(threadCount: 2)
+        try #require(pool.threadCount == 2)
+        let job = CountingJob(taskCount: 16, threadCount: 2)
+        pool.whileBusy { pool.run(job, taskCount: job.taskCount) }
+        // They poll for 50 µs, then sleep.
+        waitUntil { pool.sleepingWorkers == 1 }
+        #expect(pool.sleepingWorkers == 1)
+        #expect(job.everyTaskRanOnce)
+        // And wake for the next job.
+        let next = CountingJob(taskCount: 16, threadCount: 2)
+        pool.run(next, taskCount: next.taskCount)
+        #expect(next.everyTaskRanOnce)
+    }
+}
