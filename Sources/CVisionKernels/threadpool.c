@@ -32,11 +32,10 @@
 #define VK_USE_FUTEX 0
 #endif
 
-/// How long a worker keeps polling for the next job before it sleeps, outside an invoke (see
-/// vk_pool_set_busy): short enough not to compete for a busy machine's cores between invokes
-/// (measured: 200 µs made two threads slower under load). Inside an invoke it polls on: a
-/// worker that had waited longer than this at the end of an uneven job (60 µs in the pose
-/// detector's first fused layer) was still waking up 20–40 µs into the next job.
+/// How long a worker keeps polling for the next job before it sleeps: long enough to bridge the
+/// gaps between the kernels of an invoke, short enough not to compete for a busy machine's
+/// cores (measured: 200 µs made two threads slower under load; polling through whole invokes
+/// made two processes of two threads each on two cores 40–75 % slower).
 #define VK_WORKER_SPIN_NS 50000
 /// How long the caller polls for workers still inside a chunk before it sleeps.
 #define VK_CALLER_SPIN_NS 50000
@@ -79,8 +78,6 @@ struct vk_pool {
     _Atomic uint32_t sleepers;
     _Atomic uint32_t caller_waiting;
     _Atomic int stop;
-    /// Non-zero while an invoke runs: workers poll between its jobs instead of sleeping.
-    _Atomic int busy;
 
 #if !VK_USE_FUTEX
     pthread_mutex_t mutex;
@@ -216,10 +213,7 @@ static void *vk_worker_main(void *argument) {
             unsigned spins = 0;
             while ((generation = atomic_load_explicit(&pool->signal, memory_order_acquire)) == seen) {
                 vk_pause();
-                if (++spins % 64 == 0 && vk_now_ns() > deadline) {
-                    if (!atomic_load_explicit(&pool->busy, memory_order_relaxed)) break;
-                    deadline = vk_now_ns() + VK_WORKER_SPIN_NS;
-                }
+                if (++spins % 64 == 0 && vk_now_ns() > deadline) break;
             }
             while (generation == seen) {
                 atomic_fetch_add(&pool->sleepers, 1);
@@ -401,10 +395,6 @@ void vk_pool_run_claiming(vk_pool *pool, vk_entry_fn entry, void *context, size_
         return;
     }
     vk_pool_dispatch(pool, NULL, entry, context, task_count, 0);
-}
-
-void vk_pool_set_busy(vk_pool *pool, int busy) {
-    atomic_store_explicit(&pool->busy, busy != 0, memory_order_relaxed);
 }
 
 size_t vk_pool_sleeping(vk_pool *pool) { return atomic_load(&pool->sleepers); }

@@ -371,7 +371,7 @@ public final class Interpreter {
         // Denormals flush to zero while kernels run, as in XNNPACK (workers always flush).
         let floatState = vk_denormals_flush_begin()
         defer { vk_denormals_flush_end(floatState) }
-        pool.whileBusy { for kernel in kernels { kernel.execute(context) } }
+        for kernel in kernels { kernel.execute(context) }
     }
 
     /// Calls `body(t)` once on every thread `t` of the interpreter's pool (the calling thread is
@@ -387,12 +387,10 @@ public final class Interpreter {
         let floatState = vk_denormals_flush_begin()
         defer { vk_denormals_flush_end(floatState) }
         var result: [(label: String, milliseconds: Double)] = []
-        pool.whileBusy {
-            for (kernel, label) in zip(kernels, kernelLabels) {
-                let start = DispatchTime.now().uptimeNanoseconds
-                kernel.execute(context)
-                result.append((label, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6))
-            }
+        for (kernel, label) in zip(kernels, kernelLabels) {
+            let start = DispatchTime.now().uptimeNanoseconds
+            kernel.execute(context)
+            result.append((label, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6))
         }
         return result
     }

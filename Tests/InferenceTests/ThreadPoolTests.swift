@@ -3,8 +3,8 @@ import Testing
 @testable import Inference
 
 /// The fork-join pool: every task runs exactly once per job, whatever the thread count, over
-/// many jobs in a row (the workers poll, sleep and wake between them); the workers stay awake
-/// between the jobs of an invoke and sleep after it.
+/// many jobs in a row (the workers poll, sleep and wake between them); an idle pool's workers
+/// sleep.
 @Suite struct ThreadPoolTests {
     private final class CountingJob: ParallelJob {
         let counts: UnsafeMutablePointer<Int>
@@ -61,30 +61,11 @@ import Testing
         while !condition() && Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
     }
 
-    @Test func workersStayAwakeBetweenTheJobsOfAnInvoke() throws {
-        let pool = ThreadPool(threadCount: 2)
-        try #require(pool.threadCount == 2)
-        let first = CountingJob(taskCount: 64, threadCount: 2), second = CountingJob(taskCount: 64, threadCount: 2)
-        let asleep: Int = pool.whileBusy {
-            pool.run(first, taskCount: first.taskCount)
-            // The job woke the worker (a loaded machine may take a while to run it) ...
-            waitUntil { pool.sleepingWorkers == 0 }
-            // ... and the caller alone for far longer than a worker's poll outside an invoke
-            // (50 µs) does not put it back to sleep.
-            Thread.sleep(forTimeInterval: 0.005)
-            let asleep = pool.sleepingWorkers
-            pool.run(second, taskCount: second.taskCount)
-            return asleep
-        }
-        #expect(asleep == 0)
-        #expect(first.everyTaskRanOnce && second.everyTaskRanOnce)
-    }
-
-    @Test func workersFallAsleepAfterAnInvoke() throws {
+    @Test func workersFallAsleepAfterAJobAndWakeForTheNext() throws {
         let pool = ThreadPool(threadCount: 2)
         try #require(pool.threadCount == 2)
         let job = CountingJob(taskCount: 16, threadCount: 2)
-        pool.whileBusy { pool.run(job, taskCount: job.taskCount) }
+        pool.run(job, taskCount: job.taskCount)
         // They poll for 50 µs, then sleep.
         waitUntil { pool.sleepingWorkers == 1 }
         #expect(pool.sleepingWorkers == 1)

@@ -353,11 +353,6 @@ int vk_pool_claim(vk_pool *pool, size_t thread, size_t *begin, size_t *end);
 /// Calls `fn(context, t, t + 1, t)` exactly once on every thread `t` of the pool.
 void vk_pool_run_on_each_thread(vk_pool *pool, vk_task_fn fn, void *context);
 
-/// While `busy` is non-zero the workers keep polling for the next job however long the caller
-/// works alone in between (the jobs of one invoke); when it is zero again they fall asleep after
-/// the usual short poll. Workers already asleep stay asleep until the next job.
-void vk_pool_set_busy(vk_pool *pool, int busy);
-
 /// Workers asleep right now (for tests).
 size_t vk_pool_sleeping(vk_pool *pool);
 

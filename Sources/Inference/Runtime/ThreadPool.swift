@@ -15,9 +15,9 @@ protocol ParallelJob: AnyObject {
 ///
 /// The calling thread takes part in every job, so a pool of `threadCount` threads starts
 /// `threadCount - 1` workers; with one thread everything runs inline. Tasks are handed out
-/// in chunks to whichever thread is free. After a job the workers poll for the next one — for
-/// as long as the invoke lasts inside ``whileBusy(_:)``, else for a fraction of a millisecond —
-/// then sleep. `run` neither allocates nor copies: the job is a class instance that lives in the
+/// in chunks to whichever thread is free. After a job the workers poll for the next one for a
+/// fraction of a millisecond (the next kernel of an invoke starts without a wake-up), then
+/// sleep. `run` neither allocates nor copies: the job is a class instance that lives in the
 /// interpreter.
 final class ThreadPool {
     /// Number of threads that share a job, the caller included.
@@ -81,16 +81,6 @@ final class ThreadPool {
         slot.pointee.job = job
         withExtendedLifetime(job) { vk_pool_run_claiming(pool, ThreadPool.entry, slot, taskCount) }
         slot.pointee.job = idle
-    }
-
-    /// Runs `body` — the jobs of one invoke — with the workers polling between its jobs however
-    /// long the calling thread works alone in between, so that none is asleep when the next job
-    /// starts; after `body` they fall asleep again after the usual short poll.
-    func whileBusy<R>(_ body: () throws -> R) rethrows -> R {
-        guard let pool else { return try body() }
-        vk_pool_set_busy(pool, 1)
-        defer { vk_pool_set_busy(pool, 0) }
-        return try body()
     }
 
     /// Workers asleep at this moment (0 without workers).
