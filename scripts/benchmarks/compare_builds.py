@@ -18,18 +18,12 @@ For example, to time the working tree against the last commit:
     scripts/benchmarks/compare_builds.py /tmp/vision-tasks-old /tmp/vision-tasks-new ../shared/models/pose_landmarker_full.task --member pose_detector.tflite
 """
 import argparse
-import json
+import os
 import statistics
-import subprocess
+import sys
 
-
-def paired_run(binary, model, member, iterations):
-    command = [binary, "bench-model", model, "--threads", "1", "--paired-threads", "2", "--iterations", str(iterations),
-               "--json"]
-    if member:
-        command[3:3] = ["--member", member]
-    result = json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
-    return result["medianMs"], result["paired"]["medianMs"], result["paired"]["medianRatio"]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from scaling import ours  # noqa: E402  (one paired bench-model run)
 
 
 def main():
@@ -46,7 +40,7 @@ def main():
     for round_index in range(args.rounds):
         order = ("a", "b") if round_index % 2 == 0 else ("b", "a")
         for side in order:
-            runs[side].append(paired_run(getattr(args, side), args.model, args.member, args.iterations))
+            runs[side].append(ours(args.model, args.member, args.iterations, binary=getattr(args, side)))
 
     for side in ("a", "b"):
         one, two, ratio = (statistics.median(run[i] for run in runs[side]) for i in range(3))

@@ -47,11 +47,13 @@ BINARY = os.path.join(".build", "release", "vision-tasks")
 LITERT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "litert_bench.py")
 
 
-def ours(path, member, iterations):
-    output = subprocess.run(
-        [BINARY, "bench-model", path, "--member", member, "--threads", "1", "--paired-threads", "2",
-         "--iterations", str(iterations), "--json"], check=True, capture_output=True, text=True).stdout
-    result = json.loads(output)
+def ours(path, member, iterations, binary=BINARY):
+    """One paired run of `binary` (member None for a plain .tflite): 1T ms, 2T ms, median ratio."""
+    command = [binary, "bench-model", path, "--threads", "1", "--paired-threads", "2", "--iterations", str(iterations),
+               "--json"]
+    if member:
+        command[3:3] = ["--member", member]
+    result = json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
     return result["medianMs"], result["paired"]["medianMs"], result["paired"]["medianRatio"]
 
 

@@ -70,7 +70,7 @@ final class Conv2DKernel: Kernel, ParallelJob {
                                                   k: filterShape.channels, clamp: clamp, instructionSet: ctx.instructionSet,
                                                   placeholder: ctx.outputFloats(0))
             return DepthwisePointwiseKernel(depthwise: stage, pointwise: pointwiseStage, output: ctx.outputFloats(0),
-                                            outputChannels: filterShape.batch, clamp: clamp, epilogue: epilogue)
+                                            outputChannels: filterShape.batch, epilogue: epilogue)
         }
         if pointwise && !clamp.isTanh,
            let sparse = SparseConvKernel(input: ctx.inputFloats(0), output: ctx.outputFloats(0), pixelCount: inputShape.batch

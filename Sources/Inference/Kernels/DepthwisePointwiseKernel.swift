@@ -25,7 +25,6 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
     let pointwise: PointwiseWeights
     let output: UnsafeMutablePointer<Float>
     let outputChannels: Int
-    let clamp: ActivationClamp
     let epilogue: ConvEpilogue
     /// The depthwise output (= the 1×1 input) sizes.
     let middle: NHWC
@@ -38,12 +37,11 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
     private var bandCount = 1
 
     init(depthwise: DepthwiseConv2DKernel, pointwise: PointwiseWeights, output: UnsafeMutablePointer<Float>, outputChannels: Int,
-         clamp: ActivationClamp, epilogue: ConvEpilogue) {
+         epilogue: ConvEpilogue) {
         self.depthwise = depthwise
         self.pointwise = pointwise
         self.output = output
         self.outputChannels = outputChannels
-        self.clamp = clamp
         self.epilogue = epilogue
         middle = depthwise.outputShape
         let rowBytes = Swift.max(1, middle.width * middle.channels * MemoryLayout<Float>.stride)
@@ -94,7 +92,7 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
             if depthwise.clamp.isTanh { depthwise.clamp.apply(to: band, count: pixels * c) }
             // Output pixels of this band, counted over the batch.
             let firstPixel = (b * middle.height + first) * middle.width
-            pointwise.multiply(band, pixels: pixels, output: output + firstPixel * n, clamp: clamp, scratch: band + bandFloats)
+            pointwise.multiply(band, pixels: pixels, output: output + firstPixel * n, scratch: band + bandFloats)
             epilogue.apply(InstructionSet(isa: depthwise.convolution.isa), output: output, channels: n,
                            rows: firstPixel..<(firstPixel + pixels), columns: 0..<n)
         }

@@ -14,7 +14,6 @@ final class PointwiseDepthwiseKernel: Kernel, ParallelJob {
         let inputShape: NHWC
         /// Output channels.
         let channels: Int
-        let clamp: ActivationClamp
 
         var outputShape: NHWC {
             NHWC(batch: inputShape.batch, height: inputShape.height, width: inputShape.width, channels: channels)
@@ -49,7 +48,7 @@ final class PointwiseDepthwiseKernel: Kernel, ParallelJob {
         try ctx.requireOutputShape([inputShape.batch, inputShape.height, inputShape.width, n])
         let pointwise = PointwiseWeights(filter: filter.floats, bias: bias?.floats, n: n, k: k, clamp: clamp,
                                          instructionSet: ctx.instructionSet, placeholder: ctx.inputFloats(0))
-        return Stage(pointwise: pointwise, input: ctx.inputFloats(0), inputShape: inputShape, channels: n, clamp: clamp)
+        return Stage(pointwise: pointwise, input: ctx.inputFloats(0), inputShape: inputShape, channels: n)
     }
 
     /// Bytes of 1×1 output a band aims at: large enough that the rows two bands' windows share
@@ -133,7 +132,7 @@ final class PointwiseDepthwiseKernel: Kernel, ParallelJob {
             if low < high {
                 let pixels = (high - low) * width
                 let a = UnsafePointer(stage.input + b * imageIn + low * width * k)
-                stage.pointwise.multiply(a, pixels: pixels, output: band, clamp: stage.clamp, scratch: band + bandFloats)
+                stage.pointwise.multiply(a, pixels: pixels, output: band, scratch: band + bandFloats)
             }
             var conv = depthwise.convolution
             conv.input = UnsafePointer(band)

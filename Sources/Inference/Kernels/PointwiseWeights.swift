@@ -2,25 +2,32 @@
 /// (``DepthwisePointwiseKernel``, ``PointwiseDepthwiseKernel``): the non-zero weights when
 /// ``SparseConvKernel`` prefers them, packed dense ones otherwise — the choice ``Conv2DKernel``
 /// makes for the same layer, so a fused stage computes the same values.
-enum PointwiseWeights {
-    case dense(PackedWeights)
-    case sparse(SparseConvKernel)
+struct PointwiseWeights {
+    enum Weights {
+        case dense(PackedWeights)
+        case sparse(SparseConvKernel)
+    }
 
-    /// `n` rows of `k` weights and their bias.
+    let weights: Weights
+    /// The activation applied to every product.
+    let clamp: ActivationClamp
+
+    /// `n` rows of `k` weights, their bias and the activation after them.
     init(filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?, n: Int, k: Int, clamp: ActivationClamp,
          instructionSet: InstructionSet, placeholder: UnsafeMutablePointer<Float>) {
+        self.clamp = clamp
         // The sparse kernel's own input and output are not used by `multiply`.
         if !clamp.isTanh, let sparse = SparseConvKernel(input: placeholder, output: placeholder, pixelCount: 0, filter: filter,
                                                         bias: bias, n: n, k: k, clamp: clamp, instructionSet: instructionSet) {
-            self = .sparse(sparse)
+            weights = .sparse(sparse)
         } else {
-            self = .dense(PackedWeights(weights: filter, bias: bias, n: n, k: k, instructionSet: instructionSet))
+            weights = .dense(PackedWeights(weights: filter, bias: bias, n: n, k: k, instructionSet: instructionSet))
         }
     }
 
     /// Bytes of the weights as kept.
     var constantByteCount: Int {
-        switch self {
+        switch weights {
         case let .dense(weights): return weights.byteCount
         case let .sparse(sparse): return sparse.constantByteCount
         }
@@ -28,15 +35,14 @@ enum PointwiseWeights {
 
     /// Floats of per-thread scratch that `multiply` needs.
     var scratchFloats: Int {
-        if case let .sparse(sparse) = self { return sparse.scratchBytesPerThread / MemoryLayout<Float>.stride }
+        if case let .sparse(sparse) = weights { return sparse.scratchBytesPerThread / MemoryLayout<Float>.stride }
         return 0
     }
 
     /// Multiplies `pixels` rows of `a` (`k` floats each) into `output` (`n` floats each), with the
-    /// bias and `clamp` (the sparse weights apply the clamp they were made with, the same one).
-    func multiply(_ a: UnsafePointer<Float>, pixels: Int, output: UnsafeMutablePointer<Float>, clamp: ActivationClamp,
-                  scratch: UnsafeMutablePointer<Float>) {
-        switch self {
+    /// bias and ``clamp``.
+    func multiply(_ a: UnsafePointer<Float>, pixels: Int, output: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>) {
+        switch weights {
         case let .dense(weights):
             weights.run(a: a, aStride: weights.k, c: output, cStride: weights.n, rows: 0..<pixels,
                         panels: 0..<weights.panelCount, clamp: clamp)

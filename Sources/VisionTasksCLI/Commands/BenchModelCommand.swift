@@ -54,9 +54,11 @@ package enum BenchModelCommand: Command {
             }
         }
         // Per-pair ratios before sorting: each compares two adjacent invokes.
-        let ratios = zip(times, pairedTimes).map { $0 / $1 }
+        let ratioMedian = BenchTimer.median(ofSorted: zip(times, pairedTimes).map { $0 / $1 }.sorted())
         times.sort()
-        let median = Self.median(times)
+        pairedTimes.sort()
+        let pairedMedian = BenchTimer.median(ofSorted: pairedTimes)
+        let median = BenchTimer.median(ofSorted: times)
         let minimum = times.first ?? 0, maximum = times.last ?? 0
         if parsed.flag("profile") || parsed.flag("profile-kernels") {
             // With a paired interpreter, the two are profiled alternately (as they are timed).
@@ -72,7 +74,7 @@ package enum BenchModelCommand: Command {
                 }
             }
             func kernelMedian(_ runs: [[(label: String, milliseconds: Double)]], _ k: Int) -> Double {
-                Self.median(runs.map { $0[k].milliseconds }.sorted())
+                BenchTimer.median(ofSorted: runs.map { $0[k].milliseconds }.sorted())
             }
             func line(_ label: String, width: Int, _ ms: Double, _ pairedMs: Double?) -> String {
                 var text = label.padding(toLength: width, withPad: " ", startingAt: 0) + String(format: "%8.3f ms", ms)
@@ -111,9 +113,9 @@ package enum BenchModelCommand: Command {
             ]
             if let paired {
                 fields.append(("paired", .object([
-                    ("threads", .int(paired.threadCount)), ("medianMs", .double(Self.median(pairedTimes.sorted()))),
-                    ("minMs", .double(pairedTimes.min() ?? 0)), ("maxMs", .double(pairedTimes.max() ?? 0)),
-                    ("medianRatio", .double(Self.median(ratios.sorted()))),
+                    ("threads", .int(paired.threadCount)), ("medianMs", .double(pairedMedian)),
+                    ("minMs", .double(pairedTimes.first ?? 0)), ("maxMs", .double(pairedTimes.last ?? 0)),
+                    ("medianRatio", .double(ratioMedian)),
                 ])))
             }
             context.console.print(json: .object(fields))
@@ -124,8 +126,8 @@ package enum BenchModelCommand: Command {
                                          interpreter.packedWeightByteCount))
             if let paired {
                 context.console.print(String(format: "paired with %d threads: median %.3f ms, min %.3f ms; median ratio (%d threads / %d threads) %.3f",
-                                             paired.threadCount, Self.median(pairedTimes.sorted()), pairedTimes.min() ?? 0,
-                                             interpreter.threadCount, paired.threadCount, Self.median(ratios.sorted())))
+                                             paired.threadCount, pairedMedian, pairedTimes.first ?? 0,
+                                             interpreter.threadCount, paired.threadCount, ratioMedian))
             }
         }
         return 0
@@ -151,12 +153,5 @@ package enum BenchModelCommand: Command {
         let start = DispatchTime.now().uptimeNanoseconds
         try interpreter.invoke()
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
-    }
-
-    /// The median of sorted, non-empty `values`.
-    private static func median(_ values: [Double]) -> Double {
-        guard !values.isEmpty else { return 0 }
-        return values.count % 2 == 1
-            ? values[values.count / 2] : (values[values.count / 2 - 1] + values[values.count / 2]) / 2
     }
 }

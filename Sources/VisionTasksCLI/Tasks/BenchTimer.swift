@@ -21,9 +21,14 @@ package struct BenchTimer {
             samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
         }
         samples.sort()
-        let middle = samples.count / 2
-        let median = samples.count % 2 == 1 ? samples[middle] : (samples[middle - 1] + samples[middle]) / 2
-        return (median, samples.first ?? 0, samples.last ?? 0)
+        return (BenchTimer.median(ofSorted: samples), samples.first ?? 0, samples.last ?? 0)
+    }
+
+    /// The median of `values`, sorted in increasing order (0 for none).
+    package static func median(ofSorted values: [Double]) -> Double {
+        guard !values.isEmpty else { return 0 }
+        let middle = values.count / 2
+        return values.count % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2
     }
 
     /// The `bench` output: `{"medianMs","minMs","maxMs"}` with `--json`, else a line of text.
