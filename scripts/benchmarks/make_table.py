@@ -17,13 +17,26 @@ END = "<!-- models:end -->"
 
 
 def cpu_model():
+    """The CPU's model name, with its family and model numbers when /proc/cpuinfo has them: this
+    project's virtual machines have come up on both Intel Xeon and AMD EPYC hosts under names
+    that do not tell the generation."""
+    fields = {}
     try:
         for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
+            key, _, value = line.partition(":")
+            key = key.strip()
+            if key in ("model name", "cpu family", "model") and key not in fields:
+                fields[key] = value.strip()
+            if not line.strip() and fields:
+                break
     except OSError:
         pass
-    return platform.processor() or platform.machine()
+    name = fields.get("model name")
+    if not name:
+        return platform.processor() or platform.machine()
+    if "cpu family" in fields and "model" in fields:
+        return f"{name} (family {fields['cpu family']}, model {fields['model']})"
+    return name
 
 
 def simd_flags():
