@@ -150,6 +150,46 @@ import TestSupport
 
     /// Runs `model` on `input` with each thread count (twice each: inputs are kept and nothing
     /// accumulates) and expects every output bit-identical to the first run's.
+    @Test func fusedDepthwiseBandsAreEvenAndShareOutBetweenTheThreads() {
+        // The hand landmark model's 14×14 layers (4 rows fit the band buffer; bands of at least
+        // 24 pixels are 2 rows): six bands of 2–3 rows, 7 rows per thread (before: seven bands
+        // of 2 rows, 8 rows for one of two threads and 6 for the other).
+        #expect(DepthwisePointwiseKernel.bandCount(height: 14, width: 14, bandRows: 4, threads: 2) == 6)
+        #expect(DepthwisePointwiseKernel.bandCount(height: 14, width: 14, bandRows: 4, threads: 1) == 4)
+        // 6×6: two bands of 3 rows (before: 4 + 2).
+        #expect(DepthwisePointwiseKernel.bandCount(height: 6, width: 6, bandRows: 6, threads: 2) == 2)
+        // Large layers keep about 8 bands per thread.
+        #expect(DepthwisePointwiseKernel.bandCount(height: 112, width: 112, bandRows: 9, threads: 2) == 16)
+        var wrong: [(height: Int, width: Int, bandRows: Int, threads: Int)] = []
+        for height in 1...64 {
+            for width in [1, 3, 7, 14, 48] {
+                for bandRows in 1...height {
+                    for threads in 1...4 {
+                        let count = DepthwisePointwiseKernel.bandCount(height: height, width: width, bandRows: bandRows,
+                                                                       threads: threads)
+                        let sizes = (0..<count).map { ($0 + 1) * height / count - $0 * height / count }
+                        let covers = sizes.reduce(0, +) == height && sizes.allSatisfy { $0 >= 1 && $0 <= bandRows }
+                        let even = (sizes.max() ?? 0) - (sizes.min() ?? 0) <= 1
+                        let shared = threads == 1 || count == height || count % threads == 0
+                        if !covers || !even || !shared { wrong.append((height, width, bandRows, threads)) }
+                    }
+                }
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong.prefix(5))")
+    }
+
+    @Test func fusedDepthwiseBandsGiveTheSameBitsForAnyThreadCount() throws {
+        // The hand landmark model's depthwise → 1×1 fusions cut their bands by thread count.
+        guard let path = SharedData.path("models/hand_landmarker.task") else {
+            print("skipping: ../shared/models/hand_landmarker.task is absent")
+            return
+        }
+        let model = try ModelContainer(contentsOfFile: path).model(named: "hand_landmarks_detector.tflite")
+        try expectSameBits(model, input: RandomInput.values(seed: 13, count: 224 * 224 * 3, low: 0, high: 1),
+                           threads: [1, 2, 3, 4])
+    }
+
     private func expectSameBits(_ model: TFLiteModel, input: [Float], threads counts: [Int]) throws {
         var reference: [[Float]]?
         for threads in counts {

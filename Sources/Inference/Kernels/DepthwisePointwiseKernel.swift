@@ -31,9 +31,7 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
     /// Most rows per band (the band buffer's size).
     let bandRows: Int
     private let bandFloats: Int
-    /// Rows per band and band count in the current job (smaller bands with several threads,
-    /// so that each gets several).
-    private var jobBandRows = 1
+    /// Bands in the current job (see ``bandCount(height:width:bandRows:threads:)``).
     private var bandCount = 1
 
     init(depthwise: DepthwiseConv2DKernel, pointwise: PointwiseWeights, output: UnsafeMutablePointer<Float>, outputChannels: Int,
@@ -56,20 +54,32 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
 
     private var context: ExecutionContext?
 
+    /// The bands that a job cuts `height` depthwise output rows of `width` pixels into, band `i`
+    /// holding rows `i * height / count ..< (i + 1) * height / count` (sizes differ by at most
+    /// one row). With one thread, as few as fit `bandRows`. With several, about 8 per thread, so
+    /// that the pool can balance the threads within a band, but none under
+    /// ``minimumTaskPixels``; then a multiple of the thread count — rounded down while the bands
+    /// still fit `bandRows`, else up — so that each thread gets as many rows as the others.
+    /// (Bands of two rows cut a 14-row layer into 7, four for one of two threads and three for
+    /// the other: the hand landmark model's 14×14 layers ran only 1.6× faster on two threads.)
+    static func bandCount(height: Int, width: Int, bandRows: Int, threads: Int) -> Int {
+        guard height > 0 else { return 1 }
+        let capacity = Swift.max(1, Swift.min(height, bandRows))
+        let fewest = (height + capacity - 1) / capacity
+        guard threads > 1 else { return fewest }
+        let rowsForPixels = (minimumTaskPixels + width - 1) / Swift.max(1, width)
+        let rowsForBands = (height + 8 * threads - 1) / (8 * threads)
+        let rows = Swift.max(1, Swift.min(capacity, Swift.max(rowsForPixels, rowsForBands)))
+        let count = (height + rows - 1) / rows
+        let down = count / threads * threads
+        if down >= threads, (height + down - 1) / down <= capacity { return down }
+        return Swift.min(height, (count + threads - 1) / threads * threads)
+    }
+
     func execute(_ context: ExecutionContext) {
         self.context = context
-        let threads = context.pool.threadCount
-        if threads > 1 {
-            // About 8 bands per thread (the pool balances to within one band; measured on the palm
-            // detector's 48×48 layers: 4 bands per thread left the caller and the worker up to
-            // half a band apart), but not below ``minimumTaskPixels`` per band.
-            let rowsForPixels = (DepthwisePointwiseKernel.minimumTaskPixels + middle.width - 1) / Swift.max(1, middle.width)
-            let rowsForBands = (middle.height + 8 * threads - 1) / (8 * threads)
-            jobBandRows = Swift.max(1, Swift.min(bandRows, Swift.max(rowsForPixels, rowsForBands)))
-        } else {
-            jobBandRows = bandRows
-        }
-        bandCount = (middle.height + jobBandRows - 1) / jobBandRows
+        bandCount = Self.bandCount(height: middle.height, width: middle.width, bandRows: bandRows,
+                                   threads: context.pool.threadCount)
         context.pool.run(self, taskCount: middle.batch * bandCount,
                          work: middle.batch * middle.height * middle.width * middle.channels * (outputChannels + 9))
         self.context = nil
@@ -81,8 +91,8 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
         let c = middle.channels, n = outputChannels
         let imageIn = depthwise.inputShape.height * depthwise.inputShape.width * depthwise.inputShape.channels
         for task in range {
-            let b = task / bandCount, first = (task % bandCount) * jobBandRows
-            let end = Swift.min(middle.height, first + jobBandRows)
+            let b = task / bandCount, index = task % bandCount
+            let first = index * middle.height / bandCount, end = (index + 1) * middle.height / bandCount
             var conv = depthwise.convolution
             conv.input = UnsafePointer(depthwise.input + b * imageIn)
             conv.output = band
