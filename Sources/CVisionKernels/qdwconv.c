@@ -40,15 +40,17 @@ typedef int16_t vk_qs16 __attribute__((ext_vector_type(16)));
                     }                                                                                                \
                 }                                                                                                    \
                 for (size_t c = 0; c < channels; c += 16) {                                                          \
-                    /* The last block may be partial: its inputs and outputs go through a 16-byte buffer */           \
-                    /* (weights, biases and scales are padded to 16 channels). */                                     \
+                    /* The last block may be partial. Weights, biases and scales are padded to 16 channels */         \
+                    /* with zero weights, so the lanes past the pixel's channels add nothing: they are read */        \
+                    /* from the next pixel where the image goes on, else through a 16-byte buffer. */                 \
                     const size_t width = channels - c < 16 ? channels - c : 16;                                      \
                     vk_qi acc;                                                                                       \
                     memcpy(&acc, d->bias + c, sizeof acc);                                                           \
                     for (size_t t = 0; t < count; t++) {                                                             \
-                        uint8_t lanes[16] = {0};                                                                     \
+                        uint8_t lanes[16];                                                                           \
                         const uint8_t *src = in + taps[t] + c;                                                       \
-                        if (width < 16) {                                                                            \
+                        if (width < 16 && taps[t] + c + 16 > image) {                                                \
+                            memset(lanes, 0, sizeof lanes);                                                          \
                             memcpy(lanes, src, width);                                                               \
                             src = lanes;                                                                             \
                         }                                                                                            \
@@ -75,7 +77,11 @@ typedef int16_t vk_qs16 __attribute__((ext_vector_type(16)));
                     memcpy(&q, &v, sizeof q);                                                                        \
                     q += correction;                                                                                 \
                     vk_qu8 bytes = __builtin_convertvector(q, vk_qu8);                                               \
-                    memcpy(out + c, &bytes, width);                                                                  \
+                    /* A partial block's extra bytes land on the next pixel of this row, written after it. */          \
+                    if (width == 16 || ox + 1 < d->output_width)                                                     \
+                        memcpy(out + c, &bytes, sizeof bytes);                                                       \
+                    else                                                                                             \
+                        memcpy(out + c, &bytes, width);                                                              \
                 }                                                                                                    \
             }                                                                                                        \
         }                                                                                                            \
