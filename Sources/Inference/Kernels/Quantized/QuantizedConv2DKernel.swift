@@ -133,8 +133,16 @@ final class QuantizedConv2DKernel: Kernel, ParallelJob {
         let cin = inputShape.channels
         let source = input.assumingMemoryBound(to: T.self)
         var p = patch
+        let x0 = columns.origin(ox), span = columns.filter * cin
+        // Window rows wholly inside the input with undilated columns are one run of bytes.
+        let contiguous = columns.dilation == 1 && x0 >= 0 && x0 + columns.filter <= inputShape.width
         for ky in 0..<rows.filter {
             let iy = rows.origin(oy) + ky * rows.dilation
+            if contiguous && iy >= 0 && iy < inputShape.height {
+                QuantizedWiden.widen(source + ((b * inputShape.height + iy) * inputShape.width + x0) * cin, to: p, count: span)
+                p += span
+                continue
+            }
             for kx in 0..<columns.filter {
                 let ix = columns.origin(ox) + kx * columns.dilation
                 if iy >= 0 && iy < inputShape.height && ix >= 0 && ix < inputShape.width {
