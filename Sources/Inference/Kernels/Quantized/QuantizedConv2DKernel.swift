@@ -80,7 +80,14 @@ final class QuantizedConv2DKernel: Kernel, ParallelJob {
         self.requantizer = requantizer
         gemm = QuantizedGemm(weights: weights, requantizer: requantizer, isSigned: isSigned, instructionSet: instructionSet)
         pixelCount = outputShape.batch * outputShape.height * outputShape.width
+        pointwise = rows.filter == 1 && columns.filter == 1 && rows.stride == 1 && columns.stride == 1
+            && rows.padBefore == 0 && columns.padBefore == 0 && outputShape.height == inputShape.height
+            && outputShape.width == inputShape.width && weights.pairCount * 2 == inputShape.channels
     }
+
+    /// Whether output pixel `m`'s patch is input pixel `m` (a 1×1 window, stride 1, no padding)
+    /// with no odd-length padding, so a tile's patches are one run of input.
+    private let pointwise: Bool
 
     var constantByteCount: Int { weights.data.byteCount + weights.bias.byteCount + requantizer.scales.byteCount }
 
@@ -118,7 +125,12 @@ final class QuantizedConv2DKernel: Kernel, ParallelJob {
         for tile in range {
             let first = tile * QuantizedGemm.tileRows
             let count = Swift.min(QuantizedGemm.tileRows, pixelCount - first)
-            for r in 0..<count { gather(T.self, first + r, into: scratch + r * length) }
+            if pointwise {
+                // A 1×1 window over every pixel in order: the tile's patches are its input pixels.
+                QuantizedWiden.widen(input.assumingMemoryBound(to: T.self) + first * length, to: scratch, count: count * length)
+            } else {
+                for r in 0..<count { gather(T.self, first + r, into: scratch + r * length) }
+            }
             gemm.run(rows: scratch, count: count, stride: length, out: out + first * n, sums: sums)
         }
     }
