@@ -148,8 +148,6 @@ import TestSupport
         #expect(wrong.isEmpty, "\(wrong.prefix(5))")
     }
 
-    /// Runs `model` on `input` with each thread count (twice each: inputs are kept and nothing
-    /// accumulates) and expects every output bit-identical to the first run's.
     @Test func fusedDepthwiseBandsAreEvenAndShareOutBetweenTheThreads() {
         // The hand landmark model's 14×14 layers (4 rows fit the band buffer; bands of at least
         // 24 pixels are 2 rows): six bands of 2–3 rows, 7 rows per thread (before: seven bands
@@ -190,6 +188,8 @@ import TestSupport
                            threads: [1, 2, 3, 4])
     }
 
+    /// Runs `model` on `input` with each thread count (twice each: inputs are kept and nothing
+    /// accumulates) and expects every output bit-identical to the first run's.
     private func expectSameBits(_ model: TFLiteModel, input: [Float], threads counts: [Int]) throws {
         var reference: [[Float]]?
         for threads in counts {

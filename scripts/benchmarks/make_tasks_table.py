@@ -5,9 +5,11 @@ usage: make_tasks_table.py RAW OUT IMAGE_NAME MEDIAPIPE_VERSION LOAD_BEFORE LOAD
 """
 import json
 import os
-import platform
 import statistics
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from make_table import cpu_model  # noqa: E402  (names the CPU as the models table does)
 
 BEGIN = "<!-- tasks:begin (scripts/benchmarks/tasks.sh) -->"
 END = "<!-- tasks:end -->"
@@ -38,16 +40,6 @@ def section(rows, image, version, load_before, load_after):
                      f"{ours / theirs:.2f}× | {ours1 / theirs:.2f}× |")
     lines += ["", "Reproduce: `scripts/benchmarks/tasks.sh` (or `scripts/benchmarks/run.sh`, which runs it after the model table).", "", END]
     return "\n".join(lines) + "\n"
-
-
-def cpu_model():
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def main(raw, out, image, version, load_before="?", load_after="?"):

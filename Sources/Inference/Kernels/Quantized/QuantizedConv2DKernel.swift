@@ -156,7 +156,7 @@ final class QuantizedConv2DKernel: Kernel, ParallelJob {
                 continue
             }
             for kx in 0..<columns.filter {
-                let ix = columns.origin(ox) + kx * columns.dilation
+                let ix = x0 + kx * columns.dilation
                 if iy >= 0 && iy < inputShape.height && ix >= 0 && ix < inputShape.width {
                     QuantizedWiden.widen(source + ((b * inputShape.height + iy) * inputShape.width + ix) * cin, to: p, count: cin)
                 } else {
