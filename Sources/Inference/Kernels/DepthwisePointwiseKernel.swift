@@ -54,26 +54,16 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
 
     private var context: ExecutionContext?
 
-    /// The bands that a job cuts `height` depthwise output rows of `width` pixels into, band `i`
-    /// holding rows `i * height / count ..< (i + 1) * height / count` (sizes differ by at most
-    /// one row). With one thread, as few as fit `bandRows`. With several, about 8 per thread, so
-    /// that the pool can balance the threads within a band, but none under
-    /// ``minimumTaskPixels``; then a multiple of the thread count — rounded down while the bands
-    /// still fit `bandRows`, else up — so that each thread gets as many rows as the others.
-    /// (Bands of two rows cut a 14-row layer into 7, four for one of two threads and three for
-    /// the other: the hand landmark model's 14×14 layers ran only 1.6× faster on two threads.)
+    /// The bands (``RowBands``) that a job cuts `height` depthwise output rows of `width` pixels
+    /// into: with one thread, as few as fit `bandRows`; with several, about 8 per thread, so that
+    /// the pool can balance the threads within a band, but none under ``minimumTaskPixels``;
+    /// made a multiple of the thread count.
     static func bandCount(height: Int, width: Int, bandRows: Int, threads: Int) -> Int {
-        guard height > 0 else { return 1 }
-        let capacity = Swift.max(1, Swift.min(height, bandRows))
-        let fewest = (height + capacity - 1) / capacity
-        guard threads > 1 else { return fewest }
+        guard threads > 1 else { return RowBands.count(height: height, wanted: 1, capacity: bandRows, threads: 1) }
         let rowsForPixels = (minimumTaskPixels + width - 1) / Swift.max(1, width)
         let rowsForBands = (height + 8 * threads - 1) / (8 * threads)
-        let rows = Swift.max(1, Swift.min(capacity, Swift.max(rowsForPixels, rowsForBands)))
-        let count = (height + rows - 1) / rows
-        let down = count / threads * threads
-        if down >= threads, (height + down - 1) / down <= capacity { return down }
-        return Swift.min(height, (count + threads - 1) / threads * threads)
+        let rows = Swift.max(1, Swift.min(bandRows, Swift.max(rowsForPixels, rowsForBands)))
+        return RowBands.count(height: height, wanted: (height + rows - 1) / rows, capacity: bandRows, threads: threads)
     }
 
     func execute(_ context: ExecutionContext) {
@@ -92,7 +82,8 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
         let imageIn = depthwise.inputShape.height * depthwise.inputShape.width * depthwise.inputShape.channels
         for task in range {
             let b = task / bandCount, index = task % bandCount
-            let first = index * middle.height / bandCount, end = (index + 1) * middle.height / bandCount
+            let span = RowBands.rows(index, of: bandCount, height: middle.height)
+            let first = span.lowerBound, end = span.upperBound
             var conv = depthwise.convolution
             conv.input = UnsafePointer(depthwise.input + b * imageIn)
             conv.output = band

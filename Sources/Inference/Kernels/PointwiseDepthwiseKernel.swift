@@ -81,19 +81,11 @@ final class PointwiseDepthwiseKernel: Kernel, ParallelJob {
         bandFloats = (Self.inputRows(forOutputRows: bandRows, axis) * middle.width * middle.channels + 15) / 16 * 16
     }
 
-    /// The bands that `height` depthwise output rows are cut into, band `i` holding rows
-    /// `i * height / count ..< (i + 1) * height / count` (sizes differ by at most one row): as
-    /// few as keep every band within `bandRows` rows — each band recomputes the 1×1 rows its
-    /// window shares with the band before it — rounded up to a multiple of `threads`, so that
-    /// each thread gets the same number of equal bands. (Bands of at most `bandRows` rows with a
-    /// short last one cut the pose detector's 56 rows into 17 + 17 + 17 + 5: 34 rows for one of
-    /// two threads, 22 for the other, which then idled ~60 µs and had fallen asleep when the next
-    /// job began.)
+    /// The bands (``RowBands``) that `height` depthwise output rows are cut into: as few as keep
+    /// every band within `bandRows` rows — each band recomputes the 1×1 rows its window shares
+    /// with the band before it — made a multiple of `threads`.
     static func bandCount(height: Int, bandRows: Int, threads: Int) -> Int {
-        guard height > 0 else { return 1 }
-        let fewest = (height + Swift.max(1, bandRows) - 1) / Swift.max(1, bandRows)
-        let perThread = Swift.max(1, threads)
-        return Swift.min(height, (fewest + perThread - 1) / perThread * perThread)
+        RowBands.count(height: height, wanted: 1, capacity: bandRows, threads: threads)
     }
 
     /// Input rows that `rows` consecutive output rows reach, at most.
@@ -124,7 +116,8 @@ final class PointwiseDepthwiseKernel: Kernel, ParallelJob {
         let imageOut = outputShape.height * outputShape.width * outputShape.channels
         for task in range {
             let b = task / bandCount, index = task % bandCount
-            let first = index * outputShape.height / bandCount, end = (index + 1) * outputShape.height / bandCount
+            let span = RowBands.rows(index, of: bandCount, height: outputShape.height)
+            let first = span.lowerBound, end = span.upperBound
             // The input rows inside the image that output rows [first, end) reach.
             let low = Swift.max(0, rows.origin(first))
             let high = Swift.min(middle.height, rows.origin(end - 1) + (rows.filter - 1) * rows.dilation + 1)
