@@ -83,7 +83,7 @@ let package = Package(
             resources: [.copy("Golden")]),
         .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks", "Imaging", "TestSupport"]),
         .testTarget(name: "PoseDetectionTests", dependencies: ["PoseDetection", "VisionTasks", "Imaging", "TestSupport"]),
-        .testTarget(name: "VisionTasksCLITests", dependencies: ["VisionTasksCLI", "ModelFile", "Inference", "TestSupport"]),
+        .testTarget(name: "VisionTasksCLITests", dependencies: ["VisionTasksCLI", "ModelFile", "Inference", "Imaging", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

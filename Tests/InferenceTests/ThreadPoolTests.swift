@@ -55,9 +55,10 @@ import Testing
         }
     }
 
-    /// Polls `condition` for up to a second: a loaded machine may take that long to run a thread.
+    /// Polls `condition` until it holds, for at most 30 s: a bound only a hung worker reaches (a
+    /// loaded machine may take a while to run a thread, and returning early costs nothing).
     private func waitUntil(_ condition: () -> Bool) {
-        let deadline = Date().addingTimeInterval(1)
+        let deadline = Date().addingTimeInterval(30)
         while !condition() && Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
     }
 

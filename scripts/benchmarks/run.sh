@@ -17,7 +17,8 @@
 # Environment: VENV (a Python venv with ai-edge-litert==2.3.0 and numpy; created in .venv/bench
 # when missing), ITERATIONS (invokes per measurement, default 100), ROUNDS (default 5),
 # OUT (default docs/BENCHMARKS.md), TASKS (0 skips the tasks section), SCALING (0 skips the
-# two-thread scaling section of scripts/benchmarks/scaling.py).
+# two-thread scaling section of scripts/benchmarks/scaling.py), PREPROCESS (0 skips the image to
+# tensor section of scripts/benchmarks/preprocess.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 MODELS="${1:-}"
@@ -79,4 +80,9 @@ fi
 # Two-thread scaling of our engine alone, with alternating 1T/2T runs (SCALING=0 skips it).
 if [ "${SCALING:-1}" != 0 ]; then
   "$VENV/bin/python" scripts/benchmarks/scaling.py "$MODELS" --python "$VENV/bin/python" --out "$OUT"
+fi
+
+# The image -> tensor conversion alone (PREPROCESS=0 skips it).
+if [ "${PREPROCESS:-1}" != 0 ] && [ -d ../shared/images ]; then
+  OUT="$OUT" scripts/benchmarks/preprocess.sh ../shared/images
 fi

@@ -19,10 +19,19 @@
 /// stored image plus its orientation gives exactly the tensor of the upright image. The
 /// region and the returned geometry are in upright-image coordinates.
 ///
-/// The conversion allocates nothing on the heap; a 256×256 crop of a 1280×720 frame takes
-/// about 1.3 ms in a release build (ImageToTensorPerformanceTests); a crop without rotation takes
-/// a cheaper path (see `warp`), about 1.0 ms for a 958×1358 picture stretched to 300×300.
+/// The conversion allocates nothing on the heap (ImageToTensorAllocationTests). A crop without
+/// rotation takes a cheaper path (``WarpPath/rowInvariant``, see `warp`); the time of both paths
+/// is measured by `vision-tasks bench preprocess` (docs/BENCHMARKS.md, "Image to tensor").
 package enum ImageToTensor {
+    /// The sampling loop a conversion runs; both give the same bits.
+    package enum WarpPath: String, Sendable {
+        /// Source row and projective divisor computed once per tensor row (the inverse map's `m3`
+        /// and `m6` are exactly zero: crops without rotation, as a rule).
+        case rowInvariant
+        /// Source position and divisor computed per tensor pixel (rotated crops).
+        case general
+    }
+
     /// Fills `output` (height × width × 3 floats, RGB, row-major) from `region` of `bitmap`
     /// shown with `orientation`.
     ///
@@ -73,6 +82,24 @@ package enum ImageToTensor {
         imageWidth: Int, imageHeight: Int, region: NormalizedRect, options: TensorConversionOptions
     ) throws -> CropGeometry {
         try CropGeometry(imageWidth: imageWidth, imageHeight: imageHeight, rect: region, options: options)
+    }
+
+    /// The sampling loop that ``convert(_:orientation:region:options:into:)`` runs for these
+    /// arguments: the same decision `warp` makes, so tests and benchmarks can check which path a
+    /// conversion takes without timing it.
+    ///
+    /// - Throws: ``ImageError/invalidRegion(_:)`` for an unusable region.
+    package static func warpPath(
+        for bitmap: Bitmap, orientation: ImageOrientation = .up, region: NormalizedRect = .fullImage,
+        options: TensorConversionOptions
+    ) throws -> WarpPath {
+        let (_, inverse) = try prepare(bitmap, orientation: orientation, region: region, options: options)
+        return warpPath(inverse: inverse)
+    }
+
+    /// ``WarpPath/rowInvariant`` when the inverse map's `m3` and `m6` are zero.
+    static func warpPath(inverse: PerspectiveMatrix) -> WarpPath {
+        inverse.m.3 == 0 && inverse.m.6 == 0 ? .rowInvariant : .general
     }
 
     /// The largest tensor side accepted.
@@ -195,8 +222,9 @@ package enum ImageToTensor {
 
     /// Resamples the region into `sink`, OpenCV's `warpPerspective` blocks and rounding included.
     ///
-    /// When the inverse map's `m3` and `m6` are zero (every crop without rotation: the stretched
-    /// or letterboxed whole image of the detectors), the source row and the projective divisor of a
+    /// When the inverse map's `m3` and `m6` are exactly zero (crops without rotation, such as the
+    /// stretched or letterboxed whole image of the detectors, whenever the LU solution of the warp
+    /// leaves no rounding residue in them), the source row and the projective divisor of a
     /// tensor pixel depend on its row alone and are computed once per row; the per-pixel sums they
     /// skip only add zeros, so every sample is bit for bit what the general path gives.
     /// `rowInvariantPath: false` forces the general path (tests compare the two).
@@ -211,7 +239,7 @@ package enum ImageToTensor {
         let blockHeight = Swift.min(16, tensorHeight)
         let blockWidth = Swift.min(1024 / blockHeight, tensorWidth)
         let zeroBorder = border == .zero
-        let rowInvariant = rowInvariantPath && m3 == 0 && m6 == 0
+        let rowInvariant = rowInvariantPath && warpPath(inverse: inverse) == .rowInvariant
 
         for y in 0..<tensorHeight {
             let row = Double(y)

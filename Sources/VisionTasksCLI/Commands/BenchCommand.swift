@@ -7,19 +7,23 @@ package protocol BenchTask {
 }
 
 /// `vision-tasks bench pose|hands|objects IMAGE [--model PATH] [--mode image|video]
-/// [--iterations N] [--threads N] [--json]`.
+/// [--iterations N] [--threads N] [--json]`, and `vision-tasks bench preprocess IMAGE
+/// [--crop rotated|whole] [--iterations N] [--json]` for the image → tensor step alone.
 package enum BenchCommand: Command {
     package static let name = "bench"
-    package static let summary = "time a task per detect call (pose, hands, objects)"
+    package static let summary = "time a task per detect call (pose, hands, objects) or its preprocessing"
     package static let usage = """
         vision-tasks bench TASK IMAGE [--model PATH] [--mode image|video] [--iterations N] [--threads N] [--json]
           TASK: \(tasks.map { $0.name }.joined(separator: ", "))
           prints median, min and max ms per detect call after warm-up ({"medianMs","minMs","maxMs"} with --json);
           video mode re-feeds the image as successive frames, so it times tracked frames
+        vision-tasks bench preprocess IMAGE [--crop rotated|whole] [--iterations N] [--json]
+          times the image -> tensor conversion alone: rotated = a 256x256 float landmark crop (rotation 0.4),
+          whole = the whole image stretched to 300x300 bytes; --json adds "crop", "path", "image", "tensor"
         """
 
     /// The tasks that can be benchmarked. Each task adds itself here.
-    package static var tasks: [any BenchTask.Type] { [PoseBench.self, HandsBench.self, ObjectsBench.self] }
+    package static var tasks: [any BenchTask.Type] { [PoseBench.self, HandsBench.self, ObjectsBench.self, PreprocessBench.self] }
 
     package static func run(_ arguments: [String], context: CommandContext) throws -> Int32 {
         guard let taskName = arguments.first else { throw CLIError.usage("bench needs a TASK") }

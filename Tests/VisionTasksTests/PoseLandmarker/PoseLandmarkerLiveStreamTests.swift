@@ -48,11 +48,8 @@ struct PoseLandmarkerLiveStreamTests {
         let landmarker = try PoseLandmarker(options: options)
         receiver.expectedTask = landmarker
         let frameCount = 12
-        var slowestCall: TimeInterval = 0
         for index in 0..<frameCount {
-            let start = Date()
             try landmarker.detectAsync(image: image, timestampInMilliseconds: index * 33)
-            slowestCall = max(slowestCall, Date().timeIntervalSince(start))
         }
         landmarker.waitUntilIdle()
         // A burst far faster than one frame is processed: the first frame runs, the newest one
@@ -65,8 +62,8 @@ struct PoseLandmarkerLiveStreamTests {
         #expect(receiver.poseCounts.allSatisfy { $0 == 1 } && receiver.poseCounts.count == receiver.timestamps.count)
         #expect(receiver.errors.isEmpty)
         #expect(!receiver.overlapped && receiver.sameTask)
-        // detectAsync only queues: each call is much faster than processing a frame.
-        #expect(slowestCall < 0.05)
+        // That detectAsync only queues (returns while its frame is still being processed) is
+        // checked without a clock, with a blocked processor: LiveStreamRunnerTests.
     }
 
     @Test func paceOfTheCameraLosesNoFrame() throws {
