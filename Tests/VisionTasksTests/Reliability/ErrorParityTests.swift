@@ -41,12 +41,29 @@ struct ErrorParityTests {
         return try MPImage(contentsOfFile: path)
     }
 
+    /// Tasks whose cases errors.json already holds but which are not built yet (name prefix →
+    /// the issue that adds the task, and with it the tests of these cases). A case of any other
+    /// task without a test fails `everyReferenceCaseHasATest`.
+    static let pendingTasks: [String: String] = [
+        "face_detector_": "#20 FaceDetector",
+        "face_landmarker_": "#21 FaceLandmarker",
+        "image_segmenter_": "#24 ImageSegmenter",
+    ]
+
     @Test func everyReferenceCaseHasATest() throws {
         guard let cases = try References.errors() else { return skipWithoutSharedData("errors.json") }
+        let pending = cases.keys.filter { name in Self.pendingTasks.keys.contains { name.hasPrefix($0) } }
+        if !pending.isEmpty {
+            print("errors.json: \(pending.count) cases of tasks not built yet (\(Self.pendingTasks.values.sorted().joined(separator: ", "))) are not checked")
+        }
         let covered = Set(Self.coveredElsewhere.keys).union(Self.coveredHere.keys)
-        #expect(Set(cases.keys).subtracting(covered).isEmpty, "errors.json cases without a test")
-        // Every case raises in MediaPipe with INVALID_ARGUMENT (ValueError in Python).
-        for (name, entry) in cases {
+        let built = Set(cases.keys).subtracting(pending)
+        #expect(built.subtracting(covered).isEmpty, "errors.json cases without a test: \(built.subtracting(covered).sorted())")
+        #expect(covered.isSubset(of: built), "tests of cases errors.json no longer has: \(covered.subtracting(built).sorted())")
+        // Every case of the tasks built so far raises in MediaPipe with INVALID_ARGUMENT
+        // (ValueError in Python).
+        for name in built.sorted() {
+            guard let entry = cases[name] else { continue }
             for attempt in [entry.equalTimestamp, entry.smallerTimestamp].compactMap({ $0 }) {
                 #expect(attempt.raised == true && attempt.abslStatus == "INVALID_ARGUMENT", "\(name)")
             }
