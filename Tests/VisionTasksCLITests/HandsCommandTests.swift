@@ -96,6 +96,8 @@ struct HandsCommandTests {
         let invalid = runCLI(["hands", thumb, "--model", model, "--num-hands", "0"])
         #expect(invalid.status == 1)
         #expect(invalid.errors.hasPrefix("error: INVALID_ARGUMENT: max_vec_size"))
+        let detection = runCLI(["hands", thumb, "--model", model, "--min-hand-detection-confidence", "7"])
+        #expect(detection.status == 1 && detection.errors.contains("minHandDetectionConfidence is 7.0"))
         let tracking = runCLI(["hands", thumb, "--model", model, "--video", "--min-tracking-confidence", "0"])
         #expect(tracking.status == 1 && tracking.errors.contains("min_tracking_confidence"))
         let missing = runCLI(["hands", "/nonexistent/picture.png", thumb, "--model", model])

@@ -1,6 +1,41 @@
+/// One check of a task's options; a task lists its own in ``VisionTaskOptions/optionRules``.
+package enum OptionRule: Sendable {
+    /// A confidence in 0…1 (``OptionValidation/checkConfidence(_:option:protoName:)``).
+    case confidence(Float, option: String, protoName: String)
+    /// A result count of at least 1 (``OptionValidation/checkResultCount(_:option:)``).
+    case resultCount(Int, option: String)
+    /// `maxResults` other than 0 (``OptionValidation/checkMaxResults(_:)``).
+    case maxResults(Int)
+    /// At most one non-empty category list (``OptionValidation/checkCategoryLists(allowlist:denylist:)``).
+    case exclusiveCategoryLists(allowlist: [String], denylist: [String])
+    /// The hand tracking IoU threshold in (0, 1] outside image mode
+    /// (``OptionValidation/checkHandTrackingConfidence(_:runningMode:)``).
+    case handTrackingConfidence(Float)
+}
+
 /// Checks of task options shared by the tasks, each throwing the error MediaPipe gives for the
 /// same mistake.
 package enum OptionValidation {
+    /// Every check of `options`, the same way for every task: the live-stream delegate against
+    /// the running mode first, then the task's rules in their order.
+    package static func check(_ options: some VisionTaskOptions) throws(TasksError) {
+        try checkDelegate(runningMode: options.runningMode, hasDelegate: options.liveStreamDelegate != nil)
+        for rule in options.optionRules {
+            switch rule {
+            case let .confidence(value, option, protoName):
+                try checkConfidence(value, option: option, protoName: protoName)
+            case let .resultCount(value, option):
+                try checkResultCount(value, option: option)
+            case let .maxResults(value):
+                try checkMaxResults(value)
+            case let .exclusiveCategoryLists(allowlist, denylist):
+                try checkCategoryLists(allowlist: allowlist, denylist: denylist)
+            case let .handTrackingConfidence(value):
+                try checkHandTrackingConfidence(value, runningMode: options.runningMode)
+            }
+        }
+    }
+
     /// A live-stream delegate must be set in live-stream mode and only there
     /// (mediapipe/tasks/ios/vision/core/sources/MPPVisionTaskRunner.mm).
     package static func checkDelegate(runningMode: RunningMode, hasDelegate: Bool) throws(TasksError) {

@@ -17,15 +17,14 @@
 /// Results are normalized to the upright image (the image with its ``MPImage/orientation``
 /// applied). In video and live-stream mode the landmarker tracks: the palm detector runs only
 /// while fewer than `numHands` hands are tracked.
-public final class HandLandmarker: @unchecked Sendable {
-    // @unchecked: all mutable state lives in the runner, which serializes it.
-    private var runner: TaskRunner<HandLandmarkerProcessor>!
+public final class HandLandmarker: Sendable {
+    private let shell: TaskShell<HandLandmarkerProcessor, HandLandmarker>
 
     /// Creates a landmarker for the `.task` bundle at `modelPath` with default options (image
     /// mode, one hand).
     ///
     /// - Throws: ``TasksError`` when the bundle cannot be read or lacks a model.
-    public convenience init(modelPath: String) throws {
+    public convenience init(modelPath: String) throws(TasksError) {
         let options = HandLandmarkerOptions()
         options.baseOptions.modelAssetPath = modelPath
         try self.init(options: options)
@@ -33,33 +32,18 @@ public final class HandLandmarker: @unchecked Sendable {
 
     /// Creates a landmarker.
     ///
-    /// - Throws: ``TasksError`` for invalid options (`numHands` below 1, a presence confidence
-    ///   outside 0…1, a tracking confidence outside (0, 1] in video or live-stream mode, a
-    ///   delegate that does not fit the running mode), or a missing or invalid bundle.
-    public init(options: HandLandmarkerOptions) throws {
-        try OptionValidation.checkDelegate(
-            runningMode: options.runningMode, hasDelegate: options.handLandmarkerLiveStreamDelegate != nil)
-        try OptionValidation.checkResultCount(options.numHands, option: "numHands")
-        try OptionValidation.checkConfidence(
-            options.minHandPresenceConfidence, option: "minHandPresenceConfidence",
-            protoName: "min_detection_confidence")
-        try OptionValidation.checkHandTrackingConfidence(options.minTrackingConfidence, runningMode: options.runningMode)
-        let processor = try HandLandmarkerProcessor(options: options)
-        var handler: TaskRunner<HandLandmarkerProcessor>.ResultHandler?
-        if options.runningMode == .liveStream {
-            let delegate = WeakReference<AnyObject>(options.handLandmarkerLiveStreamDelegate)
-            handler = { [weak self] result, timestamp in
-                guard let self, let receiver = delegate.object as? any HandLandmarkerLiveStreamDelegate else { return }
-                switch result {
-                case let .success(output):
-                    receiver.handLandmarker(self, didFinishDetection: output, timestampInMilliseconds: timestamp, error: nil)
-                case let .failure(error):
-                    receiver.handLandmarker(self, didFinishDetection: nil, timestampInMilliseconds: timestamp, error: error)
-                }
-            }
-        }
-        runner = try TaskRunner(
-            runningMode: options.runningMode, taskName: "handLandmarker", processor: processor, resultHandler: handler)
+    /// - Throws: ``TasksError`` for invalid options (`numHands` below 1, a detection or presence
+    ///   confidence outside 0…1, a tracking confidence outside (0, 1] in video or live-stream
+    ///   mode, a delegate that does not fit the running mode), or a missing or invalid bundle.
+    public init(options: HandLandmarkerOptions) throws(TasksError) {
+        shell = try TaskShell(
+            options: options, taskName: "handLandmarker",
+            makeProcessor: { try HandLandmarkerProcessor(options: options) },
+            deliver: { task, delegate, result, timestamp, error in
+                (delegate as? any HandLandmarkerLiveStreamDelegate)?.handLandmarker(
+                    task, didFinishDetection: result, timestampInMilliseconds: timestamp, error: error)
+            })
+        shell.attach(self)
     }
 
     /// Finds the hands in one image (image mode only). Results carry the timestamps 0, 1000,
@@ -67,8 +51,8 @@ public final class HandLandmarker: @unchecked Sendable {
     ///
     /// - Throws: ``TasksError`` when the landmarker is not in image mode or the image cannot be
     ///   processed.
-    public func detect(image: MPImage) throws -> HandLandmarkerResult {
-        try runner.processImage(image)
+    public func detect(image: MPImage) throws(TasksError) -> HandLandmarkerResult {
+        try shell.processImage(image)
     }
 
     /// Finds the hands in one video frame (video mode only), tracking them from the previous
@@ -76,8 +60,8 @@ public final class HandLandmarker: @unchecked Sendable {
     ///
     /// - Throws: ``TasksError`` when the landmarker is not in video mode, the timestamp does not
     ///   increase, or the image cannot be processed.
-    public func detect(videoFrame image: MPImage, timestampInMilliseconds: Int) throws -> HandLandmarkerResult {
-        try runner.processVideoFrame(image, timestampInMilliseconds: timestampInMilliseconds)
+    public func detect(videoFrame image: MPImage, timestampInMilliseconds: Int) throws(TasksError) -> HandLandmarkerResult {
+        try shell.processVideoFrame(image, timestampInMilliseconds: timestampInMilliseconds)
     }
 
     /// Queues a live-stream frame and returns at once (live-stream mode only); the result
@@ -87,8 +71,8 @@ public final class HandLandmarker: @unchecked Sendable {
     ///
     /// - Throws: ``TasksError`` when the landmarker is not in live-stream mode or the timestamp
     ///   does not increase.
-    public func detectAsync(image: MPImage, timestampInMilliseconds: Int) throws {
-        try runner.processLiveStreamFrame(image, timestampInMilliseconds: timestampInMilliseconds)
+    public func detectAsync(image: MPImage, timestampInMilliseconds: Int) throws(TasksError) {
+        try shell.processLiveStreamFrame(image, timestampInMilliseconds: timestampInMilliseconds)
     }
 
     /// The results of a sequence of video frames, each an image and its timestamp in
@@ -97,10 +81,16 @@ public final class HandLandmarker: @unchecked Sendable {
     public func results<Frames: AsyncSequence>(
         for frames: Frames
     ) -> TaskResultSequence<Frames, HandLandmarkerResult> where Frames.Element == (MPImage, Int) {
-        runner.videoResults(for: frames) { $0 }
+        shell.results(for: frames)
     }
 
     /// Live-stream frames replaced by newer ones before they were processed (beyond MediaPipe,
     /// which drops them silently).
-    public var droppedFrameCount: Int { runner.droppedFrameCount }
+    public var droppedFrameCount: Int { shell.droppedFrameCount }
+
+    /// Waits until every queued live-stream frame is processed and its result delivered (beyond
+    /// MediaPipe). Must not be called from the delegate.
+    public func waitUntilIdle() {
+        shell.waitUntilIdle()
+    }
 }

@@ -47,3 +47,22 @@ public final class HandLandmarkerOptions: TaskOptions, @unchecked Sendable {
         return copy
     }
 }
+
+extension HandLandmarkerOptions: VisionTaskOptions {
+    package var liveStreamDelegate: AnyObject? { handLandmarkerLiveStreamDelegate }
+
+    // Proto field names: hand_detector_graph_options.proto, hand_landmarks_detector_graph_options.proto.
+    // MediaPipe leaves the palm detector's threshold unchecked (any value is taken, and one above
+    // 1 silently finds nothing); it is range-checked here like every other confidence
+    // (docs/DIFFERENCES.md).
+    package var optionRules: [OptionRule] {
+        [
+            .resultCount(numHands, option: "numHands"),
+            .confidence(
+                minHandDetectionConfidence, option: "minHandDetectionConfidence", protoName: "min_detection_confidence"),
+            .confidence(
+                minHandPresenceConfidence, option: "minHandPresenceConfidence", protoName: "min_detection_confidence"),
+            .handTrackingConfidence(minTrackingConfidence),
+        ]
+    }
+}

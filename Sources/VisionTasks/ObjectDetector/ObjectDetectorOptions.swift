@@ -43,4 +43,29 @@ public final class ObjectDetectorOptions: TaskOptions, @unchecked Sendable {
     public override init() {
         super.init()
     }
+
+    /// A new, independent instance with the same values (MediaPipe's options are `NSCopying`);
+    /// the delegate is shared, still held weakly, and the base options are copied.
+    public func copy() -> ObjectDetectorOptions {
+        let copy = ObjectDetectorOptions()
+        copy.baseOptions = baseOptions.copy()
+        copy.runningMode = runningMode
+        copy.objectDetectorLiveStreamDelegate = objectDetectorLiveStreamDelegate
+        copy.displayNamesLocale = displayNamesLocale
+        copy.maxResults = maxResults
+        copy.scoreThreshold = scoreThreshold
+        copy.categoryAllowlist = categoryAllowlist
+        copy.categoryDenylist = categoryDenylist
+        copy.labels = labels
+        copy.inputNormalization = inputNormalization
+        return copy
+    }
+}
+
+extension ObjectDetectorOptions: VisionTaskOptions {
+    package var liveStreamDelegate: AnyObject? { objectDetectorLiveStreamDelegate }
+
+    package var optionRules: [OptionRule] {
+        [.maxResults(maxResults), .exclusiveCategoryLists(allowlist: categoryAllowlist, denylist: categoryDenylist)]
+    }
 }

@@ -13,9 +13,8 @@
 ///
 /// In video and live-stream mode the landmarker tracks: the pose detector runs only while fewer
 /// than `numPoses` poses are tracked, and with one pose the landmarks are smoothed over time.
-public final class PoseLandmarker: @unchecked Sendable {
-    // @unchecked: all mutable state lives in the runner, which serializes it.
-    private var runner: TaskRunner<PoseLandmarkerProcessor>!
+public final class PoseLandmarker: Sendable {
+    private let shell: TaskShell<PoseLandmarkerProcessor, PoseLandmarker>
 
     /// The 35 connections between pose landmarks that draw the skeleton, in MediaPipe's order
     /// (mediapipe/tasks/ios/vision/pose_landmarker/sources/MPPPoseLandmarksConnections.h).
@@ -23,7 +22,9 @@ public final class PoseLandmarker: @unchecked Sendable {
 
     /// Creates a landmarker for the `.task` bundle at `modelPath` with default options (image
     /// mode).
-    public convenience init(modelPath: String) throws {
+    ///
+    /// - Throws: ``TasksError`` when the bundle cannot be read or lacks a model.
+    public convenience init(modelPath: String) throws(TasksError) {
         let options = PoseLandmarkerOptions()
         options.baseOptions.modelAssetPath = modelPath
         try self.init(options: options)
@@ -35,37 +36,19 @@ public final class PoseLandmarker: @unchecked Sendable {
     ///   0…1, a live-stream delegate that does not fit the running mode), a missing model path,
     ///   a model file that cannot be opened or is not a valid bundle, or a bundle without
     ///   `pose_detector.tflite` or `pose_landmarks_detector.tflite`.
-    public init(options: PoseLandmarkerOptions) throws {
-        try OptionValidation.checkDelegate(
-            runningMode: options.runningMode, hasDelegate: options.poseLandmarkerLiveStreamDelegate != nil)
-        try OptionValidation.checkResultCount(options.numPoses, option: "numPoses")
-        // Proto field names: pose_detector_graph_options.proto, pose_landmarks_detector_graph_options.proto,
-        // pose_landmarker_graph_options.proto.
-        try OptionValidation.checkConfidence(
-            options.minPoseDetectionConfidence, option: "minPoseDetectionConfidence", protoName: "min_detection_confidence")
-        try OptionValidation.checkConfidence(
-            options.minPosePresenceConfidence, option: "minPosePresenceConfidence", protoName: "min_detection_confidence")
-        try OptionValidation.checkConfidence(
-            options.minTrackingConfidence, option: "minTrackingConfidence", protoName: "min_tracking_confidence")
-        let bundle = try TaskModel.bundle(options.baseOptions)
-        let models = try PoseLandmarkerModels(bundle: bundle, threadCount: options.baseOptions.threadCount)
-        let processor = try PoseLandmarkerProcessor(models: models, settings: .init(options))
-
-        var handler: TaskRunner<PoseLandmarkerProcessor>.ResultHandler?
-        if options.runningMode == .liveStream {
-            let delegate = WeakReference<AnyObject>(options.poseLandmarkerLiveStreamDelegate)
-            handler = { [weak self] result, timestamp in
-                guard let self, let receiver = delegate.object as? any PoseLandmarkerLiveStreamDelegate else { return }
-                switch result {
-                case let .success(output):
-                    receiver.poseLandmarker(self, didFinishDetection: output, timestampInMilliseconds: timestamp, error: nil)
-                case let .failure(error):
-                    receiver.poseLandmarker(self, didFinishDetection: nil, timestampInMilliseconds: timestamp, error: error)
-                }
-            }
-        }
-        runner = try TaskRunner(
-            runningMode: options.runningMode, taskName: "poseLandmarker", processor: processor, resultHandler: handler)
+    public init(options: PoseLandmarkerOptions) throws(TasksError) {
+        shell = try TaskShell(
+            options: options, taskName: "poseLandmarker",
+            makeProcessor: {
+                let bundle = try TaskModel.bundle(options.baseOptions)
+                let models = try PoseLandmarkerModels(bundle: bundle, threadCount: options.baseOptions.threadCount)
+                return try PoseLandmarkerProcessor(models: models, settings: .init(options))
+            },
+            deliver: { task, delegate, result, timestamp, error in
+                (delegate as? any PoseLandmarkerLiveStreamDelegate)?.poseLandmarker(
+                    task, didFinishDetection: result, timestampInMilliseconds: timestamp, error: error)
+            })
+        shell.attach(self)
     }
 
     /// Finds poses in one image (image mode only). Results are stamped 0, 1000, 2000, … ms in
@@ -73,8 +56,8 @@ public final class PoseLandmarker: @unchecked Sendable {
     ///
     /// - Throws: ``TasksError/runningModeMismatch(expected:actual:)`` outside image mode, or
     ///   an error processing the image.
-    public func detect(image: MPImage) throws -> PoseLandmarkerResult {
-        try runner.processImage(image)
+    public func detect(image: MPImage) throws(TasksError) -> PoseLandmarkerResult {
+        try shell.processImage(image)
     }
 
     /// Finds poses in one video frame (video mode only), tracking them from the previous frame.
@@ -82,8 +65,8 @@ public final class PoseLandmarker: @unchecked Sendable {
     /// - Throws: ``TasksError/nonIncreasingTimestamp(previous:received:)`` unless the timestamp
     ///   is greater than the previous frame's (the call then changes nothing),
     ///   ``TasksError/runningModeMismatch(expected:actual:)`` outside video mode.
-    public func detect(videoFrame image: MPImage, timestampInMilliseconds: Int) throws -> PoseLandmarkerResult {
-        try runner.processVideoFrame(image, timestampInMilliseconds: timestampInMilliseconds)
+    public func detect(videoFrame image: MPImage, timestampInMilliseconds: Int) throws(TasksError) -> PoseLandmarkerResult {
+        try shell.processVideoFrame(image, timestampInMilliseconds: timestampInMilliseconds)
     }
 
     /// Queues a live-stream frame and returns at once (live-stream mode only); the result
@@ -94,13 +77,13 @@ public final class PoseLandmarker: @unchecked Sendable {
     ///
     /// - Throws: ``TasksError/nonIncreasingTimestamp(previous:received:)`` or
     ///   ``TasksError/runningModeMismatch(expected:actual:)``, immediately.
-    public func detectAsync(image: MPImage, timestampInMilliseconds: Int) throws {
-        try runner.processLiveStreamFrame(image, timestampInMilliseconds: timestampInMilliseconds)
+    public func detectAsync(image: MPImage, timestampInMilliseconds: Int) throws(TasksError) {
+        try shell.processLiveStreamFrame(image, timestampInMilliseconds: timestampInMilliseconds)
     }
 
     /// Live-stream frames replaced by newer ones before they were processed (beyond MediaPipe,
     /// which drops them silently).
-    public var droppedFrameCount: Int { runner.droppedFrameCount }
+    public var droppedFrameCount: Int { shell.droppedFrameCount }
 
     /// The results of a stream of video frames, each an image and its timestamp in
     /// milliseconds, processed one by one in video mode as the sequence is iterated (beyond
@@ -117,12 +100,12 @@ public final class PoseLandmarker: @unchecked Sendable {
     public func results<Frames: AsyncSequence>(
         for frames: Frames
     ) -> TaskResultSequence<Frames, PoseLandmarkerResult> where Frames.Element == (MPImage, Int) {
-        runner.videoResults(for: frames, split: { $0 })
+        shell.results(for: frames)
     }
 
-    /// Waits until every queued live-stream frame is processed and its result delivered. Must
-    /// not be called from the delegate.
+    /// Waits until every queued live-stream frame is processed and its result delivered (beyond
+    /// MediaPipe). Must not be called from the delegate.
     public func waitUntilIdle() {
-        runner.waitUntilIdle()
+        shell.waitUntilIdle()
     }
 }

@@ -52,3 +52,20 @@ public final class PoseLandmarkerOptions: TaskOptions, @unchecked Sendable {
         return copy
     }
 }
+
+extension PoseLandmarkerOptions: VisionTaskOptions {
+    package var liveStreamDelegate: AnyObject? { poseLandmarkerLiveStreamDelegate }
+
+    // Proto field names: pose_detector_graph_options.proto, pose_landmarks_detector_graph_options.proto,
+    // pose_landmarker_graph_options.proto.
+    package var optionRules: [OptionRule] {
+        [
+            .resultCount(numPoses, option: "numPoses"),
+            .confidence(
+                minPoseDetectionConfidence, option: "minPoseDetectionConfidence", protoName: "min_detection_confidence"),
+            .confidence(
+                minPosePresenceConfidence, option: "minPosePresenceConfidence", protoName: "min_detection_confidence"),
+            .confidence(minTrackingConfidence, option: "minTrackingConfidence", protoName: "min_tracking_confidence"),
+        ]
+    }
+}

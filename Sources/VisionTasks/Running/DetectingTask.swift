@@ -1,5 +1,6 @@
-/// The calls every vision task shares, whatever it finds: one per running mode and the count
-/// of dropped live-stream frames. ``PoseLandmarker``, ``HandLandmarker`` and ``ObjectDetector``
+/// The calls every vision task shares, whatever it finds: one per running mode, the count of
+/// dropped live-stream frames and the wait for an idle live stream (all forwarded to its
+/// ``TaskShell``). ``PoseLandmarker``, ``HandLandmarker`` and ``ObjectDetector``
 /// conform, so that generic code in this package (the command-line tool's driver) can run any
 /// of them.
 package protocol DetectingTask: AnyObject, Sendable {
@@ -14,6 +15,8 @@ package protocol DetectingTask: AnyObject, Sendable {
     func detectAsync(image: MPImage, timestampInMilliseconds: Int) throws
     /// Live-stream frames replaced by newer ones before they were processed.
     var droppedFrameCount: Int { get }
+    /// Blocks until every queued live-stream frame is processed and its result delivered.
+    func waitUntilIdle()
 }
 
 extension PoseLandmarker: DetectingTask {}

@@ -4,13 +4,8 @@ import Dispatch
 /// the mode, enforces increasing timestamps, serializes processing and, in live-stream mode,
 /// limits the flow of frames and delivers results in order on one serial queue.
 ///
-/// A task class creates one runner in its initializer and forwards its three entry points:
-///
-/// ```swift
-/// runner = try TaskRunner(runningMode: options.runningMode, taskName: "poseLandmarker",
-///                         processor: PoseGraph(...), resultHandler: handler)
-/// func detect(image: MPImage) throws -> PoseLandmarkerResult { try runner.processImage(image) }
-/// ```
+/// A task class does not use it directly: its ``TaskShell`` creates the runner from the task's
+/// options and forwards the task's calls to it.
 ///
 /// The semantics are MediaPipe's (mediapipe/tasks/ios/vision/core/sources/MPPVisionTaskRunner.mm,
 /// mediapipe/tasks/cc/core/task_runner.cc): a call in the wrong mode or with a timestamp that does

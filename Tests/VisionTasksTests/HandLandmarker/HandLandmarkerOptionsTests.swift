@@ -96,6 +96,21 @@ struct HandLandmarkerOptionsTests {
         _ = try HandLandmarker(options: edge)
     }
 
+    @Test func detectionConfidenceOutsideZeroToOneIsAnInvalidArgument() throws {
+        // MediaPipe takes any value here (a palm threshold of 7 silently finds nothing); checked
+        // like every other confidence (docs/DIFFERENCES.md). No model is needed: options are
+        // checked before the bundle is opened.
+        for value: Float in [-0.1, 7, .nan] {
+            let options = Self.options("/nonexistent/hand_landmarker.task")
+            options.minHandDetectionConfidence = value
+            #expect { try HandLandmarker(options: options) } throws: { error in
+                guard case let .invalidOption(option, message) = error as? TasksError else { return false }
+                return option == "minHandDetectionConfidence"
+                    && message.hasPrefix("Invalid `min_detection_confidence` option: value must be in the range [0.0, 1.0]")
+            }
+        }
+    }
+
     @Test(arguments: [RunningMode.video, .liveStream])
     func trackingConfidenceOutsideZeroToOneIsATypedErrorWhenTracking(mode: RunningMode) throws {
         // MediaPipe aborts the process here (a CHECK in hand_association_calculator.cc).

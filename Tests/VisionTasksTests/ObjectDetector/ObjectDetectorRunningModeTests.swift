@@ -86,11 +86,37 @@ struct ObjectDetectorRunningModeTests {
             try stream.detectAsync(image: image, timestampInMilliseconds: 10)
         }
         let expected = try still.detect(image: image).detections
-        let deadline = Date().addingTimeInterval(30)
-        while receiver.results.count + stream.droppedFrameCount < 1, Date() < deadline { usleep(2_000) }
+        stream.waitUntilIdle()
         let results = receiver.results
         try #require(results.count == 1, "no live-stream result")
         #expect(results[0].0 == 10 && results[0].2 == nil)
         #expect(results[0].1?.detections == expected)
+    }
+
+    /// The frame sequence API every task shares: video mode, one result per frame, in order,
+    /// equal to detecting each frame alone.
+    @Test func resultsForAFrameSequenceEqualVideoModeCalls() async throws {
+        guard let sequence = try Self.detector(.video), let single = try Self.detector(.video),
+              let image = try Self.image()
+        else { return skipWithoutSharedData("ssd_mobilenet_v1.tflite") }
+        let frames = AsyncStream<(MPImage, Int)> { continuation in
+            for index in 0..<3 { continuation.yield((image, index * 33)) }
+            continuation.finish()
+        }
+        var results: [ObjectDetectorResult] = []
+        for try await result in sequence.results(for: frames) { results.append(result) }
+        #expect(results.map(\.timestampInMilliseconds) == [0, 33, 66])
+        for result in results {
+            let alone = try single.detect(videoFrame: image, timestampInMilliseconds: result.timestampInMilliseconds)
+            #expect(result.detections == alone.detections)
+        }
+        let still = try #require(try Self.detector(.image))
+        let one = AsyncStream<(MPImage, Int)> { continuation in
+            continuation.yield((image, 0))
+            continuation.finish()
+        }
+        await #expect(throws: TasksError.runningModeMismatch(expected: .video, actual: .image)) {
+            for try await _ in still.results(for: one) {}
+        }
     }
 }

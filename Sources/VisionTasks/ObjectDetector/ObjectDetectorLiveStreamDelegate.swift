@@ -1,0 +1,8 @@
+/// Receives an ``ObjectDetector``'s live-stream results, in frame order, on the detector's
+/// serial callback queue (MediaPipe's `MPPObjectDetectorLiveStreamDelegate`).
+public protocol ObjectDetectorLiveStreamDelegate: AnyObject {
+    /// Called once per processed frame with its result, or with the error that frame raised.
+    func objectDetector(
+        _ objectDetector: ObjectDetector, didFinishDetection result: ObjectDetectorResult?,
+        timestampInMilliseconds: Int, error: (any Error)?)
+}
