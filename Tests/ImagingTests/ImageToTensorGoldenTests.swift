@@ -65,8 +65,9 @@ import TestSupport
         }
 
         // Geometry outputs.
-        for side in 0..<4 {
-            #expect(abs(geometry.letterboxPadding[side] - golden.letterboxPadding[side]) <= 1e-6)
+        let padding = geometry.letterboxPadding
+        for (side, value) in [padding.left, padding.top, padding.right, padding.bottom].enumerated() {
+            #expect(abs(value - golden.letterboxPadding[side]) <= 1e-6)
         }
         let matrix = geometry.matrix
         for index in 0..<16 {

@@ -80,25 +80,25 @@ import Testing
             imageWidth: 640, imageHeight: 427, region: .fullImage,
             options: TensorConversionOptions(width: 192, height: 192, keepAspectRatio: true))
         let expectedPadding = (1 - Float(427) / 640) / 2
-        #expect(geometry.letterboxPadding[0] == 0 && geometry.letterboxPadding[2] == 0)
-        #expect(abs(geometry.letterboxPadding[1] - expectedPadding) < 1e-6)
+        #expect(geometry.letterboxPadding.left == 0 && geometry.letterboxPadding.right == 0)
+        #expect(abs(geometry.letterboxPadding.top - expectedPadding) < 1e-6)
         #expect(geometry.region.width == 640 && geometry.region.height == 640)
         // The tensor point at the top of the image content maps to the top image edge.
         let top = geometry.imagePoint(fromTensor: 0.5, expectedPadding)
         #expect(abs(top.x - 0.5) < 1e-6 && abs(top.y) < 1e-5)
         // Letterbox removal gives the same normalized image coordinates for an unrotated crop.
-        let removed = geometry.removingLetterbox(0.25, 0.4)
+        let removed = geometry.letterboxPadding.removing(x: 0.25, y: 0.4)
         let projected = geometry.imagePoint(fromTensor: 0.25, 0.4)
         #expect(abs(removed.x - projected.x) < 1e-5 && abs(removed.y - projected.y) < 1e-5)
-        #expect(abs(geometry.letterboxScale.y - Float(427) / 640) < 1e-6)
+        #expect(abs(geometry.letterboxPadding.scale.y - Float(427) / 640) < 1e-6)
     }
 
     @Test func portraitImageGetsHorizontalPadding() throws {
         let geometry = try ImageToTensor.geometry(
             imageWidth: 958, imageHeight: 1358, region: .fullImage,
             options: TensorConversionOptions(width: 224, height: 224, keepAspectRatio: true))
-        #expect(abs(geometry.letterboxPadding[0] - (1 - Float(958) / 1358) / 2) < 1e-6)
-        #expect(geometry.letterboxPadding[1] == 0)
+        #expect(abs(geometry.letterboxPadding.left - (1 - Float(958) / 1358) / 2) < 1e-6)
+        #expect(geometry.letterboxPadding.top == 0)
     }
 
     @Test func rotatedCropMatrixMapsTensorCornersToRectangleCorners() throws {

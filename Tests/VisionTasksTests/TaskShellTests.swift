@@ -101,11 +101,17 @@ struct TaskShellTests {
         }
     }
 
-    @Test func liveStreamResultsAndErrorsReachTheAttachedTask() throws {
+    /// Live-stream options with `delegate` set.
+    private func liveStreamOptions(delegate: AnyObject) -> EchoOptions {
         let options = EchoOptions()
-        let delegate = EchoTask()
         options.runningMode = .liveStream
         options.delegate = delegate
+        return options
+    }
+
+    @Test func liveStreamResultsAndErrorsReachTheAttachedTask() throws {
+        let delegate = EchoTask()
+        let options = liveStreamOptions(delegate: delegate)
         let deliveries = Deliveries()
         let shell = try shell(options, processor: EchoProcessor(failAt: 20), deliveries: deliveries)
         let task = EchoTask()
@@ -125,10 +131,8 @@ struct TaskShellTests {
     }
 
     @Test func nothingIsDeliveredOnceTheTaskIsGone() throws {
-        let options = EchoOptions()
         let delegate = EchoTask()
-        options.runningMode = .liveStream
-        options.delegate = delegate
+        let options = liveStreamOptions(delegate: delegate)
         let deliveries = Deliveries()
         let gate = Gate()
         let shell = try shell(options, processor: EchoProcessor(gate: gate), deliveries: deliveries)

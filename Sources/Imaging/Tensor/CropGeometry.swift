@@ -17,57 +17,19 @@ package struct CropGeometry: Sendable, Equatable {
     package let tensorHeight: Int
     /// The crop in image pixels, after letterbox growth.
     package let region: RotatedPixelRect
-    /// Letterbox padding as fractions of the tensor size: (left, top, right, bottom). All zero
-    /// without `keepAspectRatio`.
-    package let letterboxPadding: SIMD4<Float>
+    /// Letterbox padding as fractions of the tensor size; ``LetterboxPadding/zero`` without
+    /// `keepAspectRatio`.
+    package let letterboxPadding: LetterboxPadding
 
-    /// MediaPipe's MATRIX output: a row-major 4×4 matrix mapping tensor-normalized (u, v) in
-    /// [0, 1] (letterbox included) to image-normalized coordinates; the z row scales z by
-    /// crop width / image width.
-    ///
-    /// Computed in float exactly as MP:mediapipe/calculators/tensor/image_to_tensor_utils.cc
-    /// `GetRotatedSubRectToRectTransformMatrix` (no horizontal flip).
-    package var matrix: SIMD16<Float> {
-        let a = region.width
-        let b = region.height
-        let c = CorrectlyRounded.cos(region.rotation)
-        let d = CorrectlyRounded.sin(region.rotation)
-        let e = region.centerX
-        let f = region.centerY
-        let g = 1 / Float(imageWidth)
-        let h = 1 / Float(imageHeight)
-        var m = SIMD16<Float>(repeating: 0)
-        m[0] = a * c * g
-        m[1] = -b * d * g
-        m[3] = (-0.5 * a * c + 0.5 * b * d + e) * g
-        m[4] = a * d * h
-        m[5] = b * c * h
-        m[7] = (-0.5 * b * c - 0.5 * a * d + f) * h
-        m[10] = a * g
-        m[15] = 1
-        return m
+    /// MediaPipe's MATRIX output for this crop (tensor-normalized → image-normalized).
+    package var matrix: CropMatrix {
+        CropMatrix(region: region, imageWidth: imageWidth, imageHeight: imageHeight)
     }
 
     /// Maps a tensor-normalized point (u = column / width, v = row / height, letterbox
-    /// included) to image-normalized coordinates through ``matrix`` (what MediaPipe's
-    /// DetectionProjectionCalculator does to keypoints and box corners).
+    /// included) to image-normalized coordinates through ``matrix``.
     package func imagePoint(fromTensor u: Float, _ v: Float) -> (x: Float, y: Float) {
-        let m = matrix
-        return (m[0] * u + m[1] * v + m[3], m[4] * u + m[5] * v + m[7])
-    }
-
-    /// Removes the letterbox from a tensor-normalized point: x' = (x − left) / (1 − left −
-    /// right), y' = (y − top) / (1 − top − bottom)
-    /// (MP:mediapipe/calculators/util/detection_letterbox_removal_calculator.cc).
-    package func removingLetterbox(_ x: Float, _ y: Float) -> (x: Float, y: Float) {
-        let scale = letterboxScale
-        return ((x - letterboxPadding[0]) / scale.x, (y - letterboxPadding[1]) / scale.y)
-    }
-
-    /// The denominators of the letterbox removal: (1 − left − right, 1 − top − bottom). Box
-    /// widths and heights are divided by them, landmark z by the first.
-    package var letterboxScale: (x: Float, y: Float) {
-        (1 - letterboxPadding[0] - letterboxPadding[2], 1 - letterboxPadding[1] - letterboxPadding[3])
+        matrix.apply(x: u, y: v)
     }
 
     /// Computes the crop of `rect` in an image of `imageWidth` × `imageHeight` for a tensor of
@@ -91,7 +53,7 @@ package struct CropGeometry: Sendable, Equatable {
             throw ImageError.invalidRegion("the all-zero sentinel rectangle produces no tensor")
         }
         var roi = RotatedPixelRect(rect, imageWidth: imageWidth, imageHeight: imageHeight)
-        var padding = SIMD4<Float>(repeating: 0)
+        var padding = LetterboxPadding.zero
         if options.keepAspectRatio {
             guard roi.width > 0, roi.height > 0 else {
                 throw ImageError.invalidRegion("ROI width and height must be > 0")
@@ -100,12 +62,12 @@ package struct CropGeometry: Sendable, Equatable {
             let roiAspect = roi.height / roi.width
             if tensorAspect > roiAspect {
                 roi.height = roi.width * tensorAspect
-                padding[1] = (1 - roiAspect / tensorAspect) / 2
-                padding[3] = padding[1]
+                let vertical = (1 - roiAspect / tensorAspect) / 2
+                padding = LetterboxPadding(left: 0, top: vertical, right: 0, bottom: vertical)
             } else {
                 roi.width = roi.height / tensorAspect
-                padding[0] = (1 - tensorAspect / roiAspect) / 2
-                padding[2] = padding[0]
+                let horizontal = (1 - tensorAspect / roiAspect) / 2
+                padding = LetterboxPadding(left: horizontal, top: 0, right: horizontal, bottom: 0)
             }
         }
         guard !roi.centerX.isNaN, !roi.centerY.isNaN, !roi.width.isNaN, !roi.height.isNaN,

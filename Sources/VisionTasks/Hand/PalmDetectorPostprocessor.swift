@@ -24,7 +24,7 @@ struct PalmDetectorPostprocessor: Sendable {
     /// letterboxed input, which undoes letterbox, rotation and crop.
     func detections(
         boxes: UnsafeBufferPointer<Float>, scores: UnsafeBufferPointer<Float>, minScore: Float,
-        matrix: TransformMatrix
+        matrix: CropMatrix
     ) throws(TasksError) -> [PipelineDetection] {
         let decoded = try DetectionDecoder.decode(
             boxes: boxes, scores: scores, anchors: anchors, options: .palmDetector(minScore: minScore))

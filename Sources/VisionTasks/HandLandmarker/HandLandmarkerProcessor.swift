@@ -96,7 +96,7 @@ struct HandLandmarkerProcessor: FrameProcessor {
         // keep_aspect_ratio = true, BORDER_ZERO (hand_detector_graph.cc; PIPELINES.md §3.2).
         let geometry = try detector.setInput(image, region: .fullImage, keepAspectRatio: true, border: .zero)
         try detector.invoke()
-        let matrix = TransformMatrix(values: (0..<16).map { geometry.matrix[$0] })
+        let matrix = geometry.matrix
         let palms = palms, minScore = settings.minHandDetectionConfidence
         let detections = try detector.withOutput(HandModelOutputs.detectorBoxes) { (boxes) throws(TasksError) in
             try detector.withOutput(HandModelOutputs.detectorScores) { (scores) throws(TasksError) in

@@ -73,6 +73,17 @@ package final class TaskModel {
         }
     }
 
+    /// Opens the single `.tflite` model at the options' model path (a model with its metadata
+    /// and label files inside, as the object detector takes).
+    package static func model(_ baseOptions: BaseOptions) throws(TasksError) -> TFLiteModel {
+        let path = try OptionValidation.modelPath(baseOptions)
+        do {
+            return try TFLiteModel(contentsOfFile: path)
+        } catch {
+            throw TasksError.wrapping(error)
+        }
+    }
+
     /// Parses bundle member `name`.
     package static func member(_ name: String, of bundle: ModelAssetBundle) throws(TasksError) -> TFLiteModel {
         do {

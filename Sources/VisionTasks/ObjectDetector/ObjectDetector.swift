@@ -1,5 +1,3 @@
-import ModelFile
-
 /// Detects objects in images, video frames or a live stream with a TFLite detection model that
 /// carries metadata — MediaPipe's `MPPObjectDetector`
 /// (mediapipe/tasks/ios/vision/object_detector/sources/MPPObjectDetector.h).
@@ -31,10 +29,7 @@ public final class ObjectDetector: Sendable {
     public init(options: ObjectDetectorOptions) throws(TasksError) {
         shell = try TaskShell(
             options: options, taskName: "objectDetector",
-            makeProcessor: {
-                let path = try OptionValidation.modelPath(options.baseOptions)
-                return try ObjectDetectorProcessor(model: try TFLiteModel(contentsOfFile: path), options: options)
-            },
+            makeProcessor: { try ObjectDetectorProcessor(model: try TaskModel.model(options.baseOptions), options: options) },
             deliver: { task, delegate, result, timestamp, error in
                 (delegate as? any ObjectDetectorLiveStreamDelegate)?.objectDetector(
                     task, didFinishDetection: result, timestampInMilliseconds: timestamp, error: error)

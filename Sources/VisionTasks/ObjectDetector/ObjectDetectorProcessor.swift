@@ -37,14 +37,10 @@ struct ObjectDetectorProcessor: FrameProcessor {
         }
         // Tensor-normalized → image-normalized through the crop's MATRIX: the box becomes the
         // axis-aligned hull of its projected corners (detection_projection_calculator.cc).
+        let matrix = geometry.matrix
         let projected = candidates.map { candidate -> ObjectDetectionCandidate in
-            let box = candidate.box
-            let corners = [(box.xMin, box.yMin), (box.xMax, box.yMin), (box.xMin, box.yMax), (box.xMax, box.yMax)]
-                .map { geometry.imagePoint(fromTensor: $0.0, $0.1) }
-            let left = corners.map(\.x).reduce(Float.infinity, Swift.min), right = corners.map(\.x).reduce(-Float.infinity, Swift.max)
-            let top = corners.map(\.y).reduce(Float.infinity, Swift.min), bottom = corners.map(\.y).reduce(-Float.infinity, Swift.max)
             var moved = candidate
-            moved.box = RelativeBox(xMin: left, yMin: top, width: right - left, height: bottom - top)
+            moved.box = DetectionProjection.project(candidate.box, with: matrix)
             return moved
         }
         let size = image.uprightSize

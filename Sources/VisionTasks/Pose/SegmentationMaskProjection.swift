@@ -1,3 +1,4 @@
+import Imaging
 import Foundation
 
 /// Turns the pose landmark model's segmentation logits into a mask over the whole input
@@ -16,7 +17,7 @@ enum SegmentationMaskProjection {
     ///   - logits: output 2 of the model, `maskWidth × maskHeight` values (one channel).
     ///   - matrix: the image-to-tensor matrix of the ROI (tensor-normalized → image-normalized).
     static func project(
-        logits: UnsafeBufferPointer<Float>, maskWidth: Int, maskHeight: Int, matrix: TransformMatrix,
+        logits: UnsafeBufferPointer<Float>, maskWidth: Int, maskHeight: Int, matrix: CropMatrix,
         imageSize: ImageSize
     ) throws(TasksError) -> [Float] {
         try checkSizes(logits: logits, maskWidth: maskWidth, maskHeight: maskHeight, imageSize: imageSize)
@@ -41,7 +42,7 @@ enum SegmentationMaskProjection {
 
     /// The mask as a ``Mask`` of `imageSize`, filled in place, its rows shared out to `threads`.
     static func mask(
-        logits: UnsafeBufferPointer<Float>, maskWidth: Int, maskHeight: Int, matrix: TransformMatrix,
+        logits: UnsafeBufferPointer<Float>, maskWidth: Int, maskHeight: Int, matrix: CropMatrix,
         imageSize: ImageSize, threads: Threads = .calling
     ) throws(TasksError) -> Mask {
         try checkSizes(logits: logits, maskWidth: maskWidth, maskHeight: maskHeight, imageSize: imageSize)
@@ -59,7 +60,7 @@ enum SegmentationMaskProjection {
 
     /// Writes the mask into `target` (`imageSize` pixels, all zero on entry).
     static func project(
-        logits: UnsafeBufferPointer<Float>, maskWidth: Int, maskHeight: Int, matrix: TransformMatrix,
+        logits: UnsafeBufferPointer<Float>, maskWidth: Int, maskHeight: Int, matrix: CropMatrix,
         imageSize: ImageSize, into target: UnsafeMutableBufferPointer<Float>
     ) throws(TasksError) {
         try checkSizes(logits: logits, maskWidth: maskWidth, maskHeight: maskHeight, imageSize: imageSize)
@@ -71,7 +72,7 @@ enum SegmentationMaskProjection {
             imageSize: imageSize, into: target, threads: .calling)
     }
 
-    private static func invert(_ matrix: TransformMatrix) throws(TasksError) -> TransformMatrix {
+    private static func invert(_ matrix: CropMatrix) throws(TasksError) -> CropMatrix {
         guard let inverse = matrix.inverseAffine() else {
             throw .internalError("segmentation: the ROI matrix cannot be inverted")
         }
@@ -81,7 +82,7 @@ enum SegmentationMaskProjection {
     /// The warp itself; sizes are checked and `target` holds the image's pixels, all zero. Each
     /// thread fills its own contiguous band of rows.
     private static func warp(
-        logits: UnsafeBufferPointer<Float>, maskWidth: Int, maskHeight: Int, inverse: TransformMatrix,
+        logits: UnsafeBufferPointer<Float>, maskWidth: Int, maskHeight: Int, inverse: CropMatrix,
         imageSize: ImageSize, into target: UnsafeMutableBufferPointer<Float>, threads: Threads
     ) {
         guard let output = target.baseAddress else { return }

@@ -114,8 +114,7 @@ struct PoseLandmarkerProcessor: FrameProcessor {
         let detector = models.detector
         let geometry = try detector.setInput(image, region: .fullImage, keepAspectRatio: true, border: .zero)
         try detector.invoke()
-        let padding = geometry.letterboxPadding
-        let letterbox = LetterboxPadding(left: padding[0], top: padding[1], right: padding[2], bottom: padding[3])
+        let letterbox = geometry.letterboxPadding
         let postprocessor = postprocessor, minScore = settings.minDetectionConfidence
         let detections = try detector.withOutput(0) { (boxes) throws(TasksError) in
             try detector.withOutput(1) { (scores) throws(TasksError) in
@@ -155,8 +154,7 @@ struct PoseLandmarkerProcessor: FrameProcessor {
 
         var mask: Mask?
         if settings.outputsSegmentationMasks {
-            let matrix = geometry.matrix
-            let transform = TransformMatrix(values: (0..<16).map { matrix[$0] })
+            let transform = geometry.matrix
             mask = try model.withOutput(2) { (logits) throws(TasksError) in
                 try SegmentationMaskProjection.mask(
                     logits: logits, maskWidth: models.maskWidth, maskHeight: models.maskHeight, matrix: transform,

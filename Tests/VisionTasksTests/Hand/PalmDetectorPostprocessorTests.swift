@@ -16,8 +16,9 @@ struct PalmDetectorPostprocessorTests {
         boxes[index * 18 + 3] = 0.2 * 192
         scores[index] = 4
         // The tensor covers the middle half of the image: x_img = 0.25 + 0.5·u.
-        let matrix = TransformMatrix(subRect: RotatedRect(centerX: 50, centerY: 50, width: 50, height: 50, rotation: 0),
-                                     imageSize: ImageSize(width: 100, height: 100))
+        let matrix = CropMatrix(
+            region: RotatedPixelRect(centerX: 50, centerY: 50, width: 50, height: 50, rotation: 0),
+            imageWidth: 100, imageHeight: 100)
         let palms = try boxes.withUnsafeBufferPointer { boxes in
             try scores.withUnsafeBufferPointer { scores in
                 try postprocessor.detections(boxes: boxes, scores: scores, minScore: 0.5, matrix: matrix)

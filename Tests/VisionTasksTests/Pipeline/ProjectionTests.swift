@@ -45,41 +45,43 @@ struct ProjectionTests {
 
     @Test func letterboxingGrowsTheShorterSide() throws {
         // A 200×100 image into a square tensor: the ROI grows to 200×200 px, 0.25 padding top and bottom.
-        var roi = RotatedRect(NormalizedRect.fullImage, imageSize: ImageSize(width: 200, height: 100))
-        let maybePadding = roi.letterbox(tensorWidth: 224, tensorHeight: 224, keepAspectRatio: true)
-        let padding = try #require(maybePadding)
-        #expect(padding == LetterboxPadding(left: 0, top: 0.25, right: 0, bottom: 0.25))
-        #expect(roi.width == 200 && roi.height == 200)
-        var tall = RotatedRect(NormalizedRect.fullImage, imageSize: ImageSize(width: 100, height: 400))
-        let maybeSides = tall.letterbox(tensorWidth: 224, tensorHeight: 224, keepAspectRatio: true)
-        let sides = try #require(maybeSides)
-        #expect(sides == LetterboxPadding(left: 0.375, top: 0, right: 0.375, bottom: 0))
-        var stretched = roi
-        let none = stretched.letterbox(tensorWidth: 1, tensorHeight: 1, keepAspectRatio: false)
-        #expect(none == .zero)
-        var empty = RotatedRect(centerX: 0, centerY: 0, width: 0, height: 0, rotation: 0)
-        let invalid = empty.letterbox(tensorWidth: 224, tensorHeight: 224, keepAspectRatio: true)
-        #expect(invalid == nil)
+        let square = TensorConversionOptions(width: 224, height: 224, keepAspectRatio: true)
+        let wide = try CropGeometry(imageWidth: 200, imageHeight: 100, rect: .fullImage, options: square)
+        #expect(wide.letterboxPadding == LetterboxPadding(left: 0, top: 0.25, right: 0, bottom: 0.25))
+        #expect(wide.region.width == 200 && wide.region.height == 200)
+        let tall = try CropGeometry(imageWidth: 100, imageHeight: 400, rect: .fullImage, options: square)
+        #expect(tall.letterboxPadding == LetterboxPadding(left: 0.375, top: 0, right: 0.375, bottom: 0))
+        let stretched = try CropGeometry(
+            imageWidth: 200, imageHeight: 100, rect: .fullImage, options: TensorConversionOptions(width: 1, height: 1))
+        #expect(stretched.letterboxPadding == .zero)
+        let empty = NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: 0, height: 0.5, rotation: 0)
+        #expect(throws: ImageError.self) {
+            try CropGeometry(imageWidth: 200, imageHeight: 100, rect: empty, options: square)
+        }
     }
 
     @Test func subRectMatrixMapsTensorCornersToTheRotatedROI() throws {
         let image = ImageSize(width: 100, height: 100)
-        let identity = TransformMatrix(subRect: RotatedRect(centerX: 50, centerY: 50, width: 100, height: 100, rotation: 0), imageSize: image)
+        let identity = CropMatrix(
+            region: RotatedPixelRect(centerX: 50, centerY: 50, width: 100, height: 100, rotation: 0),
+            imageWidth: image.width, imageHeight: image.height)
         let mapped = identity.apply(x: 0.25, y: 0.75)
         #expect(close(mapped.x, 0.25) && close(mapped.y, 0.75))
         // Rotated by π/2: the tensor's right edge centre (1, 0.5) lands at the bottom centre.
-        let rotated = TransformMatrix(subRect: RotatedRect(centerX: 50, centerY: 50, width: 100, height: 100, rotation: .pi / 2), imageSize: image)
+        let rotated = CropMatrix(
+            region: RotatedPixelRect(centerX: 50, centerY: 50, width: 100, height: 100, rotation: .pi / 2),
+            imageWidth: image.width, imageHeight: image.height)
         let edge = rotated.apply(x: 1, y: 0.5)
         #expect(close(edge.x, 0.5) && close(edge.y, 1))
         let inverse = try #require(rotated.inverseAffine())
         let back = inverse.apply(x: edge.x, y: edge.y)
         #expect(close(back.x, 1) && close(back.y, 0.5))
-        #expect(TransformMatrix(values: [Float](repeating: 0, count: 16)).inverseAffine() == nil)
+        #expect(CropMatrix(values: SIMD16(repeating: 0)).inverseAffine() == nil)
     }
 
     @Test func detectionProjectionTakesTheHullOfTheMappedBox() {
         // A 90° rotation matrix (x' = −y, y' = x), as in detection_projection_calculator_test.cc.
-        let rotation = TransformMatrix(values: [0, -1, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])
+        let rotation = CropMatrix(values: SIMD16(0, -1, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1))
         let result = DetectionProjection.project(detection(0, 0, 1, 0.5, keypoints: [SIMD2(1, 0.5)]), with: rotation)
         #expect(close(result.box, RelativeBox(xMin: -0.5, yMin: 0, width: 0.5, height: 1)))
         #expect(close(result.keypoints[0], SIMD2(-0.5, 1)))

@@ -8,12 +8,12 @@ struct SegmentationMaskProjectionTests {
     private let logits: [Float] = [0, 100, -100, 0]
 
     private func project(rotation: Float, image: ImageSize) throws -> [Float] {
-        let roi = RotatedRect(
+        let roi = RotatedPixelRect(
             centerX: Float(image.width) / 2, centerY: Float(image.height) / 2,
             width: Float(image.width), height: Float(image.height), rotation: rotation)
         return try logits.withUnsafeBufferPointer {
             try SegmentationMaskProjection.project(
-                logits: $0, maskWidth: 2, maskHeight: 2, matrix: TransformMatrix(subRect: roi, imageSize: image),
+                logits: $0, maskWidth: 2, maskHeight: 2, matrix: CropMatrix(region: roi, imageWidth: image.width, imageHeight: image.height),
                 imageSize: image)
         }
     }
