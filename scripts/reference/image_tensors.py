@@ -81,7 +81,7 @@ def cases(sizes):
     for image in ("business-person", "astronaut", "hand_test_image"):
         add(f"pose_detector_{image}", image, full, (224, 224), True, "zero", (-1.0, 1.0))
     # Pose detector on an image shown with orientation .right, MediaPipe's way (r = 3pi/2,
-    # size swapped and rescaled; PIPELINES.md 1.2).
+    # size swapped and rescaled; ../shared/spec/PIPELINES.md 1.2).
     w, h = sizes["business-person"]
     add("pose_detector_business-person_right", "business-person",
         rect(0.5, 0.5, F32(1.0) * F32(h) / F32(w), F32(1.0) * F32(w) / F32(h), F32(3 * math.pi / 2)),

@@ -2,7 +2,7 @@ import Foundation
 
 /// Where a tensor came from: the crop rectangle, the letterbox padding and the matrix that
 /// maps tensor coordinates back to the image. Returned by every ``ImageToTensor`` conversion
-/// so that callers can project model outputs back (PIPELINES.md §1.3 items 7-8, §1.4, §1.5).
+/// so that callers can project model outputs back (../shared/spec/PIPELINES.md §1.3 items 7-8, §1.4, §1.5).
 ///
 /// All image coordinates refer to the image as it was sampled: the upright image when an
 /// orientation was applied.

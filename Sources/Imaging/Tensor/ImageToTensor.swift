@@ -1,6 +1,6 @@
 /// Image → tensor conversion, the first step of every task: crop a rotated rectangle,
 /// optionally letterbox it, resample it bilinearly to the model input size and scale the
-/// values, matching MediaPipe's CPU path bit for bit (PIPELINES.md §1.3).
+/// values, matching MediaPipe's CPU path bit for bit (../shared/spec/PIPELINES.md §1.3).
 ///
 /// MediaPipe's CPU converter (MP:mediapipe/calculators/tensor/image_to_tensor_converter_opencv.cc)
 /// calls OpenCV's classic fixed-point `warpPerspective` with `INTER_LINEAR` on the 8-bit image,

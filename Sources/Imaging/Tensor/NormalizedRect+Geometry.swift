@@ -10,7 +10,7 @@ extension NormalizedRect {
 
     /// The full image turned by `orientation`, as MediaPipe's iOS task runner builds it: the
     /// rotation of ``ImageOrientation/mediaPipeRotation`` and, for quarter turns, width and
-    /// height swapped and rescaled by the aspect ratio (PIPELINES.md §1.2). Mirrored
+    /// height swapped and rescaled by the aspect ratio (../shared/spec/PIPELINES.md §1.2). Mirrored
     /// orientations give `nil` (upstream rejects them).
     package static func mediaPipeFullImage(
         orientation: ImageOrientation, imageWidth: Int, imageHeight: Int

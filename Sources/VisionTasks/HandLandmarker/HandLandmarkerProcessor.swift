@@ -2,7 +2,7 @@ import Imaging
 import ModelFile
 
 /// The hand landmarker's per-frame work, as MediaPipe's CPU graph runs it
-/// (mediapipe/tasks/cc/vision/hand_landmarker/hand_landmarker_graph.cc; PIPELINES.md §3): the palm
+/// (mediapipe/tasks/cc/vision/hand_landmarker/hand_landmarker_graph.cc; ../shared/spec/PIPELINES.md §3): the palm
 /// detector when needed, the hand regions (tracked ones first in video and live-stream mode),
 /// the landmark model on each region, duplicate removal, and the regions for the next frame.
 ///
@@ -18,7 +18,7 @@ struct HandLandmarkerProcessor: FrameProcessor {
         var minTrackingConfidence: Float
     }
 
-    /// The bundle members MediaPipe reads (PIPELINES.md §3.1).
+    /// The bundle members MediaPipe reads (../shared/spec/PIPELINES.md §3.1).
     static let detectorMember = "hand_detector.tflite"
     static let landmarksMember = "hand_landmarks_detector.tflite"
 
@@ -59,7 +59,7 @@ struct HandLandmarkerProcessor: FrameProcessor {
         let imageSize = ImageSize(width: upright.width, height: upright.height)
 
         // The detector runs on every image, and on a video frame unless enough hands are
-        // tracked (PIPELINES.md §1.14).
+        // tracked (../shared/spec/PIPELINES.md §1.14).
         var detected: [NormalizedRect]?
         if tracker?.needsDetection ?? true {
             detected = try detectHandRegions(image, imageSize: imageSize)
@@ -77,7 +77,7 @@ struct HandLandmarkerProcessor: FrameProcessor {
         }
 
         // hand_landmarks_deduplication_calculator.cc: duplicates leave every output, the
-        // next-frame regions included (PIPELINES.md §3.6).
+        // next-frame regions included (../shared/spec/PIPELINES.md §3.6).
         let kept = HandDeduplication.keptIndices(hands.map(\.landmarks), imageSize: imageSize)
         if kept.count != hands.count {
             hands = kept.map { hands[$0] }
@@ -93,7 +93,7 @@ struct HandLandmarkerProcessor: FrameProcessor {
     /// Runs the palm detector on the whole image and returns the hand regions it gives,
     /// clipped to `numHands` (one all-zero placeholder when there is no palm).
     private func detectHandRegions(_ image: MPImage, imageSize: ImageSize) throws(TasksError) -> [NormalizedRect] {
-        // keep_aspect_ratio = true, BORDER_ZERO (hand_detector_graph.cc; PIPELINES.md §3.2).
+        // keep_aspect_ratio = true, BORDER_ZERO (hand_detector_graph.cc; ../shared/spec/PIPELINES.md §3.2).
         let geometry = try detector.setInput(image, region: .fullImage, keepAspectRatio: true, border: .zero)
         try detector.invoke()
         let matrix = geometry.matrix
@@ -109,7 +109,7 @@ struct HandLandmarkerProcessor: FrameProcessor {
     /// Runs the hand landmark model on one region; `nil` when it finds no hand there.
     private func landmarks(_ image: MPImage, region: NormalizedRect) throws(TasksError) -> HandLandmarksResultForROI? {
         // keep_aspect_ratio = false, BORDER_REPLICATE (hand_landmarks_detector_graph.cc;
-        // PIPELINES.md §3.4).
+        // ../shared/spec/PIPELINES.md §3.4).
         _ = try landmarker.setInput(image, region: region, keepAspectRatio: false, border: .replicate)
         try landmarker.invoke()
         let presence = try landmarker.withOutput(HandModelOutputs.presence) { $0.first ?? 0 }

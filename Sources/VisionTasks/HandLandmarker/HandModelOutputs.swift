@@ -1,6 +1,6 @@
 /// Which output of the two hand models holds what, identified by order and size as MediaPipe's
 /// graphs do — not by the metadata names, which for the landmark model do not follow the output
-/// order (PIPELINES.md §3.2, §3.4, §6.1).
+/// order (../shared/spec/PIPELINES.md §3.2, §3.4, §6.1).
 enum HandModelOutputs {
     /// Palm detector: raw boxes with keypoints, 2016 × 18 values.
     static let detectorBoxes = 0

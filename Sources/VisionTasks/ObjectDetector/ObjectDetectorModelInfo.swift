@@ -3,7 +3,7 @@ import ModelFile
 /// What the object detector reads from its model before running it: which output is which, how
 /// boxes are laid out, the labels and display names, and how many classes each detection has
 /// (mediapipe/tasks/cc/vision/object_detector/object_detector_graph.cc and
-/// detection_postprocessing_graph.cc; PIPELINES.md §4.1, §4.3, §4.6).
+/// detection_postprocessing_graph.cc; ../shared/spec/PIPELINES.md §4.1, §4.3, §4.6).
 struct ObjectDetectorModelInfo: Sendable {
     /// Output indices of boxes, classes, scores and the detection count.
     var locationOutput = 0

@@ -3,7 +3,7 @@ import ModelFile
 
 /// The object detector's per-frame work: the whole (upright) image stretched to the model input,
 /// the model with its in-model NMS, then thresholds, class filter, labels and pixel boxes
-/// (object_detector_graph.cc, detection_postprocessing_graph.cc; PIPELINES.md §4).
+/// (object_detector_graph.cc, detection_postprocessing_graph.cc; ../shared/spec/PIPELINES.md §4).
 struct ObjectDetectorProcessor: FrameProcessor {
     let model: TaskModel
     let info: ObjectDetectorModelInfo
@@ -22,7 +22,7 @@ struct ObjectDetectorProcessor: FrameProcessor {
     }
 
     mutating func process(_ image: MPImage, timestampInMilliseconds: Int) throws(TasksError) -> ObjectDetectorResult {
-        // keep_aspect_ratio = false, BORDER_REPLICATE (PIPELINES.md §4.2).
+        // keep_aspect_ratio = false, BORDER_REPLICATE (../shared/spec/PIPELINES.md §4.2).
         let geometry = try model.setInput(image, region: .fullImage, keepAspectRatio: false, border: .replicate)
         try model.invoke()
         let count = try model.withOutput(info.countOutput) { $0.first ?? 0 }

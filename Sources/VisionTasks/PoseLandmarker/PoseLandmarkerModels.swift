@@ -1,9 +1,9 @@
 import ModelFile
 
 /// The two models of a pose landmarker bundle, checked against the tensor layout MediaPipe's
-/// graphs read (PIPELINES.md §2.1–2.4, §6.1).
+/// graphs read (../shared/spec/PIPELINES.md §2.1–2.4, §6.1).
 struct PoseLandmarkerModels {
-    /// The `.task` bundle members (pose_landmarker_graph.cc, PIPELINES.md §2.1).
+    /// The `.task` bundle members (pose_landmarker_graph.cc, ../shared/spec/PIPELINES.md §2.1).
     static let detectorMember = "pose_detector.tflite"
     static let landmarksMember = "pose_landmarks_detector.tflite"
 

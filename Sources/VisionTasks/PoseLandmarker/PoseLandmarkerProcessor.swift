@@ -4,7 +4,7 @@ import ModelFile
 /// The pose landmarker's per-frame work, as MediaPipe's CPU graph runs it
 /// (mediapipe/tasks/cc/vision/pose_landmarker/pose_landmarker_graph.cc,
 /// pose_landmarks_detector_graph.cc, mediapipe/tasks/cc/vision/pose_detector/pose_detector_graph.cc;
-/// PIPELINES.md §2).
+/// ../shared/spec/PIPELINES.md §2).
 ///
 /// Everything happens in the upright image: the detector sees the whole upright image, regions
 /// and landmarks are normalized to it, and ``ImageToTensor`` applies the orientation while it
@@ -64,7 +64,7 @@ struct PoseLandmarkerProcessor: FrameProcessor {
         let imageSize = ImageSize(width: upright.width, height: upright.height)
 
         // The detector runs on every image, and in stream mode only while fewer than numPoses
-        // regions are tracked (PIPELINES.md §2.3).
+        // regions are tracked (../shared/spec/PIPELINES.md §2.3).
         let tracked: [NormalizedRect]? = settings.tracks ? tracker.previous : nil
         var detected: [NormalizedRect]?
         if !settings.tracks || tracker.needsDetection {
@@ -88,7 +88,7 @@ struct PoseLandmarkerProcessor: FrameProcessor {
             // The next frame tracks the regions from this frame's unsmoothed auxiliary landmarks.
             tracker.update(nextRegions: poses.map(\.nextFrameRegion))
             // Smoothing applies to a single pose only (pose_landmarks_detector_graph.cc,
-            // PIPELINES.md §2.7).
+            // ../shared/spec/PIPELINES.md §2.7).
             if settings.numPoses == 1 {
                 if let first = poses.first {
                     let smoothed = smoothing.smooth(
@@ -108,7 +108,7 @@ struct PoseLandmarkerProcessor: FrameProcessor {
         return (result, poses.map(\.result))
     }
 
-    /// The expanded pose rects of the detector, in NMS order (PIPELINES.md §2.2): the whole
+    /// The expanded pose rects of the detector, in NMS order (../shared/spec/PIPELINES.md §2.2): the whole
     /// upright image letterboxed into the tensor with a zero border.
     private func detectPoses(in image: MPImage, imageSize: ImageSize) throws(TasksError) -> [NormalizedRect] {
         let detector = models.detector
@@ -124,7 +124,7 @@ struct PoseLandmarkerProcessor: FrameProcessor {
         return try PoseDetectorPostprocessor.regions(for: detections, imageSize: imageSize)
     }
 
-    /// Runs the landmark model on `region` (PIPELINES.md §2.4–2.6); `nil` when the pose is not
+    /// Runs the landmark model on `region` (../shared/spec/PIPELINES.md §2.4–2.6); `nil` when the pose is not
     /// present there or the region is degenerate.
     private func landmarks(in image: MPImage, region: NormalizedRect, imageSize: ImageSize) throws(TasksError) -> Pose? {
         // A region without area makes no tensor upstream (the all-zero sentinel); a NaN one

@@ -27,7 +27,7 @@ struct HandLandmarkerProcessorTests {
     @Test func theDetectorIsSkippedWhileEnoughHandsAreTracked() throws {
         guard var processor = try Self.processor(numHands: 1), let image = try Self.thumbUp() else { return }
         // A tracked region on the empty background: the detector does not run, so the hand in
-        // the picture is not found on this frame (PIPELINES.md §1.14)…
+        // the picture is not found on this frame (../shared/spec/PIPELINES.md §1.14)…
         processor.tracker?.update(nextRegions: [NormalizedRect(xCenter: 0.8, yCenter: 0.3, width: 0.2, height: 0.25)])
         let missed = try processor.process(image, timestampInMilliseconds: 0)
         #expect(missed.landmarks.isEmpty)
