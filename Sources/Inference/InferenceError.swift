@@ -5,7 +5,7 @@ import ModelFile
 /// Every problem with a model that the engine cannot run (an operator it does not implement,
 /// an option or a tensor type it does not support, inconsistent shapes) ends in one of these
 /// cases when the ``Interpreter`` is created; nothing fails later, during `invoke()`.
-public enum InferenceError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum InferenceError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The operator at `index` (in the main subgraph) is not implemented, or not in this version.
     case unsupportedOperator(name: String, version: Int, index: Int)
     /// The operator is implemented but one of its options or tensor types is not.
@@ -17,7 +17,7 @@ public enum InferenceError: Error, Equatable, Sendable, CustomStringConvertible 
     /// Input data of the wrong size or type.
     case inputMismatch(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .unsupportedOperator(name, version, index):
             return "unsupported operator \(name) version \(version) (operator \(index))"

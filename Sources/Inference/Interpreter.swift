@@ -19,18 +19,18 @@ import ModelFile
 /// ```
 ///
 /// An interpreter is not safe to use from several threads at once.
-public final class Interpreter {
+package final class Interpreter {
     /// Descriptors of the model's inputs, in model order.
     package let inputDescriptors: [TensorDescriptor]
     /// Descriptors of the model's outputs, in model order.
     package let outputDescriptors: [TensorDescriptor]
     /// Bytes of the arena (intermediate tensors, inputs and outputs) plus kernel scratch memory.
-    public let arenaByteCount: Int
+    package let arenaByteCount: Int
     /// Bytes of constant data kept for running: weights packed for the kernels, biases, and
     /// constants read in place. With ``arenaByteCount``, the interpreter's working memory.
-    public let packedWeightByteCount: Int
+    package let packedWeightByteCount: Int
     /// Number of threads that run the kernels.
-    public let threadCount: Int
+    package let threadCount: Int
     /// The SIMD instruction set the kernels run with.
     package let instructionSet: InstructionSet
     /// Number of kernels that run per invoke (after folding and aliasing).
@@ -55,7 +55,7 @@ public final class Interpreter {
     ///   version the engine does not implement, ``InferenceError/unsupportedOption(name:version:index:detail:)``
     ///   for an unsupported option or type, ``InferenceError/invalidModel(_:)`` for
     ///   inconsistent shapes or data.
-    public convenience init(model: TFLiteModel, options: InterpreterOptions = InterpreterOptions()) throws {
+    package convenience init(model: TFLiteModel, options: InterpreterOptions = InterpreterOptions()) throws {
         try self.init(model: model, options: options, additionalOutputs: [])
     }
 
@@ -287,18 +287,18 @@ public final class Interpreter {
     // MARK: Inputs and outputs
 
     /// Number of model inputs.
-    public var inputCount: Int { inputDescriptors.count }
+    package var inputCount: Int { inputDescriptors.count }
     /// Number of model outputs.
-    public var outputCount: Int { outputDescriptors.count }
+    package var outputCount: Int { outputDescriptors.count }
 
     /// The shape of input `index`.
-    public func inputShape(_ index: Int) throws -> [Int] { try inputDescriptor(index).shape }
+    package func inputShape(_ index: Int) throws -> [Int] { try inputDescriptor(index).shape }
     /// The shape of output `index`.
-    public func outputShape(_ index: Int) throws -> [Int] { try outputDescriptor(index).shape }
+    package func outputShape(_ index: Int) throws -> [Int] { try outputDescriptor(index).shape }
     /// The tensor name of input `index`.
-    public func inputName(_ index: Int) throws -> String { try inputDescriptor(index).name }
+    package func inputName(_ index: Int) throws -> String { try inputDescriptor(index).name }
     /// The tensor name of output `index`.
-    public func outputName(_ index: Int) throws -> String { try outputDescriptor(index).name }
+    package func outputName(_ index: Int) throws -> String { try outputDescriptor(index).name }
 
     package func inputDescriptor(_ index: Int) throws -> TensorDescriptor {
         guard index >= 0, index < inputDescriptors.count else {
@@ -315,31 +315,31 @@ public final class Interpreter {
     }
 
     /// The element type of input `index` (FLOAT32, or UINT8 / INT8 for quantized models).
-    public func inputType(_ index: Int) throws -> TensorType { try inputDescriptor(index).type }
+    package func inputType(_ index: Int) throws -> TensorType { try inputDescriptor(index).type }
     /// The element type of output `index`.
-    public func outputType(_ index: Int) throws -> TensorType { try outputDescriptor(index).type }
+    package func outputType(_ index: Int) throws -> TensorType { try outputDescriptor(index).type }
     /// The scales and zero points of input `index`, or `nil` when it is not quantized.
-    public func inputQuantization(_ index: Int) throws -> QuantizationParameters? { try inputDescriptor(index).quantization }
+    package func inputQuantization(_ index: Int) throws -> QuantizationParameters? { try inputDescriptor(index).quantization }
     /// The scales and zero points of output `index`, or `nil` when it is not quantized.
-    public func outputQuantization(_ index: Int) throws -> QuantizationParameters? { try outputDescriptor(index).quantization }
+    package func outputQuantization(_ index: Int) throws -> QuantizationParameters? { try outputDescriptor(index).quantization }
 
     /// Gives `body` the raw memory of input `index` — elements of ``inputType(_:)`` in NHWC
     /// order (e.g. the UINT8 pixels of a quantized model) — to fill before ``invoke()``.
-    public func withInputBytes<R>(_ index: Int, _ body: (UnsafeMutableRawBufferPointer) throws -> R) throws -> R {
+    package func withInputBytes<R>(_ index: Int, _ body: (UnsafeMutableRawBufferPointer) throws -> R) throws -> R {
         let d = try inputDescriptor(index)
         return try body(UnsafeMutableRawBufferPointer(start: inputAddresses[index], count: d.byteCount ?? 0))
     }
 
     /// Gives `body` the raw memory of output `index` (elements of ``outputType(_:)``), valid
     /// until the next invoke.
-    public func withOutputBytes<R>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+    package func withOutputBytes<R>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
         let d = try outputDescriptor(index)
         return try body(UnsafeRawBufferPointer(start: outputAddresses[index], count: d.byteCount ?? 0))
     }
 
     /// Gives `body` the memory of float32 input `index` (NHWC order) to fill before ``invoke()``.
     /// The memory keeps its contents across invokes.
-    public func withInputBuffer<R>(_ index: Int, _ body: (UnsafeMutableBufferPointer<Float>) throws -> R) throws -> R {
+    package func withInputBuffer<R>(_ index: Int, _ body: (UnsafeMutableBufferPointer<Float>) throws -> R) throws -> R {
         let d = try inputDescriptor(index)
         guard d.type == .float32 else { throw InferenceError.inputMismatch("input \(index) has type \(d.type), not FLOAT32") }
         return try body(UnsafeMutableBufferPointer(start: inputAddresses[index].assumingMemoryBound(to: Float.self), count: d.elementCount))
@@ -347,7 +347,7 @@ public final class Interpreter {
 
     /// Gives `body` the memory of 8-bit input `index` (UINT8 or INT8 bytes, NHWC order) to fill
     /// before ``invoke()``; for quantized models such as the SSD detector.
-    public func withUInt8InputBuffer<R>(_ index: Int, _ body: (UnsafeMutableBufferPointer<UInt8>) throws -> R) throws -> R {
+    package func withUInt8InputBuffer<R>(_ index: Int, _ body: (UnsafeMutableBufferPointer<UInt8>) throws -> R) throws -> R {
         let d = try inputDescriptor(index)
         guard d.type == .uint8 || d.type == .int8 else {
             throw InferenceError.inputMismatch("input \(index) has type \(d.type), not UINT8 or INT8")
@@ -356,7 +356,7 @@ public final class Interpreter {
     }
 
     /// Copies `values` into float32 input `index`; their count must equal the input's element count.
-    public func copyInput(_ index: Int, from values: [Float]) throws {
+    package func copyInput(_ index: Int, from values: [Float]) throws {
         try withInputBuffer(index) { buffer in
             guard values.count == buffer.count else {
                 throw InferenceError.inputMismatch("input \(index) takes \(buffer.count) values, got \(values.count)")
@@ -366,7 +366,7 @@ public final class Interpreter {
     }
 
     /// Runs the model on the current inputs.
-    public func invoke() throws {
+    package func invoke() throws {
         let context = ExecutionContext(pool: pool, scratch: scratch.raw, scratchStride: scratchStride)
         // Denormals flush to zero while kernels run, as in XNNPACK (workers always flush).
         let floatState = vk_denormals_flush_begin()
@@ -396,14 +396,14 @@ public final class Interpreter {
     }
 
     /// Gives `body` the values of float32 output `index` (NHWC order), valid until the next invoke.
-    public func withOutputBuffer<R>(_ index: Int, _ body: (UnsafeBufferPointer<Float>) throws -> R) throws -> R {
+    package func withOutputBuffer<R>(_ index: Int, _ body: (UnsafeBufferPointer<Float>) throws -> R) throws -> R {
         let d = try outputDescriptor(index)
         guard d.type == .float32 else { throw InferenceError.inputMismatch("output \(index) has type \(d.type), not FLOAT32") }
         return try body(UnsafeBufferPointer(start: outputAddresses[index].assumingMemoryBound(to: Float.self), count: d.elementCount))
     }
 
     /// A copy of float32 output `index`.
-    public func output(_ index: Int) throws -> [Float] {
+    package func output(_ index: Int) throws -> [Float] {
         try withOutputBuffer(index) { Array($0) }
     }
 }

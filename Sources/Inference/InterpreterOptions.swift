@@ -3,31 +3,31 @@ import Foundation
 #endif
 
 /// Options of an ``Interpreter``.
-public final class InterpreterOptions: @unchecked Sendable {
+package final class InterpreterOptions: @unchecked Sendable {
     // @unchecked: plain stored values, read once when an interpreter is created.
 
     /// Number of threads that run the kernels, the calling thread included. Values below 1
     /// are treated as 1. Results are identical whatever the count.
-    public var threadCount: Int
+    package var threadCount: Int
 
     /// The arithmetic of quantized operators: ``QuantizedArithmetic/xnnpack`` (the default,
     /// LiteRT's and MediaPipe's CPU path) or ``QuantizedArithmetic/reference``. Float models
     /// are not affected.
-    public var quantizedArithmetic: QuantizedArithmetic
+    package var quantizedArithmetic: QuantizedArithmetic
 
     /// The SIMD instruction set of the kernels; `nil` (the default) picks the best this CPU
     /// supports. An unsupported choice falls back to the portable kernels.
     package var instructionSet: InstructionSet?
 
     /// Creates options; `threadCount` defaults to the number of active processor cores.
-    public init(threadCount: Int = InterpreterOptions.defaultThreadCount,
+    package init(threadCount: Int = InterpreterOptions.defaultThreadCount,
                 quantizedArithmetic: QuantizedArithmetic = .xnnpack) {
         self.threadCount = threadCount
         self.quantizedArithmetic = quantizedArithmetic
     }
 
     /// The number of active processor cores.
-    public static var defaultThreadCount: Int {
+    package static var defaultThreadCount: Int {
         ProcessInfo.processInfo.activeProcessorCount
     }
 }

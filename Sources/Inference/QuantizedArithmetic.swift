@@ -4,7 +4,7 @@
 /// of the requantization step differs, and a difference of one quantum in an early layer
 /// spreads through the network. The engine reproduces either of the two paths of LiteRT
 /// (`ai-edge-litert` 2.3.0) exactly; pick the one whose results you compare against.
-public enum QuantizedArithmetic: Sendable, Equatable {
+package enum QuantizedArithmetic: Sendable, Equatable {
     /// LiteRT's default CPU path, the XNNPACK delegate (also what MediaPipe runs): convolution
     /// and multiplication results are scaled in float32 and rounded to nearest-even, addition
     /// uses XNNPACK's 20-bit fixed-point multipliers, requantization a Q8 multiplier.

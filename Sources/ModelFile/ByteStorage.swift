@@ -10,15 +10,15 @@ import Darwin
 ///
 /// Model readers hand out zero-copy slices (``ByteRange``) of a storage object; the storage
 /// keeps the mapping alive for as long as any reader refers to it.
-public final class ByteStorage: @unchecked Sendable {
+package final class ByteStorage: @unchecked Sendable {
     // @unchecked: the bytes are never written after init, and the pointer is only
     // released in deinit.
     /// The whole contents.
-    public let bytes: UnsafeRawBufferPointer
+    package let bytes: UnsafeRawBufferPointer
     private let release: @Sendable (UnsafeRawBufferPointer) -> Void
 
     /// Copies `array` into storage owned by this object (16-byte aligned).
-    public init<C: Collection>(copying array: C) where C.Element == UInt8 {
+    package init<C: Collection>(copying array: C) where C.Element == UInt8 {
         let count = array.count
         let raw = UnsafeMutableRawBufferPointer.allocate(byteCount: Swift.max(count, 1), alignment: 16)
         _ = raw.initializeMemory(as: UInt8.self, from: array)
@@ -33,7 +33,7 @@ public final class ByteStorage: @unchecked Sendable {
     ///
     /// - Throws: ``ModelFileError/cannotOpen(path:reason:)`` when the file cannot be opened,
     ///   is a directory, or cannot be mapped.
-    public init(mappingFileAt path: String) throws {
+    package init(mappingFileAt path: String) throws {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else {
             throw ModelFileError.cannotOpen(path: path, reason: ByteStorage.errnoText())
@@ -76,10 +76,10 @@ public final class ByteStorage: @unchecked Sendable {
     deinit { release(bytes) }
 
     /// Number of bytes.
-    public var count: Int { bytes.count }
+    package var count: Int { bytes.count }
 
     /// The whole contents as a range.
-    public var all: ByteRange { ByteRange(storage: self, offset: 0, count: bytes.count) }
+    package var all: ByteRange { ByteRange(storage: self, offset: 0, count: bytes.count) }
 
     private static func errnoText() -> String {
         guard let text = strerror(errno) else { return "error \(errno)" }
@@ -88,13 +88,13 @@ public final class ByteStorage: @unchecked Sendable {
 }
 
 /// A zero-copy view of part of a ``ByteStorage``.
-public struct ByteRange: Sendable {
+package struct ByteRange: Sendable {
     /// The storage the range points into; kept alive by this value.
-    public let storage: ByteStorage
+    package let storage: ByteStorage
     /// Offset of the first byte within `storage`.
-    public let offset: Int
+    package let offset: Int
     /// Number of bytes.
-    public let count: Int
+    package let count: Int
 
     /// Creates a view; the caller guarantees the range lies within `storage`.
     init(storage: ByteStorage, offset: Int, count: Int) {
@@ -105,12 +105,12 @@ public struct ByteRange: Sendable {
     }
 
     /// The bytes of the range. Valid for as long as `storage` is alive.
-    public var bytes: UnsafeRawBufferPointer {
+    package var bytes: UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(rebasing: storage.bytes[offset..<(offset + count)])
     }
 
     /// A sub-range, checked against this range.
-    public func slice(offset sub: Int, count length: Int, what: String) throws -> ByteRange {
+    package func slice(offset sub: Int, count length: Int, what: String) throws -> ByteRange {
         guard sub >= 0, length >= 0, sub <= count, length <= count - sub else {
             throw ModelFileError.outOfBounds(what: what, offset: sub, length: length, size: count)
         }
@@ -118,5 +118,5 @@ public struct ByteRange: Sendable {
     }
 
     /// Copies the bytes out.
-    public var array: [UInt8] { Array(bytes) }
+    package var array: [UInt8] { Array(bytes) }
 }

@@ -2,7 +2,7 @@
 ///
 /// Every malformed input ends in one of these cases; the readers never trap on
 /// outside data.
-public enum ModelFileError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum ModelFileError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The file could not be opened or mapped.
     case cannotOpen(path: String, reason: String)
     /// The bytes are too short, or an offset or length points outside them.
@@ -20,7 +20,7 @@ public enum ModelFileError: Error, Equatable, Sendable, CustomStringConvertible 
     /// A bundle member is compressed; MediaPipe requires stored (uncompressed) members.
     case compressedMember(name: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .cannotOpen(path, reason):
             return "cannot open model file '\(path)': \(reason)"

@@ -4,20 +4,20 @@
 /// Mirrors MediaPipe's `NormalizedRect` proto (mediapipe/framework/formats/rect.proto): the
 /// center and size are fractions of the image width and height, and `rotation` is in radians,
 /// clockwise positive in image coordinates (y pointing down).
-public struct NormalizedRect: Sendable, Equatable, Hashable {
+package struct NormalizedRect: Sendable, Equatable, Hashable {
     /// Center x as a fraction of the image width.
-    public var xCenter: Float
+    package var xCenter: Float
     /// Center y as a fraction of the image height.
-    public var yCenter: Float
+    package var yCenter: Float
     /// Width as a fraction of the image width.
-    public var width: Float
+    package var width: Float
     /// Height as a fraction of the image height.
-    public var height: Float
+    package var height: Float
     /// Rotation in radians.
-    public var rotation: Float
+    package var rotation: Float
 
     /// Creates a rectangle.
-    public init(xCenter: Float, yCenter: Float, width: Float, height: Float, rotation: Float = 0) {
+    package init(xCenter: Float, yCenter: Float, width: Float, height: Float, rotation: Float = 0) {
         self.xCenter = xCenter
         self.yCenter = yCenter
         self.width = width
@@ -26,5 +26,5 @@ public struct NormalizedRect: Sendable, Equatable, Hashable {
     }
 
     /// The whole image, unrotated.
-    public static let fullImage = NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: 1, height: 1)
+    package static let fullImage = NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: 1, height: 1)
 }

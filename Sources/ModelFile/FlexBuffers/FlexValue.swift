@@ -3,7 +3,7 @@
 /// Decoding is bounds-checked and depth-limited; a malformed buffer gives a
 /// ``ModelFileError``. Format facts: google/flatbuffers `docs/source/flexbuffers.md` and
 /// `include/flatbuffers/flexbuffers.h` (type codes, packed type byte, backward offsets, map layout).
-public enum FlexValue: Sendable, Equatable {
+package enum FlexValue: Sendable, Equatable {
     case null
     case int(Int64)
     case uint(UInt64)
@@ -15,7 +15,7 @@ public enum FlexValue: Sendable, Equatable {
     /// Keys in stored (sorted) order.
     case map([(String, FlexValue)])
 
-    public static func == (lhs: FlexValue, rhs: FlexValue) -> Bool {
+    package static func == (lhs: FlexValue, rhs: FlexValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
         case let (.int(a), .int(b)): return a == b
@@ -31,18 +31,18 @@ public enum FlexValue: Sendable, Equatable {
     }
 
     /// Decodes the root value of a FlexBuffer.
-    public init(bytes: ByteRange) throws {
+    package init(bytes: ByteRange) throws {
         self = try FlexReader(bytes: bytes.bytes).root()
     }
 
     /// The value for `key` when this is a map.
-    public subscript(key: String) -> FlexValue? {
+    package subscript(key: String) -> FlexValue? {
         guard case let .map(entries) = self else { return nil }
         return entries.first { $0.0 == key }?.1
     }
 
     /// The value as a floating-point number, converting integers and booleans.
-    public var doubleValue: Double? {
+    package var doubleValue: Double? {
         switch self {
         case let .double(value): return value
         case let .int(value): return Double(value)
@@ -53,7 +53,7 @@ public enum FlexValue: Sendable, Equatable {
     }
 
     /// The value as an integer, converting exact floating-point values and booleans.
-    public var intValue: Int? {
+    package var intValue: Int? {
         switch self {
         case let .int(value): return Int(exactly: value)
         case let .uint(value): return Int(exactly: value)
@@ -64,7 +64,7 @@ public enum FlexValue: Sendable, Equatable {
     }
 
     /// The value as a boolean (non-zero numbers are true).
-    public var boolValue: Bool? {
+    package var boolValue: Bool? {
         switch self {
         case let .bool(value): return value
         case let .int(value): return value != 0

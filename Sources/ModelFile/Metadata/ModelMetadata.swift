@@ -3,26 +3,26 @@
 ///
 /// Stored in the model buffer named `TFLITE_METADATA`, as its own flatbuffer with file
 /// identifier `M001`.
-public struct ModelMetadata: Sendable, Equatable {
+package struct ModelMetadata: Sendable, Equatable {
     /// The name of the metadata entry that points at the metadata buffer.
-    public static let bufferName = "TFLITE_METADATA"
+    package static let bufferName = "TFLITE_METADATA"
     /// The metadata flatbuffer's file identifier.
-    public static let fileIdentifier = "M001"
+    package static let fileIdentifier = "M001"
 
-    public var name: String?
-    public var description: String?
-    public var version: String?
-    public var author: String?
-    public var license: String?
+    package var name: String?
+    package var description: String?
+    package var version: String?
+    package var author: String?
+    package var license: String?
     /// The oldest metadata parser version that can read this metadata.
-    public var minParserVersion: String?
+    package var minParserVersion: String?
     /// Files attached to the whole model.
-    public var associatedFiles: [AssociatedFile]
+    package var associatedFiles: [AssociatedFile]
     /// Per-subgraph metadata (one entry for every model here).
-    public var subgraphs: [SubgraphMetadata]
+    package var subgraphs: [SubgraphMetadata]
 
     /// Parses metadata from the bytes of the `TFLITE_METADATA` buffer.
-    public init(bytes: ByteRange) throws {
+    package init(bytes: ByteRange) throws {
         let root = try FlatBuffer(bytes).rootTable(identifier: ModelMetadata.fileIdentifier)
         name = try root.string(0, "metadata.name")
         description = try root.string(1, "metadata.description")
@@ -37,12 +37,12 @@ public struct ModelMetadata: Sendable, Equatable {
     }
 
     /// Metadata of the model's main subgraph's input tensors (empty when there is none).
-    public var inputTensors: [TensorMetadata] { subgraphs.first?.inputTensors ?? [] }
+    package var inputTensors: [TensorMetadata] { subgraphs.first?.inputTensors ?? [] }
     /// Metadata of the model's main subgraph's output tensors (empty when there is none).
-    public var outputTensors: [TensorMetadata] { subgraphs.first?.outputTensors ?? [] }
+    package var outputTensors: [TensorMetadata] { subgraphs.first?.outputTensors ?? [] }
 
     /// Every associated file named anywhere in the metadata, model level first.
-    public var allAssociatedFiles: [AssociatedFile] {
+    package var allAssociatedFiles: [AssociatedFile] {
         var files = associatedFiles
         for subgraph in subgraphs {
             files += subgraph.associatedFiles
@@ -55,14 +55,14 @@ public struct ModelMetadata: Sendable, Equatable {
 }
 
 /// Metadata of one subgraph (`SubGraphMetadata`).
-public struct SubgraphMetadata: Sendable, Equatable {
-    public var name: String?
-    public var description: String?
-    public var inputTensors: [TensorMetadata]
-    public var outputTensors: [TensorMetadata]
-    public var associatedFiles: [AssociatedFile]
-    public var inputProcessUnits: [ProcessUnit]
-    public var outputProcessUnits: [ProcessUnit]
+package struct SubgraphMetadata: Sendable, Equatable {
+    package var name: String?
+    package var description: String?
+    package var inputTensors: [TensorMetadata]
+    package var outputTensors: [TensorMetadata]
+    package var associatedFiles: [AssociatedFile]
+    package var inputProcessUnits: [ProcessUnit]
+    package var outputProcessUnits: [ProcessUnit]
 
     init(_ t: FlatTable, tag: String) throws {
         name = try t.string(0, "\(tag).name")
@@ -80,16 +80,16 @@ public struct SubgraphMetadata: Sendable, Equatable {
 }
 
 /// Metadata of one tensor (`TensorMetadata`).
-public struct TensorMetadata: Sendable, Equatable {
-    public var name: String?
-    public var description: String?
-    public var dimensionNames: [String]
-    public var content: Content?
-    public var processUnits: [ProcessUnit]
+package struct TensorMetadata: Sendable, Equatable {
+    package var name: String?
+    package var description: String?
+    package var dimensionNames: [String]
+    package var content: Content?
+    package var processUnits: [ProcessUnit]
     /// Per-channel value statistics (`Stats`), when present.
-    public var statsMax: [Float]
-    public var statsMin: [Float]
-    public var associatedFiles: [AssociatedFile]
+    package var statsMax: [Float]
+    package var statsMin: [Float]
+    package var associatedFiles: [AssociatedFile]
 
     init(_ t: FlatTable, tag: String) throws {
         name = try t.string(0, "\(tag).name")
@@ -104,43 +104,43 @@ public struct TensorMetadata: Sendable, Equatable {
     }
 
     /// The first normalization process unit, which sets an input tensor's value range.
-    public var normalization: NormalizationOptions? {
+    package var normalization: NormalizationOptions? {
         for unit in processUnits { if case let .normalization(options) = unit { return options } }
         return nil
     }
 
     /// The first score calibration process unit.
-    public var scoreCalibration: ScoreCalibrationOptions? {
+    package var scoreCalibration: ScoreCalibrationOptions? {
         for unit in processUnits { if case let .scoreCalibration(options) = unit { return options } }
         return nil
     }
 
     /// The image properties of an image tensor.
-    public var imageProperties: ImageProperties? {
+    package var imageProperties: ImageProperties? {
         if case let .image(properties) = content?.properties { return properties }
         return nil
     }
 
     /// The bounding-box properties of a box tensor.
-    public var boundingBoxProperties: BoundingBoxProperties? {
+    package var boundingBoxProperties: BoundingBoxProperties? {
         if case let .boundingBox(properties) = content?.properties { return properties }
         return nil
     }
 }
 
 /// `Content`: what a tensor holds and its value range.
-public struct Content: Sendable, Equatable {
+package struct Content: Sendable, Equatable {
     /// The `ContentProperties` union.
-    public enum Properties: Sendable, Equatable {
+    package enum Properties: Sendable, Equatable {
         case feature
         case image(ImageProperties)
         case boundingBox(BoundingBoxProperties)
         case audio
         case unknown(type: UInt8)
     }
-    public var properties: Properties?
+    package var properties: Properties?
     /// `ValueRange` (min, max), when present.
-    public var range: ClosedRange<Int>?
+    package var range: ClosedRange<Int>?
 
     init(_ t: FlatTable, tag: String) throws {
         let type = try t.integer(0, default: UInt8(0), "\(tag).content_properties_type")
@@ -162,15 +162,15 @@ public struct Content: Sendable, Equatable {
 }
 
 /// `ImageProperties`.
-public struct ImageProperties: Sendable, Equatable {
+package struct ImageProperties: Sendable, Equatable {
     /// `ColorSpaceType`.
-    public enum ColorSpace: Sendable, Equatable {
+    package enum ColorSpace: Sendable, Equatable {
         case unknown, rgb, grayscale
         case other(UInt8)
     }
-    public var colorSpace: ColorSpace
-    public var defaultWidth: Int?
-    public var defaultHeight: Int?
+    package var colorSpace: ColorSpace
+    package var defaultWidth: Int?
+    package var defaultHeight: Int?
 
     init(_ t: FlatTable?, tag: String) throws {
         let raw = try t?.integer(0, default: UInt8(0), "\(tag).color_space") ?? 0
@@ -183,19 +183,19 @@ public struct ImageProperties: Sendable, Equatable {
 }
 
 /// `BoundingBoxProperties`: how a box tensor's four values are laid out.
-public struct BoundingBoxProperties: Sendable, Equatable {
+package struct BoundingBoxProperties: Sendable, Equatable {
     /// `BoundingBoxType`.
-    public enum BoxType: UInt8, Sendable {
+    package enum BoxType: UInt8, Sendable {
         case unknown = 0, boundaries = 1, upperLeft = 2, center = 3
     }
     /// `CoordinateType`.
-    public enum CoordinateType: UInt8, Sendable {
+    package enum CoordinateType: UInt8, Sendable {
         case ratio = 0, pixel = 1
     }
     /// Positions of (left, top, right, bottom) — or the type's equivalents — in the tensor.
-    public var index: [UInt32]
-    public var type: BoxType
-    public var coordinateType: CoordinateType
+    package var index: [UInt32]
+    package var type: BoxType
+    package var coordinateType: CoordinateType
 
     init(_ t: FlatTable?, tag: String) throws {
         index = try t?.integers(0, as: UInt32.self, "\(tag).index") ?? []
@@ -210,29 +210,29 @@ public struct BoundingBoxProperties: Sendable, Equatable {
 }
 
 /// `NormalizationOptions`: `(value - mean) / std`, per channel or for all channels.
-public struct NormalizationOptions: Sendable, Equatable {
-    public var mean: [Float]
-    public var std: [Float]
+package struct NormalizationOptions: Sendable, Equatable {
+    package var mean: [Float]
+    package var std: [Float]
 
     /// Creates options with one value or one per channel.
-    public init(mean: [Float], std: [Float]) {
+    package init(mean: [Float], std: [Float]) {
         self.mean = mean
         self.std = std
     }
 }
 
 /// `ScoreCalibrationOptions`.
-public struct ScoreCalibrationOptions: Sendable, Equatable {
+package struct ScoreCalibrationOptions: Sendable, Equatable {
     /// `ScoreTransformationType`.
-    public enum Transformation: UInt8, Sendable {
+    package enum Transformation: UInt8, Sendable {
         case identity = 0, log = 1, inverseLogistic = 2
     }
-    public var transformation: Transformation
-    public var defaultScore: Float
+    package var transformation: Transformation
+    package var defaultScore: Float
 }
 
 /// A `ProcessUnit`: one pre- or post-processing step.
-public enum ProcessUnit: Sendable, Equatable {
+package enum ProcessUnit: Sendable, Equatable {
     case normalization(NormalizationOptions)
     case scoreCalibration(ScoreCalibrationOptions)
     case scoreThresholding(globalThreshold: Float)
@@ -268,9 +268,9 @@ public enum ProcessUnit: Sendable, Equatable {
 }
 
 /// `AssociatedFile`: a file packed with the model (labels, calibration, …).
-public struct AssociatedFile: Sendable, Equatable {
+package struct AssociatedFile: Sendable, Equatable {
     /// `AssociatedFileType`.
-    public enum FileType: UInt8, Sendable {
+    package enum FileType: UInt8, Sendable {
         case unknown = 0
         case descriptions = 1
         case tensorAxisLabels = 2
@@ -279,12 +279,12 @@ public struct AssociatedFile: Sendable, Equatable {
         case vocabulary = 5
         case scannIndexFile = 6
     }
-    public var name: String
-    public var description: String?
-    public var type: FileType
+    package var name: String
+    package var description: String?
+    package var type: FileType
     /// Language of a label file, for display names (`"en"`).
-    public var locale: String?
-    public var version: String?
+    package var locale: String?
+    package var version: String?
 
     static func list(_ t: FlatTable, field: Int, tag: String) throws -> [AssociatedFile] {
         try t.tables(field, tag).enumerated().map { index, file in

@@ -2,51 +2,51 @@
 ///
 /// MAC convention (as in ../shared/models/MODELS.md): CONV_2D = output elements × Kh × Kw × Cin,
 /// DEPTHWISE_CONV_2D = output elements × Kh × Kw, FULLY_CONNECTED = output elements × input depth.
-public struct ModelSummary: Sendable {
+package struct ModelSummary: Sendable {
     /// A tensor as seen from outside the model.
-    public struct TensorInfo: Sendable, Equatable {
-        public var name: String
-        public var shape: [Int]
-        public var type: String
+    package struct TensorInfo: Sendable, Equatable {
+        package var name: String
+        package var shape: [Int]
+        package var type: String
         /// Per-tensor or per-channel scales and zero points, when quantized.
-        public var scale: [Float]
-        public var zeroPoint: [Int64]
-        public var quantizedDimension: Int
+        package var scale: [Float]
+        package var zeroPoint: [Int64]
+        package var quantizedDimension: Int
     }
 
     /// Metadata facts worth showing.
-    public struct MetadataInfo: Sendable, Equatable {
-        public var name: String?
-        public var version: String?
-        public var mean: [Float]?
-        public var std: [Float]?
+    package struct MetadataInfo: Sendable, Equatable {
+        package var name: String?
+        package var version: String?
+        package var mean: [Float]?
+        package var std: [Float]?
         /// Output tensor names recorded in the metadata, in metadata order.
-        public var outputNames: [String]
+        package var outputNames: [String]
         /// Associated files named in the metadata.
-        public var associatedFiles: [String]
+        package var associatedFiles: [String]
         /// Number of labels in the first label file, and the first few.
-        public var labelCount: Int?
-        public var firstLabels: [String]
+        package var labelCount: Int?
+        package var firstLabels: [String]
     }
 
-    public var inputs: [TensorInfo]
-    public var outputs: [TensorInfo]
+    package var inputs: [TensorInfo]
+    package var outputs: [TensorInfo]
     /// Operator counts by TFLite name, in first-seen order.
-    public var operatorCounts: [(name: String, count: Int)]
-    public var operatorCount: Int
+    package var operatorCounts: [(name: String, count: Int)]
+    package var operatorCount: Int
     /// Multiply-accumulates by operator name (CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED).
-    public var macsByOperator: [(name: String, macs: Int)]
-    public var macs: Int
+    package var macsByOperator: [(name: String, macs: Int)]
+    package var macs: Int
     /// Elements of constant float/int8/uint8 tensors and quantized int32 tensors.
-    public var parameters: Int
-    public var metadata: MetadataInfo?
+    package var parameters: Int
+    package var metadata: MetadataInfo?
     /// Other metadata entries (e.g. `reduced_precision_support`) with their text values.
-    public var metadataEntries: [(name: String, value: String?)]
+    package var metadataEntries: [(name: String, value: String?)]
     /// Custom operators with their decoded flexbuffer options (`nil` when they have none).
-    public var customOperators: [(name: String, options: FlexValue?)]
+    package var customOperators: [(name: String, options: FlexValue?)]
 
     /// Summarises the main subgraph of `model`.
-    public init(model: TFLiteModel) throws {
+    package init(model: TFLiteModel) throws {
         let graph = model.mainSubgraph
         func info(_ index: Int32) -> TensorInfo {
             let tensor = graph.tensors[Int(index)]
@@ -136,9 +136,9 @@ public struct ModelSummary: Sendable {
 }
 
 /// Label files packed with models: one label per line.
-public enum LabelFile {
+package enum LabelFile {
     /// The lines of a label file, without line terminators; a final empty line is dropped.
-    public static func lines(_ bytes: ByteRange) -> [String] {
+    package static func lines(_ bytes: ByteRange) -> [String] {
         let text = String(decoding: bytes.bytes, as: UTF8.self)
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
             $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)

@@ -2,22 +2,22 @@
 ///
 /// Stored as its raw schema value so that codes newer than this table still parse;
 /// ``name`` spells known codes exactly as TFLite does (`CONV_2D`).
-public struct BuiltinOperator: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+package struct BuiltinOperator: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The schema value.
-    public let rawValue: Int32
+    package let rawValue: Int32
 
     /// Creates a code from its schema value.
-    public init(rawValue: Int32) { self.rawValue = rawValue }
+    package init(rawValue: Int32) { self.rawValue = rawValue }
 
     /// TFLite's spelling of the code, or `BUILTIN_<n>` for a code this table does not name.
-    public var name: String {
+    package var name: String {
         if rawValue >= 0, Int(rawValue) < BuiltinOperator.names.count {
             return BuiltinOperator.names[Int(rawValue)]
         }
         return "BUILTIN_\(rawValue)"
     }
 
-    public var description: String { name }
+    package var description: String { name }
 
     /// Operator names indexed by schema value (tensorflow/compiler/mlir/lite/schema/schema.fbs, `enum BuiltinOperator`).
     static let names: [String] = [
@@ -51,81 +51,81 @@ public struct BuiltinOperator: RawRepresentable, Hashable, Sendable, CustomStrin
     ]
 
     /// `ADD`
-    public static let add = BuiltinOperator(rawValue: 0)
+    package static let add = BuiltinOperator(rawValue: 0)
     /// `AVERAGE_POOL_2D`
-    public static let averagePool2D = BuiltinOperator(rawValue: 1)
+    package static let averagePool2D = BuiltinOperator(rawValue: 1)
     /// `CONCATENATION`
-    public static let concatenation = BuiltinOperator(rawValue: 2)
+    package static let concatenation = BuiltinOperator(rawValue: 2)
     /// `CONV_2D`
-    public static let conv2D = BuiltinOperator(rawValue: 3)
+    package static let conv2D = BuiltinOperator(rawValue: 3)
     /// `DEPTHWISE_CONV_2D`
-    public static let depthwiseConv2D = BuiltinOperator(rawValue: 4)
+    package static let depthwiseConv2D = BuiltinOperator(rawValue: 4)
     /// `DEPTH_TO_SPACE`
-    public static let depthToSpace = BuiltinOperator(rawValue: 5)
+    package static let depthToSpace = BuiltinOperator(rawValue: 5)
     /// `DEQUANTIZE`
-    public static let dequantize = BuiltinOperator(rawValue: 6)
+    package static let dequantize = BuiltinOperator(rawValue: 6)
     /// `FULLY_CONNECTED`
-    public static let fullyConnected = BuiltinOperator(rawValue: 9)
+    package static let fullyConnected = BuiltinOperator(rawValue: 9)
     /// `LOGISTIC`
-    public static let logistic = BuiltinOperator(rawValue: 14)
+    package static let logistic = BuiltinOperator(rawValue: 14)
     /// `MAX_POOL_2D`
-    public static let maxPool2D = BuiltinOperator(rawValue: 17)
+    package static let maxPool2D = BuiltinOperator(rawValue: 17)
     /// `MUL`
-    public static let mul = BuiltinOperator(rawValue: 18)
+    package static let mul = BuiltinOperator(rawValue: 18)
     /// `RELU`
-    public static let relu = BuiltinOperator(rawValue: 19)
+    package static let relu = BuiltinOperator(rawValue: 19)
     /// `RELU6`
-    public static let relu6 = BuiltinOperator(rawValue: 21)
+    package static let relu6 = BuiltinOperator(rawValue: 21)
     /// `RESHAPE`
-    public static let reshape = BuiltinOperator(rawValue: 22)
+    package static let reshape = BuiltinOperator(rawValue: 22)
     /// `RESIZE_BILINEAR`
-    public static let resizeBilinear = BuiltinOperator(rawValue: 23)
+    package static let resizeBilinear = BuiltinOperator(rawValue: 23)
     /// `SOFTMAX`
-    public static let softmax = BuiltinOperator(rawValue: 25)
+    package static let softmax = BuiltinOperator(rawValue: 25)
     /// `TANH`
-    public static let tanh = BuiltinOperator(rawValue: 28)
+    package static let tanh = BuiltinOperator(rawValue: 28)
     /// `CUSTOM`
-    public static let custom = BuiltinOperator(rawValue: 32)
+    package static let custom = BuiltinOperator(rawValue: 32)
     /// `PAD`
-    public static let pad = BuiltinOperator(rawValue: 34)
+    package static let pad = BuiltinOperator(rawValue: 34)
     /// `GATHER`
-    public static let gather = BuiltinOperator(rawValue: 36)
+    package static let gather = BuiltinOperator(rawValue: 36)
     /// `TRANSPOSE`
-    public static let transpose = BuiltinOperator(rawValue: 39)
+    package static let transpose = BuiltinOperator(rawValue: 39)
     /// `MEAN`
-    public static let mean = BuiltinOperator(rawValue: 40)
+    package static let mean = BuiltinOperator(rawValue: 40)
     /// `SUB`
-    public static let sub = BuiltinOperator(rawValue: 41)
+    package static let sub = BuiltinOperator(rawValue: 41)
     /// `DIV`
-    public static let div = BuiltinOperator(rawValue: 42)
+    package static let div = BuiltinOperator(rawValue: 42)
     /// `SQUEEZE`
-    public static let squeeze = BuiltinOperator(rawValue: 43)
+    package static let squeeze = BuiltinOperator(rawValue: 43)
     /// `STRIDED_SLICE`
-    public static let stridedSlice = BuiltinOperator(rawValue: 45)
+    package static let stridedSlice = BuiltinOperator(rawValue: 45)
     /// `EXP`
-    public static let exp = BuiltinOperator(rawValue: 47)
+    package static let exp = BuiltinOperator(rawValue: 47)
     /// `SPLIT`
-    public static let split = BuiltinOperator(rawValue: 49)
+    package static let split = BuiltinOperator(rawValue: 49)
     /// `CAST`
-    public static let cast = BuiltinOperator(rawValue: 53)
+    package static let cast = BuiltinOperator(rawValue: 53)
     /// `PRELU`
-    public static let prelu = BuiltinOperator(rawValue: 54)
+    package static let prelu = BuiltinOperator(rawValue: 54)
     /// `MAXIMUM`
-    public static let maximum = BuiltinOperator(rawValue: 55)
+    package static let maximum = BuiltinOperator(rawValue: 55)
     /// `MINIMUM`
-    public static let minimum = BuiltinOperator(rawValue: 57)
+    package static let minimum = BuiltinOperator(rawValue: 57)
     /// `PADV2`
-    public static let padV2 = BuiltinOperator(rawValue: 60)
+    package static let padV2 = BuiltinOperator(rawValue: 60)
     /// `SLICE`
-    public static let slice = BuiltinOperator(rawValue: 65)
+    package static let slice = BuiltinOperator(rawValue: 65)
     /// `RESIZE_NEAREST_NEIGHBOR`
-    public static let resizeNearestNeighbor = BuiltinOperator(rawValue: 97)
+    package static let resizeNearestNeighbor = BuiltinOperator(rawValue: 97)
     /// `LEAKY_RELU`
-    public static let leakyRelu = BuiltinOperator(rawValue: 98)
+    package static let leakyRelu = BuiltinOperator(rawValue: 98)
     /// `QUANTIZE`
-    public static let quantize = BuiltinOperator(rawValue: 114)
+    package static let quantize = BuiltinOperator(rawValue: 114)
     /// `HARD_SWISH`
-    public static let hardSwish = BuiltinOperator(rawValue: 117)
+    package static let hardSwish = BuiltinOperator(rawValue: 117)
     /// `DENSIFY`
-    public static let densify = BuiltinOperator(rawValue: 124)
+    package static let densify = BuiltinOperator(rawValue: 124)
 }

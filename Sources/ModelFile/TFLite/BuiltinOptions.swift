@@ -1,11 +1,11 @@
 /// Padding scheme of convolutions and pooling (`Padding` in `schema.fbs`).
-public enum Padding: Int8, Sendable {
+package enum Padding: Int8, Sendable {
     case same = 0
     case valid = 1
 }
 
 /// Activation fused into an operator's output (`ActivationFunctionType` in `schema.fbs`).
-public enum FusedActivation: Int8, Sendable {
+package enum FusedActivation: Int8, Sendable {
     case none = 0
     case relu = 1
     case reluN1To1 = 2
@@ -14,7 +14,7 @@ public enum FusedActivation: Int8, Sendable {
     case signBit = 5
 
     /// TFLite's spelling, as in `RELU6`.
-    public var name: String {
+    package var name: String {
         switch self {
         case .none: return "NONE"
         case .relu: return "RELU"
@@ -27,62 +27,62 @@ public enum FusedActivation: Int8, Sendable {
 }
 
 /// `Conv2DOptions`.
-public struct Conv2DOptions: Sendable, Equatable {
-    public var padding: Padding
-    public var strideWidth: Int
-    public var strideHeight: Int
-    public var activation: FusedActivation
-    public var dilationWidth: Int
-    public var dilationHeight: Int
+package struct Conv2DOptions: Sendable, Equatable {
+    package var padding: Padding
+    package var strideWidth: Int
+    package var strideHeight: Int
+    package var activation: FusedActivation
+    package var dilationWidth: Int
+    package var dilationHeight: Int
 }
 
 /// `DepthwiseConv2DOptions`.
-public struct DepthwiseConv2DOptions: Sendable, Equatable {
-    public var padding: Padding
-    public var strideWidth: Int
-    public var strideHeight: Int
-    public var depthMultiplier: Int
-    public var activation: FusedActivation
-    public var dilationWidth: Int
-    public var dilationHeight: Int
+package struct DepthwiseConv2DOptions: Sendable, Equatable {
+    package var padding: Padding
+    package var strideWidth: Int
+    package var strideHeight: Int
+    package var depthMultiplier: Int
+    package var activation: FusedActivation
+    package var dilationWidth: Int
+    package var dilationHeight: Int
 }
 
 /// `Pool2DOptions`, used by the pooling operators.
-public struct Pool2DOptions: Sendable, Equatable {
-    public var padding: Padding
-    public var strideWidth: Int
-    public var strideHeight: Int
-    public var filterWidth: Int
-    public var filterHeight: Int
-    public var activation: FusedActivation
+package struct Pool2DOptions: Sendable, Equatable {
+    package var padding: Padding
+    package var strideWidth: Int
+    package var strideHeight: Int
+    package var filterWidth: Int
+    package var filterHeight: Int
+    package var activation: FusedActivation
 }
 
 /// `FullyConnectedOptions`.
-public struct FullyConnectedOptions: Sendable, Equatable {
-    public var activation: FusedActivation
+package struct FullyConnectedOptions: Sendable, Equatable {
+    package var activation: FusedActivation
     /// 0 is the default layout; other values are shuffled int8 formats.
-    public var weightsFormat: Int8
-    public var keepNumDims: Bool
-    public var asymmetricQuantizeInputs: Bool
+    package var weightsFormat: Int8
+    package var keepNumDims: Bool
+    package var asymmetricQuantizeInputs: Bool
 }
 
 /// `ConcatenationOptions`.
-public struct ConcatenationOptions: Sendable, Equatable {
-    public var axis: Int
-    public var activation: FusedActivation
+package struct ConcatenationOptions: Sendable, Equatable {
+    package var axis: Int
+    package var activation: FusedActivation
 }
 
 /// `ResizeBilinearOptions` and `ResizeNearestNeighborOptions`.
-public struct ResizeOptions: Sendable, Equatable {
-    public var alignCorners: Bool
-    public var halfPixelCenters: Bool
+package struct ResizeOptions: Sendable, Equatable {
+    package var alignCorners: Bool
+    package var halfPixelCenters: Bool
 }
 
 /// The operator-specific options of an ``Operator`` (the `BuiltinOptions` union of `schema.fbs`).
 ///
 /// Only the tables used by the supported models are decoded; any other table is kept as
 /// ``other(type:)`` with its union type number.
-public enum BuiltinOptions: Sendable, Equatable {
+package enum BuiltinOptions: Sendable, Equatable {
     case none
     case conv2D(Conv2DOptions)
     case depthwiseConv2D(DepthwiseConv2DOptions)

@@ -4,29 +4,29 @@
 /// tensor indices, buffer indices), so code that consumes a `TFLiteModel` can index with
 /// the values it holds. Constant data stays in the file's bytes: ``bufferData(_:)`` returns
 /// zero-copy ranges.
-public struct TFLiteModel: Sendable {
+package struct TFLiteModel: Sendable {
     /// The flatbuffer file identifier of TFLite models.
-    public static let fileIdentifier = "TFL3"
+    package static let fileIdentifier = "TFL3"
 
     /// The model's bytes.
-    public let bytes: ByteRange
+    package let bytes: ByteRange
     /// Schema version (3 for current models).
-    public let version: Int
-    public let description: String?
-    public let operatorCodes: [OperatorCode]
-    public let subgraphs: [Subgraph]
+    package let version: Int
+    package let description: String?
+    package let operatorCodes: [OperatorCode]
+    package let subgraphs: [Subgraph]
     /// Constant data per buffer index (`nil` for empty buffers, including the sentinel buffer 0).
-    public let buffers: [ByteRange?]
+    package let buffers: [ByteRange?]
     /// Named metadata entries (`TFLITE_METADATA`, `min_runtime_version`, …).
-    public let metadataEntries: [ModelMetadataEntry]
+    package let metadataEntries: [ModelMetadataEntry]
 
     /// Maps and parses the model file at `path`.
-    public init(contentsOfFile path: String) throws {
+    package init(contentsOfFile path: String) throws {
         try self.init(bytes: ByteStorage(mappingFileAt: path).all)
     }
 
     /// Parses a model from bytes (for example a member of a `.task` bundle).
-    public init(bytes: ByteRange) throws {
+    package init(bytes: ByteRange) throws {
         self.bytes = bytes
         let buffer = FlatBuffer(bytes)
         // Older converters wrote no identifier; accept those, reject any other identifier.
@@ -136,18 +136,18 @@ public struct TFLiteModel: Sendable {
     }
 
     /// The constant bytes of `tensor`, zero-copy, or `nil` when it has none.
-    public func data(of tensor: Tensor) -> ByteRange? {
+    package func data(of tensor: Tensor) -> ByteRange? {
         buffers[tensor.buffer]
     }
 
     /// The bytes of the buffer named by metadata entry `name`, if present.
-    public func metadataBuffer(named name: String) -> ByteRange? {
+    package func metadataBuffer(named name: String) -> ByteRange? {
         guard let entry = metadataEntries.first(where: { $0.name == name }) else { return nil }
         return buffers[entry.buffer]
     }
 
     /// The main subgraph (index 0), which TFLite runs.
-    public var mainSubgraph: Subgraph { subgraphs[0] }
+    package var mainSubgraph: Subgraph { subgraphs[0] }
 }
 
 /// Reads one `SubGraph` table.

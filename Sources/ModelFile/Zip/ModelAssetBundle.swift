@@ -3,12 +3,12 @@
 /// Follows MediaPipe's rules (mediapipe/tasks/cc/core/model_asset_bundle_resources.cc): every
 /// member must be stored uncompressed, members are found by exact name, and each model is used
 /// in place.
-public struct ModelAssetBundle: Sendable {
+package struct ModelAssetBundle: Sendable {
     /// The underlying archive.
-    public let archive: ZipArchive
+    package let archive: ZipArchive
 
     /// Opens the bundle at `path` (memory-mapped).
-    public init(contentsOfFile path: String) throws {
+    package init(contentsOfFile path: String) throws {
         try self.init(bytes: ByteStorage(mappingFileAt: path).all)
     }
 
@@ -16,7 +16,7 @@ public struct ModelAssetBundle: Sendable {
     ///
     /// - Throws: ``ModelFileError/compressedMember(name:)`` when any member is compressed
     ///   (MediaPipe: "Expected uncompressed zip archive."), or a zip error.
-    public init(bytes: ByteRange) throws {
+    package init(bytes: ByteRange) throws {
         archive = try ZipArchive(bytes: bytes)
         if let compressed = archive.members.first(where: { !$0.isStored }) {
             throw ModelFileError.compressedMember(name: compressed.name)
@@ -24,15 +24,15 @@ public struct ModelAssetBundle: Sendable {
     }
 
     /// Member names in archive order.
-    public var memberNames: [String] { archive.memberNames }
+    package var memberNames: [String] { archive.memberNames }
 
     /// The bytes of member `name`, zero-copy.
-    public func data(named name: String) throws -> ByteRange {
+    package func data(named name: String) throws -> ByteRange {
         try archive.storedData(named: name)
     }
 
     /// Parses member `name` as a TFLite model.
-    public func model(named name: String) throws -> TFLiteModel {
+    package func model(named name: String) throws -> TFLiteModel {
         try TFLiteModel(bytes: data(named: name))
     }
 }

@@ -8,60 +8,60 @@ import CZlib
 /// fine. Stored members are returned zero-copy; deflated members can be extracted with
 /// ``extract(_:)``. Format facts: PKWARE APPNOTE.TXT §4.3 (local header, central directory,
 /// end of central directory record).
-public struct ZipArchive: Sendable {
+package struct ZipArchive: Sendable {
     /// One member of the archive.
-    public struct Member: Sendable {
+    package struct Member: Sendable {
         /// The member's path inside the archive.
-        public let name: String
+        package let name: String
         /// 0 = stored, 8 = deflated.
-        public let compressionMethod: UInt16
-        public let compressedSize: Int
-        public let uncompressedSize: Int
-        public let crc32: UInt32
+        package let compressionMethod: UInt16
+        package let compressedSize: Int
+        package let uncompressedSize: Int
+        package let crc32: UInt32
         /// Offset of the member's local header within the archive bytes.
-        public let localHeaderOffset: Int
+        package let localHeaderOffset: Int
         /// The member's (possibly compressed) data, zero-copy.
-        public let data: ByteRange
+        package let data: ByteRange
 
         /// Whether the member is stored without compression.
-        public var isStored: Bool { compressionMethod == 0 }
+        package var isStored: Bool { compressionMethod == 0 }
     }
 
     /// The archive's bytes.
-    public let bytes: ByteRange
+    package let bytes: ByteRange
     /// Members in central-directory order.
-    public let members: [Member]
+    package let members: [Member]
 
     /// Opens the zip archive at `path` (memory-mapped).
-    public init(contentsOfFile path: String) throws {
+    package init(contentsOfFile path: String) throws {
         try self.init(bytes: ByteStorage(mappingFileAt: path).all)
     }
 
     /// Reads the central directory of the archive held in `bytes`.
-    public init(bytes: ByteRange) throws {
+    package init(bytes: ByteRange) throws {
         self.bytes = bytes
         let reader = ZipReader(bytes: bytes)
         members = try reader.readMembers()
     }
 
     /// Whether `bytes` end in a zip end-of-central-directory record.
-    public static func looksLikeArchive(_ bytes: ByteRange) -> Bool {
+    package static func looksLikeArchive(_ bytes: ByteRange) -> Bool {
         ZipReader(bytes: bytes).findEndRecord() != nil
     }
 
     /// The member named `name`, or `nil`.
-    public func member(named name: String) -> Member? {
+    package func member(named name: String) -> Member? {
         members.first { $0.name == name }
     }
 
     /// The names of all members.
-    public var memberNames: [String] { members.map(\.name) }
+    package var memberNames: [String] { members.map(\.name) }
 
     /// The bytes of a stored member, zero-copy.
     ///
     /// - Throws: ``ModelFileError/memberNotFound(name:available:)``, or
     ///   ``ModelFileError/compressedMember(name:)`` when the member is compressed.
-    public func storedData(named name: String) throws -> ByteRange {
+    package func storedData(named name: String) throws -> ByteRange {
         guard let member = member(named: name) else {
             throw ModelFileError.memberNotFound(name: name, available: memberNames)
         }
@@ -70,7 +70,7 @@ public struct ZipArchive: Sendable {
     }
 
     /// The uncompressed bytes of `member`, inflating a deflated member and checking its CRC-32.
-    public func extract(_ member: Member) throws -> [UInt8] {
+    package func extract(_ member: Member) throws -> [UInt8] {
         let output: [UInt8]
         switch member.compressionMethod {
         case 0:
