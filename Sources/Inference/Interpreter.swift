@@ -98,130 +98,33 @@ package final class Interpreter {
         outputDescriptors = graphOutputs.map { descriptors[$0] }
 
         // Pass 1: check every operator, fold the constant ones.
-        var runtimeOperators: [Int] = []
-        for (index, op) in graph.operators.enumerated() {
-            let code = model.operatorCodes[op.opcodeIndex]
-            try KernelFactory.validate(code, index: index)
-            let inputs = op.inputs.map(Int.init), outputs = op.outputs.map(Int.init)
-            let foldable = !inputs.filter { $0 >= 0 }.isEmpty
-                && inputs.allSatisfy { $0 < 0 || store.isConstant($0) }
-                && !outputs.contains(where: { outputSet.contains($0) || graph.tensors[$0].isVariable })
-            if foldable {
-                try Interpreter.fold(index: index, op: op, code: code, descriptors: descriptors, store: store, pool: pool,
-                                     arithmetic: arithmetic, instructionSet: instructionSet)
-            } else {
-                if code.builtinCode == .densify {
-                    throw InferenceError.unsupportedOption(name: code.name, version: code.version, index: index,
-                                                           detail: "DENSIFY of a tensor that is not a sparse constant")
-                }
-                runtimeOperators.append(index)
-            }
-        }
+        var runtimeOperators = try ConstantFolding.run(
+            model: model, descriptors: descriptors, store: store, outputs: outputSet, pool: pool, arithmetic: arithmetic,
+            instructionSet: instructionSet)
 
-        // Pass 2: fold PADs into convolutions; decide which tensors share memory (reshapes)
-        // and their lifetimes.
+        // Pass 2: fold PADs and other neighbours into convolutions (GraphFusion); decide which
+        // tensors share memory (reshapes) and their lifetimes (TensorLifetimes).
         let fusion = GraphFusion(model: model, runtimeOperators: runtimeOperators, descriptors: descriptors, store: store,
                                  kept: Set(additionalOutputs))
         runtimeOperators.removeAll { fusion.removed.contains($0) }
-        var root = Array(0..<descriptors.count)
-        func find(_ t: Int) -> Int {
-            var t = t
-            while root[t] != t { t = root[t] }
-            return t
-        }
-        var aliased = Set<Int>()
-        let placeholder = AlignedBuffer(byteCount: 0)
-        for index in runtimeOperators {
-            let op = graph.operators[index]
-            let code = model.operatorCodes[op.opcodeIndex]
-            guard KernelFactory.isReshape(code.builtinCode), let input = op.inputs.first, input >= 0,
-                  op.outputs.count == 1, !store.isConstant(Int(input)) else { continue }
-            let ctx = OperatorContext(index: index, code: code, options: op.builtinOptions, inputIndices: op.inputs.map(Int.init),
-                                      outputIndices: op.outputs.map(Int.init), descriptors: descriptors, constants: store,
-                                      address: { _ in placeholder.raw }, arithmetic: arithmetic, customOptions: op.customOptions,
-                                      instructionSet: instructionSet)
-            try KernelFactory.validateReshape(ctx)
-            let output = Int(op.outputs[0])
-            // An output that is a graph input cannot be an alias (it is written by the caller).
-            guard !graphInputs.contains(output) else { continue }
-            root[output] = find(Int(input))
-            aliased.insert(index)
-        }
-        let end = graph.operators.count + 1
-        var first: [Int: Int] = [:], last: [Int: Int] = [:]
-        func live(_ t: Int, _ position: Int) {
-            let r = find(t)
-            first[r] = Swift.min(first[r] ?? position, position)
-            last[r] = Swift.max(last[r] ?? position, position)
-        }
-        for t in graphInputs { live(t, -1); live(t, end) }
-        for t in graphOutputs { live(t, -1 * (store.isConstant(t) ? 1 : 0)); live(t, end) }
-        for (position, index) in runtimeOperators.enumerated() {
-            let op = graph.operators[index]
-            for t in fusion.inputs(of: index, op) where t >= 0 && !store.isConstant(t) { live(t, position) }
-            for t in fusion.outputs(of: index, op) { live(t, position) }
-        }
-        for t in first.keys where store.isConstant(t) && !outputSet.contains(t) {
-            throw InferenceError.invalidModel("constant tensor \(t) ('\(descriptors[t].name)') is written by an operator")
-        }
+        let lifetimes = try TensorLifetimes(
+            model: model, runtimeOperators: runtimeOperators, fusion: fusion, descriptors: descriptors, store: store,
+            graphInputs: graphInputs, graphOutputs: graphOutputs, arithmetic: arithmetic, instructionSet: instructionSet)
 
-        // Pass 3: place every live tensor in the arena.
-        var requests: [MemoryPlanner.Request] = []
-        for (r, start) in first {
-            guard let byteCount = descriptors[r].byteCount else {
-                throw InferenceError.invalidModel("tensor \(r) ('\(descriptors[r].name)') has unsupported type \(descriptors[r].type)")
-            }
-            requests.append(.init(id: r, byteCount: byteCount, first: start, last: last[r] ?? start))
-        }
+        // Pass 3: place every live tensor in the arena (MemoryPlanner).
+        let requests = try lifetimes.memoryRequests(descriptors: descriptors)
         let plan = MemoryPlanner.plan(requests, alignment: AlignedBuffer.alignment)
         let arena = AlignedBuffer(byteCount: plan.byteCount)
         _ = arena.floats
         self.arena = arena
 
-        var retained: [ConstantTensor] = []
-        func address(_ t: Int) -> UnsafeMutableRawPointer {
-            let r = find(t)
-            if let offset = plan.offsets[r] { return arena.raw + offset }
-            if let value = try? store.value(of: t) {
-                retained.append(value)
-                return value.buffer.raw
-            }
-            // Not reachable for a validated graph; a readable dummy keeps kernels memory-safe.
-            return arena.raw
-        }
-
-        // Pass 4: build the kernels.
-        var kernels: [Kernel] = []
-        var labels: [String] = []
-        func context(_ index: Int) -> OperatorContext {
-            let op = graph.operators[index]
-            return OperatorContext(index: index, code: model.operatorCodes[op.opcodeIndex], options: op.builtinOptions,
-                                   inputIndices: fusion.inputs(of: index, op), outputIndices: fusion.outputs(of: index, op),
-                                   descriptors: descriptors, constants: store, address: address, arithmetic: arithmetic,
-                                   customOptions: op.customOptions, instructionSet: instructionSet,
-                                   inputPadding: fusion.padding[index],
-                                   channelPaddedInput: fusion.channelPadded.contains(index), preluAlpha: fusion.prelu[index],
-                                   residualOptions: fusion.residual[index].map { graph.operators[$0.add].builtinOptions },
-                                   residualChannelPadded: fusion.residual[index]?.channelPadded ?? false)
-        }
-        for index in runtimeOperators where !aliased.contains(index) {
-            var ctx = context(index)
-            if let producer = fusion.depthwise[index] {
-                // The fused depthwise convolution's output lives in the convolution's scratch.
-                guard let stage = try DepthwiseConv2DKernel.make(context(producer)) as? DepthwiseConv2DKernel else {
-                    throw InferenceError.invalidModel("operator \(producer) cannot be fused into operator \(index)")
-                }
-                ctx.fusedDepthwise = stage
-            }
-            if let producer = fusion.pointwise[index] {
-                // The fused 1×1 convolution's output lives in the depthwise convolution's scratch.
-                ctx.fusedPointwise = try PointwiseDepthwiseKernel.stage(context(producer))
-            }
-            kernels.append(try KernelFactory.make(ctx))
-            labels.append("\(ctx.name)#\(index)")
-        }
+        // Pass 4: build the kernels (KernelAssembly).
+        let assembly = try KernelAssembly(
+            model: model, runtimeOperators: runtimeOperators, fusion: fusion, lifetimes: lifetimes, offsets: plan.offsets,
+            arena: arena, descriptors: descriptors, store: store, arithmetic: arithmetic, instructionSet: instructionSet)
+        let kernels = assembly.kernels
         self.kernels = kernels
-        kernelLabels = labels
+        kernelLabels = assembly.labels
         let perThread = ((kernels.map(\.scratchBytesPerThread).max() ?? 0) + AlignedBuffer.alignment - 1)
             / AlignedBuffer.alignment * AlignedBuffer.alignment
         scratchStride = perThread
@@ -229,59 +132,19 @@ package final class Interpreter {
 
         // Graph outputs that are constants are copied once; nothing overwrites them.
         for t in graphOutputs where store.isConstant(t) {
-            if let value = try store.value(of: t), let offset = plan.offsets[find(t)], let count = descriptors[t].byteCount {
+            if let value = try store.value(of: t), let offset = plan.offsets[lifetimes.representative(of: t)],
+               let count = descriptors[t].byteCount {
                 (arena.raw + offset).copyMemory(from: value.buffer.raw, byteCount: count)
             }
         }
-        inputAddresses = graphInputs.map { address($0) }
-        outputAddresses = graphOutputs.map { address($0) }
+        inputAddresses = graphInputs.map { assembly.address(of: $0) }
+        outputAddresses = graphOutputs.map { assembly.address(of: $0) }
+        let retained = assembly.retained
         retainedConstants = retained
         arenaByteCount = plan.byteCount + scratch.byteCount
         var distinct: [ObjectIdentifier: Int] = [:]
         for value in retained { distinct[ObjectIdentifier(value.buffer)] = value.buffer.byteCount }
         packedWeightByteCount = kernels.reduce(0) { $0 + $1.constantByteCount } + distinct.values.reduce(0, +)
-    }
-
-    /// Runs one operator whose inputs are all constant and records its outputs as constants.
-    private static func fold(index: Int, op: Operator, code: OperatorCode, descriptors: [TensorDescriptor],
-                             store: ConstantStore, pool: ThreadPool, arithmetic: QuantizedArithmetic,
-                             instructionSet: InstructionSet) throws {
-        let inputs = op.inputs.map(Int.init), outputs = op.outputs.map(Int.init)
-        if code.builtinCode == .densify {
-            guard inputs.count == 1, outputs.count == 1, let sparse = store.sparseData(of: inputs[0]) else {
-                throw InferenceError.unsupportedOption(name: code.name, version: code.version, index: index,
-                                                       detail: "the input must be one sparse constant")
-            }
-            let out = descriptors[outputs[0]]
-            guard let width = out.type.byteWidth, out.type == descriptors[inputs[0]].type,
-                  out.shape == descriptors[inputs[0]].shape else {
-                throw InferenceError.invalidModel("DENSIFY (operator \(index)): output \(out.shapeText) \(out.type) does not match the input")
-            }
-            let dense = try Densifier.densify(values: sparse.bytes.bytes, sparsity: Densifier.Layout(sparse.sparsity), shape: out.shape, elementSize: width)
-            store.setValue(ConstantTensor(descriptor: out, buffer: dense), for: outputs[0])
-            return
-        }
-        var buffers: [Int: AlignedBuffer] = [:]
-        for t in outputs {
-            guard let byteCount = descriptors[t].byteCount else {
-                throw InferenceError.invalidModel("tensor \(t) ('\(descriptors[t].name)') has unsupported type \(descriptors[t].type)")
-            }
-            buffers[t] = AlignedBuffer(byteCount: byteCount)
-        }
-        let placeholder = AlignedBuffer(byteCount: 0)
-        var values: [Int: ConstantTensor] = [:]
-        for t in inputs where t >= 0 { values[t] = try store.value(of: t) }
-        let ctx = OperatorContext(
-            index: index, code: code, options: op.builtinOptions, inputIndices: inputs, outputIndices: outputs,
-            descriptors: descriptors, constants: store,
-            address: { t in buffers[t]?.raw ?? values[t]?.buffer.raw ?? placeholder.raw }, arithmetic: arithmetic,
-            customOptions: op.customOptions, instructionSet: instructionSet)
-        let kernel = try KernelFactory.make(ctx)
-        let scratch = AlignedBuffer(byteCount: kernel.scratchBytesPerThread * pool.threadCount)
-        kernel.execute(ExecutionContext(pool: pool, scratch: scratch.raw, scratchStride: kernel.scratchBytesPerThread))
-        for t in outputs {
-            if let buffer = buffers[t] { store.setValue(ConstantTensor(descriptor: descriptors[t], buffer: buffer), for: t) }
-        }
     }
 
     // MARK: Inputs and outputs

@@ -1,0 +1,73 @@
+import ModelFile
+
+/// Load-time pass 4 (after ``MemoryPlanner``): one kernel per operator left to run, with the
+/// neighbours ``GraphFusion`` merged into it, each reading and writing its tensors where the plan
+/// put them (an arena slot, or a constant's own buffer).
+final class KernelAssembly {
+    /// The kernels in run order.
+    private(set) var kernels: [Kernel] = []
+    /// Operator name and index of each kernel, for profiles.
+    private(set) var labels: [String] = []
+    /// Constants whose memory kernels read in place (kept alive by the interpreter).
+    private(set) var retained: [ConstantTensor] = []
+
+    private let lifetimes: TensorLifetimes
+    private let offsets: [Int: Int]
+    private let arena: AlignedBuffer
+    private let store: ConstantStore
+
+    /// Builds the kernels of `runtimeOperators` (aliased reshapes run no kernel).
+    ///
+    /// - Throws: ``InferenceError`` from a kernel that rejects its operator.
+    init(
+        model: TFLiteModel, runtimeOperators: [Int], fusion: GraphFusion, lifetimes: TensorLifetimes,
+        offsets: [Int: Int], arena: AlignedBuffer, descriptors: [TensorDescriptor], store: ConstantStore,
+        arithmetic: QuantizedArithmetic, instructionSet: InstructionSet
+    ) throws {
+        self.lifetimes = lifetimes
+        self.offsets = offsets
+        self.arena = arena
+        self.store = store
+        let graph = model.mainSubgraph
+        func context(_ index: Int) -> OperatorContext {
+            let op = graph.operators[index]
+            return OperatorContext(index: index, code: model.operatorCodes[op.opcodeIndex], options: op.builtinOptions,
+                                   inputIndices: fusion.inputs(of: index, op), outputIndices: fusion.outputs(of: index, op),
+                                   descriptors: descriptors, constants: store, address: { self.address(of: $0) },
+                                   arithmetic: arithmetic, customOptions: op.customOptions, instructionSet: instructionSet,
+                                   inputPadding: fusion.padding[index],
+                                   channelPaddedInput: fusion.channelPadded.contains(index), preluAlpha: fusion.prelu[index],
+                                   residualOptions: fusion.residual[index].map { graph.operators[$0.add].builtinOptions },
+                                   residualChannelPadded: fusion.residual[index]?.channelPadded ?? false)
+        }
+        for index in runtimeOperators where !lifetimes.aliased.contains(index) {
+            var ctx = context(index)
+            if let producer = fusion.depthwise[index] {
+                // The fused depthwise convolution's output lives in the convolution's scratch.
+                guard let stage = try DepthwiseConv2DKernel.make(context(producer)) as? DepthwiseConv2DKernel else {
+                    throw InferenceError.invalidModel("operator \(producer) cannot be fused into operator \(index)")
+                }
+                ctx.fusedDepthwise = stage
+            }
+            if let producer = fusion.pointwise[index] {
+                // The fused 1×1 convolution's output lives in the depthwise convolution's scratch.
+                ctx.fusedPointwise = try PointwiseDepthwiseKernel.stage(context(producer))
+            }
+            kernels.append(try KernelFactory.make(ctx))
+            labels.append("\(ctx.name)#\(index)")
+        }
+    }
+
+    /// Where tensor `tensor`'s data lives at run time: its representative's arena slot, or the
+    /// buffer of a constant (then retained).
+    func address(of tensor: Int) -> UnsafeMutableRawPointer {
+        let r = lifetimes.representative(of: tensor)
+        if let offset = offsets[r] { return arena.raw + offset }
+        if let value = try? store.value(of: tensor) {
+            retained.append(value)
+            return value.buffer.raw
+        }
+        // Not reachable for a validated graph; a readable dummy keeps kernels memory-safe.
+        return arena.raw
+    }
+}
