@@ -77,7 +77,7 @@ public final class PoseDetector: @unchecked Sendable {
     /// the model runs).
     ///
     /// - Returns: One ``Pose`` with all 33 landmarks, or an empty array when nobody is found.
-    /// - Throws: ``TasksError``: `modelFileNotFound` when no model file is found, `invalidModel`
+    /// - Throws: `TasksError`: `modelFileNotFound` when no model file is found, `invalidModel`
     ///   or `bundleMemberNotFound` for a file that is not a pose landmarker bundle,
     ///   `invalidImage` for an image that cannot be read.
     public func results(in image: VisionImage) throws -> [Pose] {
@@ -93,8 +93,9 @@ public final class PoseDetector: @unchecked Sendable {
     /// serial queue. Either way results arrive in call order. The image's ``VisionImage/orientation``
     /// is read when this method is called.
     ///
+    /// - Parameter image: The picture to search, read with its current orientation.
     /// - Parameter completion: Receives the poses (empty when nobody is found) and `nil`, or
-    ///   `nil` and a ``TasksError``.
+    ///   `nil` and a `TasksError`.
     public func process(_ image: VisionImage, completion: @escaping ([Pose]?, Error?) -> Void) {
         let handler = CompletionHandler(completion)
         let input = Result { try image.mpImage() }

@@ -1,7 +1,9 @@
 /// The mean and standard deviation that turn 8-bit pixel values into a float model's input,
 /// `(value - mean) / std`, per channel or for all channels.
 public struct InputNormalization: Sendable, Equatable {
+    /// The value subtracted from each channel: one value for all channels, or one per channel.
     public var mean: [Float]
+    /// The value each channel is divided by after the subtraction: one value, or one per channel.
     public var std: [Float]
 
     /// Creates a normalization; `mean` and `std` hold one value or one per channel.
