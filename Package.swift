@@ -82,8 +82,11 @@ let package = Package(
             name: "ImagingTests", dependencies: ["Imaging", "TestSupport", "AllocationCounter"],
             resources: [.copy("Golden")]),
         .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks", "Imaging", "TestSupport"]),
-        .testTarget(name: "PoseDetectionTests", dependencies: ["PoseDetection", "VisionTasks", "Imaging", "TestSupport"]),
-        .testTarget(name: "VisionTasksCLITests", dependencies: ["VisionTasksCLI", "ModelFile", "Inference", "Imaging", "TestSupport"]),
+        .testTarget(
+            name: "PoseDetectionTests", dependencies: ["PoseDetection", "VisionTasks", "Imaging", "TestSupport"]),
+        .testTarget(
+            name: "VisionTasksCLITests",
+            dependencies: ["VisionTasksCLI", "ModelFile", "Inference", "Imaging", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

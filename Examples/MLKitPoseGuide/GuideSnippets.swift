@@ -8,9 +8,10 @@
 // The UIKit / AVFoundation parts compile only where UIKit exists.
 import PoseDetection
 import VisionTasks
+
 #if canImport(UIKit) && canImport(AVFoundation)
-import AVFoundation
-import UIKit
+    import AVFoundation
+    import UIKit
 #endif
 
 // MARK: 1. Create an instance of PoseDetector
@@ -34,43 +35,43 @@ func makeAccurateSingleImageDetector() -> PoseDetector {
 // MARK: 2. Prepare the input image
 
 #if canImport(UIKit) && canImport(AVFoundation)
-/// A `UIImage`, with its own orientation.
-func visionImage(from image: UIImage) -> VisionImage {
-    let visionImage = VisionImage(image: image)
-    visionImage.orientation = .init(image.imageOrientation)  // Adapted: UIImage.Orientation → ImageOrientation.
-    return visionImage
-}
-
-/// A camera frame, with the orientation the device and camera give it.
-@MainActor
-func visionImage(from sampleBuffer: CMSampleBuffer, cameraPosition: AVCaptureDevice.Position) -> VisionImage {
-    let image = VisionImage(buffer: sampleBuffer)
-    image.orientation = imageOrientation(
-        deviceOrientation: UIDevice.current.orientation,
-        cameraPosition: cameraPosition)
-    return image
-}
-
-/// The guide's orientation table; the front camera's frames get the mirrored orientations.
-func imageOrientation(
-    deviceOrientation: UIDeviceOrientation,
-    cameraPosition: AVCaptureDevice.Position
-) -> ImageOrientation {  // Adapted: the guide returns UIImage.Orientation.
-    switch deviceOrientation {
-    case .portrait:
-        return cameraPosition == .front ? .leftMirrored : .right
-    case .landscapeLeft:
-        return cameraPosition == .front ? .downMirrored : .up
-    case .portraitUpsideDown:
-        return cameraPosition == .front ? .rightMirrored : .left
-    case .landscapeRight:
-        return cameraPosition == .front ? .upMirrored : .down
-    case .faceDown, .faceUp, .unknown:
-        return .up
-    @unknown default:
-        return .up
+    /// A `UIImage`, with its own orientation.
+    func visionImage(from image: UIImage) -> VisionImage {
+        let visionImage = VisionImage(image: image)
+        visionImage.orientation = .init(image.imageOrientation)  // Adapted: UIImage.Orientation → ImageOrientation.
+        return visionImage
     }
-}
+
+    /// A camera frame, with the orientation the device and camera give it.
+    @MainActor
+    func visionImage(from sampleBuffer: CMSampleBuffer, cameraPosition: AVCaptureDevice.Position) -> VisionImage {
+        let image = VisionImage(buffer: sampleBuffer)
+        image.orientation = imageOrientation(
+            deviceOrientation: UIDevice.current.orientation,
+            cameraPosition: cameraPosition)
+        return image
+    }
+
+    /// The guide's orientation table; the front camera's frames get the mirrored orientations.
+    func imageOrientation(
+        deviceOrientation: UIDeviceOrientation,
+        cameraPosition: AVCaptureDevice.Position
+    ) -> ImageOrientation {  // Adapted: the guide returns UIImage.Orientation.
+        switch deviceOrientation {
+        case .portrait:
+            return cameraPosition == .front ? .leftMirrored : .right
+        case .landscapeLeft:
+            return cameraPosition == .front ? .downMirrored : .up
+        case .portraitUpsideDown:
+            return cameraPosition == .front ? .rightMirrored : .left
+        case .landscapeRight:
+            return cameraPosition == .front ? .upMirrored : .down
+        case .faceDown, .faceUp, .unknown:
+            return .up
+        @unknown default:
+            return .up
+        }
+    }
 #endif
 
 // MARK: 3. Process the image

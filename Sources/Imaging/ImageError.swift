@@ -35,32 +35,32 @@ package enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
 
     package var description: String {
         switch self {
-        case let .cannotRead(path, reason):
+        case .cannotRead(let path, let reason):
             return "cannot read image file '\(path)': \(reason)"
         case .emptyData:
             return "image data is empty"
-        case let .unsupportedFormat(message):
+        case .unsupportedFormat(let message):
             return "unsupported image format: \(message)"
-        case let .corruptData(message):
+        case .corruptData(let message):
             return "corrupt image data: \(message)"
-        case let .truncatedData(message):
+        case .truncatedData(let message):
             return "truncated image data: \(message)"
-        case let .imageTooLarge(width, height, maxWidth, maxHeight, maxPixelCount):
+        case .imageTooLarge(let width, let height, let maxWidth, let maxHeight, let maxPixelCount):
             return "image of \(width)x\(height) pixels exceeds the limits "
                 + "(\(maxWidth)x\(maxHeight), \(maxPixelCount) pixels)"
-        case let .invalidDimensions(width, height):
+        case .invalidDimensions(let width, let height):
             return "invalid image dimensions \(width)x\(height)"
-        case let .invalidPixelData(message):
+        case .invalidPixelData(let message):
             return "invalid pixel data: \(message)"
-        case let .unsupportedPixelFormat(message):
+        case .unsupportedPixelFormat(let message):
             return "unsupported pixel format: \(message)"
-        case let .invalidRegion(message):
+        case .invalidRegion(let message):
             return "invalid region of interest: \(message)"
-        case let .invalidTensor(message):
+        case .invalidTensor(let message):
             return "invalid tensor: \(message)"
-        case let .invalidNormalization(message):
+        case .invalidNormalization(let message):
             return "invalid normalization: \(message)"
-        case let .encodingFailed(message):
+        case .encodingFailed(let message):
             return "image encoding failed: \(message)"
         case .outOfMemory:
             return "out of memory while processing an image"

@@ -19,15 +19,15 @@ package enum InferenceError: Error, Equatable, Sendable, CustomStringConvertible
 
     package var description: String {
         switch self {
-        case let .unsupportedOperator(name, version, index):
+        case .unsupportedOperator(let name, let version, let index):
             return "unsupported operator \(name) version \(version) (operator \(index))"
-        case let .unsupportedOption(name, version, index, detail):
+        case .unsupportedOption(let name, let version, let index, let detail):
             return "unsupported \(name) version \(version) (operator \(index)): \(detail)"
-        case let .invalidModel(message):
+        case .invalidModel(let message):
             return "invalid model: \(message)"
-        case let .tensorIndexOutOfRange(kind, index, count):
+        case .tensorIndexOutOfRange(let kind, let index, let count):
             return "\(kind) index \(index) is out of range (the model has \(count))"
-        case let .inputMismatch(message):
+        case .inputMismatch(let message):
             return "input mismatch: \(message)"
         }
     }

@@ -70,11 +70,13 @@ package final class Interpreter {
         // have shapes fixed by their options; they are known before memory is planned.
         for op in graph.operators {
             guard op.opcodeIndex >= 0, op.opcodeIndex < model.operatorCodes.count,
-                  let shapes = KernelFactory.outputShapes(model.operatorCodes[op.opcodeIndex], customOptions: op.customOptions)
+                let shapes = KernelFactory.outputShapes(
+                    model.operatorCodes[op.opcodeIndex], customOptions: op.customOptions)
             else { continue }
             for (t, shape) in zip(op.outputs.map(Int.init), shapes) where t >= 0 && t < descriptors.count {
                 let d = descriptors[t]
-                descriptors[t] = TensorDescriptor(index: d.index, name: d.name, shape: shape, type: d.type, quantization: d.quantization)
+                descriptors[t] = TensorDescriptor(
+                    index: d.index, name: d.name, shape: shape, type: d.type, quantization: d.quantization)
             }
         }
         let arithmetic = options.quantizedArithmetic
@@ -92,24 +94,28 @@ package final class Interpreter {
         let graphOutputs = graph.outputs.map(Int.init) + additionalOutputs
         let outputSet = Set(graphOutputs)
         for t in graphInputs + graphOutputs where descriptors[t].byteCount == nil {
-            throw InferenceError.invalidModel("tensor \(t) ('\(descriptors[t].name)') has unsupported type \(descriptors[t].type)")
+            throw InferenceError.invalidModel(
+                "tensor \(t) ('\(descriptors[t].name)') has unsupported type \(descriptors[t].type)")
         }
         inputDescriptors = graphInputs.map { descriptors[$0] }
         outputDescriptors = graphOutputs.map { descriptors[$0] }
 
         // Pass 1: check every operator, fold the constant ones.
         var runtimeOperators = try ConstantFolding.run(
-            model: model, descriptors: descriptors, store: store, outputs: outputSet, pool: pool, arithmetic: arithmetic,
+            model: model, descriptors: descriptors, store: store, outputs: outputSet, pool: pool,
+            arithmetic: arithmetic,
             instructionSet: instructionSet)
 
         // Pass 2: fold PADs and other neighbours into convolutions (GraphFusion); decide which
         // tensors share memory (reshapes) and their lifetimes (TensorLifetimes).
-        let fusion = GraphFusion(model: model, runtimeOperators: runtimeOperators, descriptors: descriptors, store: store,
-                                 kept: Set(additionalOutputs))
+        let fusion = GraphFusion(
+            model: model, runtimeOperators: runtimeOperators, descriptors: descriptors, store: store,
+            kept: Set(additionalOutputs))
         runtimeOperators.removeAll { fusion.removed.contains($0) }
         let lifetimes = try TensorLifetimes(
             model: model, runtimeOperators: runtimeOperators, fusion: fusion, descriptors: descriptors, store: store,
-            graphInputs: graphInputs, graphOutputs: graphOutputs, arithmetic: arithmetic, instructionSet: instructionSet)
+            graphInputs: graphInputs, graphOutputs: graphOutputs, arithmetic: arithmetic, instructionSet: instructionSet
+        )
 
         // Pass 3: place every live tensor in the arena (MemoryPlanner).
         let requests = try lifetimes.memoryRequests(descriptors: descriptors)
@@ -120,12 +126,15 @@ package final class Interpreter {
 
         // Pass 4: build the kernels (KernelAssembly).
         let assembly = try KernelAssembly(
-            model: model, runtimeOperators: runtimeOperators, fusion: fusion, lifetimes: lifetimes, offsets: plan.offsets,
-            arena: arena, descriptors: descriptors, store: store, arithmetic: arithmetic, instructionSet: instructionSet)
+            model: model, runtimeOperators: runtimeOperators, fusion: fusion, lifetimes: lifetimes,
+            offsets: plan.offsets,
+            arena: arena, descriptors: descriptors, store: store, arithmetic: arithmetic, instructionSet: instructionSet
+        )
         let kernels = assembly.kernels
         self.kernels = kernels
         kernelLabels = assembly.labels
-        let perThread = ((kernels.map(\.scratchBytesPerThread).max() ?? 0) + AlignedBuffer.alignment - 1)
+        let perThread =
+            ((kernels.map(\.scratchBytesPerThread).max() ?? 0) + AlignedBuffer.alignment - 1)
             / AlignedBuffer.alignment * AlignedBuffer.alignment
         scratchStride = perThread
         scratch = AlignedBuffer(byteCount: perThread * pool.threadCount)
@@ -133,7 +142,8 @@ package final class Interpreter {
         // Graph outputs that are constants are copied once; nothing overwrites them.
         for t in graphOutputs where store.isConstant(t) {
             if let value = try store.value(of: t), let offset = plan.offsets[lifetimes.representative(of: t)],
-               let count = descriptors[t].byteCount {
+                let count = descriptors[t].byteCount
+            {
                 (arena.raw + offset).copyMemory(from: value.buffer.raw, byteCount: count)
             }
         }
@@ -182,9 +192,13 @@ package final class Interpreter {
     /// The element type of output `index`.
     package func outputType(_ index: Int) throws -> TensorType { try outputDescriptor(index).type }
     /// The scales and zero points of input `index`, or `nil` when it is not quantized.
-    package func inputQuantization(_ index: Int) throws -> QuantizationParameters? { try inputDescriptor(index).quantization }
+    package func inputQuantization(_ index: Int) throws -> QuantizationParameters? {
+        try inputDescriptor(index).quantization
+    }
     /// The scales and zero points of output `index`, or `nil` when it is not quantized.
-    package func outputQuantization(_ index: Int) throws -> QuantizationParameters? { try outputDescriptor(index).quantization }
+    package func outputQuantization(_ index: Int) throws -> QuantizationParameters? {
+        try outputDescriptor(index).quantization
+    }
 
     /// Gives `body` the raw memory of input `index` — elements of ``inputType(_:)`` in NHWC
     /// order (e.g. the UINT8 pixels of a quantized model) — to fill before ``invoke()``.
@@ -204,18 +218,26 @@ package final class Interpreter {
     /// The memory keeps its contents across invokes.
     package func withInputBuffer<R>(_ index: Int, _ body: (UnsafeMutableBufferPointer<Float>) throws -> R) throws -> R {
         let d = try inputDescriptor(index)
-        guard d.type == .float32 else { throw InferenceError.inputMismatch("input \(index) has type \(d.type), not FLOAT32") }
-        return try body(UnsafeMutableBufferPointer(start: inputAddresses[index].assumingMemoryBound(to: Float.self), count: d.elementCount))
+        guard d.type == .float32 else {
+            throw InferenceError.inputMismatch("input \(index) has type \(d.type), not FLOAT32")
+        }
+        return try body(
+            UnsafeMutableBufferPointer(
+                start: inputAddresses[index].assumingMemoryBound(to: Float.self), count: d.elementCount))
     }
 
     /// Gives `body` the memory of 8-bit input `index` (UINT8 or INT8 bytes, NHWC order) to fill
     /// before ``invoke()``; for quantized models such as the SSD detector.
-    package func withUInt8InputBuffer<R>(_ index: Int, _ body: (UnsafeMutableBufferPointer<UInt8>) throws -> R) throws -> R {
+    package func withUInt8InputBuffer<R>(_ index: Int, _ body: (UnsafeMutableBufferPointer<UInt8>) throws -> R) throws
+        -> R
+    {
         let d = try inputDescriptor(index)
         guard d.type == .uint8 || d.type == .int8 else {
             throw InferenceError.inputMismatch("input \(index) has type \(d.type), not UINT8 or INT8")
         }
-        return try body(UnsafeMutableBufferPointer(start: inputAddresses[index].assumingMemoryBound(to: UInt8.self), count: d.elementCount))
+        return try body(
+            UnsafeMutableBufferPointer(
+                start: inputAddresses[index].assumingMemoryBound(to: UInt8.self), count: d.elementCount))
     }
 
     /// Copies `values` into float32 input `index`; their count must equal the input's element count.
@@ -261,8 +283,12 @@ package final class Interpreter {
     /// Gives `body` the values of float32 output `index` (NHWC order), valid until the next invoke.
     package func withOutputBuffer<R>(_ index: Int, _ body: (UnsafeBufferPointer<Float>) throws -> R) throws -> R {
         let d = try outputDescriptor(index)
-        guard d.type == .float32 else { throw InferenceError.inputMismatch("output \(index) has type \(d.type), not FLOAT32") }
-        return try body(UnsafeBufferPointer(start: outputAddresses[index].assumingMemoryBound(to: Float.self), count: d.elementCount))
+        guard d.type == .float32 else {
+            throw InferenceError.inputMismatch("output \(index) has type \(d.type), not FLOAT32")
+        }
+        return try body(
+            UnsafeBufferPointer(
+                start: outputAddresses[index].assumingMemoryBound(to: Float.self), count: d.elementCount))
     }
 
     /// A copy of float32 output `index`.

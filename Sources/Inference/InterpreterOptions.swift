@@ -1,5 +1,5 @@
 #if canImport(Foundation)
-import Foundation
+    import Foundation
 #endif
 
 /// Options of an ``Interpreter``.
@@ -20,8 +20,10 @@ package final class InterpreterOptions: @unchecked Sendable {
     package var instructionSet: InstructionSet?
 
     /// Creates options; `threadCount` defaults to the number of active processor cores.
-    package init(threadCount: Int = InterpreterOptions.defaultThreadCount,
-                quantizedArithmetic: QuantizedArithmetic = .xnnpack) {
+    package init(
+        threadCount: Int = InterpreterOptions.defaultThreadCount,
+        quantizedArithmetic: QuantizedArithmetic = .xnnpack
+    ) {
         self.threadCount = threadCount
         self.quantizedArithmetic = quantizedArithmetic
     }

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Immutable bytes that outlive every view into them: a memory-mapped file or an owned copy.
@@ -54,7 +54,7 @@ package final class ByteStorage: @unchecked Sendable {
             return
         }
         guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0),
-              address != MAP_FAILED
+            address != MAP_FAILED
         else {
             throw ModelFileError.cannotOpen(path: path, reason: "mmap failed: " + ByteStorage.errnoText())
         }

@@ -22,22 +22,24 @@ package enum ModelFileError: Error, Equatable, Sendable, CustomStringConvertible
 
     package var description: String {
         switch self {
-        case let .cannotOpen(path, reason):
+        case .cannotOpen(let path, let reason):
             return "cannot open model file '\(path)': \(reason)"
-        case let .outOfBounds(what, offset, length, size):
-            return "malformed model: \(what) at offset \(offset) with length \(length) lies outside the \(size)-byte buffer"
-        case let .malformed(message):
+        case .outOfBounds(let what, let offset, let length, let size):
+            return
+                "malformed model: \(what) at offset \(offset) with length \(length) lies outside the \(size)-byte "
+                + "buffer"
+        case .malformed(let message):
             return "malformed model: \(message)"
-        case let .wrongIdentifier(expected, found):
+        case .wrongIdentifier(let expected, let found):
             return "wrong flatbuffer file identifier: expected '\(expected)', found '\(found)'"
-        case let .unsupported(message):
+        case .unsupported(let message):
             return "unsupported model feature: \(message)"
-        case let .zip(message):
+        case .zip(let message):
             return "malformed zip archive: \(message)"
-        case let .memberNotFound(name, available):
+        case .memberNotFound(let name, let available):
             let list = available.isEmpty ? "none" : available.joined(separator: ", ")
             return "member '\(name)' not found in the archive (members: \(list))"
-        case let .compressedMember(name):
+        case .compressedMember(let name):
             return "Expected uncompressed zip archive: member '\(name)' is compressed"
         }
     }

@@ -102,9 +102,9 @@ public final class PoseDetector: @unchecked Sendable {
         queue.async { [self] in
             let outcome = input.flatMap { image in Result { try self.detect(image) } }
             #if canImport(Darwin)
-            DispatchQueue.main.async { handler.deliver(outcome) }
+                DispatchQueue.main.async { handler.deliver(outcome) }
             #else
-            handler.deliver(outcome)
+                handler.deliver(outcome)
             #endif
         }
     }
@@ -155,7 +155,8 @@ public final class PoseDetector: @unchecked Sendable {
     private func loadedLandmarker() throws -> PoseLandmarker {
         if let landmarker { return landmarker }
         let options = PoseLandmarkerOptions()
-        options.baseOptions.modelAssetPath = try locator.modelPath(for: modelPath, defaultFileNames: defaultModelFileNames)
+        options.baseOptions.modelAssetPath = try locator.modelPath(
+            for: modelPath, defaultFileNames: defaultModelFileNames)
         // Stream: video mode, which tracks the pose between frames and smooths its landmarks
         // (one pose, so the smoothing filters run). Single image: image mode.
         options.runningMode = mode == .stream ? .video : .image
@@ -196,8 +197,8 @@ private struct CompletionHandler: @unchecked Sendable {
     /// Passes a success or a failure to the closure.
     func deliver(_ outcome: Result<[Pose], Error>) {
         switch outcome {
-        case let .success(poses): completion(poses, nil)
-        case let .failure(error): completion(nil, error)
+        case .success(let poses): completion(poses, nil)
+        case .failure(let error): completion(nil, error)
         }
     }
 }

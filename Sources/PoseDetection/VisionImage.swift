@@ -1,9 +1,10 @@
 import VisionTasks
+
 #if canImport(UIKit)
-import UIKit
+    import UIKit
 #endif
 #if canImport(CoreMedia)
-import CoreMedia
+    import CoreMedia
 #endif
 
 /// An image for the ML Kit-style detectors (ML Kit's `VisionImage`), with a settable
@@ -19,10 +20,10 @@ public final class VisionImage: @unchecked Sendable {
     private enum Source {
         case image(MPImage)
         #if canImport(UIKit)
-        case uiImage(UIImage)
+            case uiImage(UIImage)
         #endif
         #if canImport(CoreMedia)
-        case sampleBuffer(CMSampleBuffer)
+            case sampleBuffer(CMSampleBuffer)
         #endif
     }
 
@@ -35,33 +36,33 @@ public final class VisionImage: @unchecked Sendable {
     }
 
     #if canImport(UIKit)
-    /// Wraps a `UIImage`, as ML Kit does (orientation `.up` unless you set it).
-    public init(image: UIImage) {
-        source = .uiImage(image)
-        orientation = .up
-    }
+        /// Wraps a `UIImage`, as ML Kit does (orientation `.up` unless you set it).
+        public init(image: UIImage) {
+            source = .uiImage(image)
+            orientation = .up
+        }
     #endif
 
     #if canImport(CoreMedia)
-    /// Wraps a camera frame, as ML Kit does (orientation `.up` unless you set it).
-    public init(buffer: CMSampleBuffer) {
-        source = .sampleBuffer(buffer)
-        orientation = .up
-    }
+        /// Wraps a camera frame, as ML Kit does (orientation `.up` unless you set it).
+        public init(buffer: CMSampleBuffer) {
+            source = .sampleBuffer(buffer)
+            orientation = .up
+        }
     #endif
 
     /// The pixels as an `MPImage` carrying the current ``orientation``.
     func mpImage() throws -> MPImage {
         switch source {
-        case let .image(image):
+        case .image(let image):
             return image.orientation == orientation ? image : image.withOrientation(orientation)
         #if canImport(UIKit)
-        case let .uiImage(image):
-            return try MPImage(uiImage: image, orientation: orientation)
+            case .uiImage(let image):
+                return try MPImage(uiImage: image, orientation: orientation)
         #endif
         #if canImport(CoreMedia)
-        case let .sampleBuffer(buffer):
-            return try MPImage(sampleBuffer: buffer, orientation: orientation)
+            case .sampleBuffer(let buffer):
+                return try MPImage(sampleBuffer: buffer, orientation: orientation)
         #endif
         }
     }

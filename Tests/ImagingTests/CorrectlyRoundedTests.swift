@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Imaging
 
 @Suite("Correctly rounded float math")
@@ -9,8 +10,9 @@ struct CorrectlyRoundedTests {
     /// libmediapipe.so). The atan2 arguments are the wrist-to-knuckles vector of
     /// hand_test_video frame 0, where the one-bit difference changed the next frame's crop.
     @Test func matchesMediaPipeWhereTheFloatLibraryDiffers() {
-        #expect(CorrectlyRounded.atan2(Float(hexString: "-0x1.fadcp+5"), Float(hexString: "0x1.92aecp+3"))
-            == Float(hexString: "-0x1.5fee66p+0"))
+        #expect(
+            CorrectlyRounded.atan2(Float(hexString: "-0x1.fadcp+5"), Float(hexString: "0x1.92aecp+3"))
+                == Float(hexString: "-0x1.5fee66p+0"))
         #expect(CorrectlyRounded.cos(Float(hexString: "0x1.f6501ep+0")) == Float(hexString: "-0x1.869aa6p-2"))
         #expect(CorrectlyRounded.sin(Float(hexString: "-0x1.6ff61cp+1")) == Float(hexString: "-0x1.0e111cp-2"))
         #expect(CorrectlyRounded.exp(Float(hexString: "0x1.ca3588p+0")) == Float(hexString: "0x1.7f4758p+2"))
@@ -19,7 +21,8 @@ struct CorrectlyRoundedTests {
     @Test func agreesWithTheDoubleFunctionRoundedOnce() {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<1000 {
-            let x = Float.random(in: -10...10, using: &generator), y = Float.random(in: -10...10, using: &generator)
+            let x = Float.random(in: -10...10, using: &generator)
+            let y = Float.random(in: -10...10, using: &generator)
             #expect(CorrectlyRounded.cos(x) == Float(Foundation.cos(Double(x))))
             #expect(CorrectlyRounded.sin(x) == Float(Foundation.sin(Double(x))))
             #expect(CorrectlyRounded.exp(x) == Float(Foundation.exp(Double(x))))
@@ -28,9 +31,9 @@ struct CorrectlyRoundedTests {
     }
 }
 
-private extension Float {
+extension Float {
     /// A float from a C hexadecimal literal.
-    init(hexString: String) {
+    fileprivate init(hexString: String) {
         self = Float(strtod(hexString, nil))
     }
 }

@@ -1,6 +1,7 @@
 import AllocationCounter
 import Foundation
 import Testing
+
 @testable import Imaging
 
 /// Headers that lie about the image size: each is rejected with a typed error, and no single
@@ -44,16 +45,20 @@ struct DecodingMemoryBoundsTests {
     private func jpegClaiming(width: Int, height: Int) throws -> [UInt8] {
         var bytes = try FixturePattern.data("rgb.jpg")
         let sof = try #require((0..<(bytes.count - 9)).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 })
-        bytes[sof + 5] = UInt8(height >> 8); bytes[sof + 6] = UInt8(height & 0xFF)
-        bytes[sof + 7] = UInt8(width >> 8); bytes[sof + 8] = UInt8(width & 0xFF)
+        bytes[sof + 5] = UInt8(height >> 8)
+        bytes[sof + 6] = UInt8(height & 0xFF)
+        bytes[sof + 7] = UInt8(width >> 8)
+        bytes[sof + 8] = UInt8(width & 0xFF)
         return bytes
     }
 
     @Test func twentyThousandSquarePNGHeaderIsRejectedWithoutLargeAllocations() {
         guard counterIsActive() else { return }
         let (result, largest) = decodeCountingLargestAllocation(tinyPNG(width: 20000, height: 20000))
-        #expect(throws: ImageError.imageTooLarge(
-            width: 20000, height: 20000, maxWidth: 16384, maxHeight: 16384, maxPixelCount: 1 << 26)) {
+        #expect(
+            throws: ImageError.imageTooLarge(
+                width: 20000, height: 20000, maxWidth: 16384, maxHeight: 16384, maxPixelCount: 1 << 26)
+        ) {
             try result.get()
         }
         #expect(largest < Self.allowedAllocation, "largest allocation \(largest) bytes")
@@ -65,7 +70,7 @@ struct DecodingMemoryBoundsTests {
         #expect {
             try result.get()
         } throws: { error in
-            guard case let ImageError.imageTooLarge(width, height, _, _, _) = error else { return false }
+            guard case ImageError.imageTooLarge(let width, let height, _, _, _) = error else { return false }
             return width == 20000 && height == 20000
         }
         #expect(largest < Self.allowedAllocation, "largest allocation \(largest) bytes")
@@ -89,7 +94,7 @@ struct DecodingMemoryBoundsTests {
         #expect {
             try result.get()
         } throws: { error in
-            guard case let ImageError.truncatedData(message) = error else { return false }
+            guard case ImageError.truncatedData(let message) = error else { return false }
             return message.contains(size)
         }
         #expect(largest < Self.allowedAllocation, "largest allocation \(largest) bytes")

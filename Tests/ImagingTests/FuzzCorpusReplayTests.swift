@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Imaging
 
 /// Replays the image fuzzers' corpus and every past crasher (Fuzz/Corpus/{png,jpeg},

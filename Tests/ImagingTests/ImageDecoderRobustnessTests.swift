@@ -67,7 +67,9 @@ import Testing
         #expect(FixturePattern.difference(decoded.bitmap).max == 0)
     }
 
-    @Test(arguments: ["rgb.jpg", "progressive.jpg", "rgb8.png", "rgba16.png", "palette_trns.png", "rgb8_interlaced.png"])
+    @Test(arguments: [
+        "rgb.jpg", "progressive.jpg", "rgb8.png", "rgba16.png", "palette_trns.png", "rgb8_interlaced.png",
+    ])
     func randomlyCorruptedFilesDecodeOrThrowImageError(file: String) throws {
         let original = try FixturePattern.data(file)
         var generator = SeededGenerator(seed: 0x5EED_0000 &+ UInt64(file.utf8.count))
@@ -94,12 +96,14 @@ import Testing
         var bytes = try FixturePattern.data("rgb.jpg")
         // Find the SOF0 marker and announce 60000 × 60000 pixels.
         let sof = try #require((0..<(bytes.count - 9)).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 })
-        bytes[sof + 5] = 0xEA; bytes[sof + 6] = 0x60  // height 60000
-        bytes[sof + 7] = 0xEA; bytes[sof + 8] = 0x60  // width 60000
+        bytes[sof + 5] = 0xEA
+        bytes[sof + 6] = 0x60  // height 60000
+        bytes[sof + 7] = 0xEA
+        bytes[sof + 8] = 0x60  // width 60000
         #expect {
             try decode(bytes)
         } throws: { error in
-            guard case let ImageError.imageTooLarge(width, height, _, _, _) = error else { return false }
+            guard case ImageError.imageTooLarge(let width, let height, _, _, _) = error else { return false }
             return width == 60000 && height == 60000
         }
     }
@@ -109,7 +113,7 @@ import Testing
         #expect {
             try decode(png)
         } throws: { error in
-            guard case let ImageError.imageTooLarge(width, height, _, _, _) = error else { return false }
+            guard case ImageError.imageTooLarge(let width, let height, _, _, _) = error else { return false }
             return width == 100_000 && height == 100_000
         }
         // Within each side's limit but beyond the pixel budget.
@@ -120,7 +124,8 @@ import Testing
         #expect(throws: ImageError.self) { try decode(makePNG(width: 0, height: 10, colorType: 2)) }
         var jpeg = try FixturePattern.data("rgb.jpg")
         let sof = try #require((0..<(jpeg.count - 9)).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xC0 })
-        jpeg[sof + 5] = 0; jpeg[sof + 6] = 0  // height 0
+        jpeg[sof + 5] = 0
+        jpeg[sof + 6] = 0  // height 0
         #expect(throws: ImageError.self) { try decode(jpeg) }
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 import Imaging
-import Testing
 import TestSupport
+import Testing
 
 /// Decoding of the shared originals and of every PNG/JPEG variant the decoder must handle.
 @Suite struct ImageDecoderTests {
@@ -13,7 +13,7 @@ import TestSupport
     @Test(arguments: originals)
     func originalDecodesToMediaPipesPixels(file: String) throws {
         guard let original = SharedData.path("images/original/" + file),
-              let decodedPath = SharedData.path("images/decoded/" + file.split(separator: ".")[0] + ".png")
+            let decodedPath = SharedData.path("images/decoded/" + file.split(separator: ".")[0] + ".png")
         else {
             print("skipping \(file): ../shared/images absent")
             return
@@ -34,7 +34,7 @@ import TestSupport
     func decodedPNGMatchesReferenceChecksum(file: String) throws {
         let name = String(file.split(separator: ".")[0])
         guard let path = SharedData.path("images/decoded/\(name).png"),
-              let json = SharedData.path("reference/pose_landmarker_full/\(name).json")
+            let json = SharedData.path("reference/pose_landmarker_full/\(name).json")
         else {
             print("skipping \(name): ../shared absent")
             return
@@ -82,8 +82,9 @@ import TestSupport
             for x in 0..<FixturePattern.width {
                 let index = (x + y) % 16
                 let pixel = try #require(bitmap.rgb(x: x, y: y))
-                #expect(Int(pixel.red) == index * 16 && Int(pixel.green) == 255 - index * 16
-                    && Int(pixel.blue) == (index * 37) % 256)
+                #expect(
+                    Int(pixel.red) == index * 16 && Int(pixel.green) == 255 - index * 16
+                        && Int(pixel.blue) == (index * 37) % 256)
             }
         }
     }

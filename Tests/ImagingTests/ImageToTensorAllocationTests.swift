@@ -1,7 +1,8 @@
 import AllocationCounter
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Imaging
 
 /// The conversion runs on every frame, so it must stay on its allocation-free loops whatever the
@@ -15,7 +16,7 @@ struct ImageToTensorAllocationTests {
     /// A frame of `width` × `height` RGB pixels with a fixed pseudo-random pattern.
     static func frame(width: Int, height: Int, seed: Int = 0) throws -> Bitmap {
         var bytes = [UInt8](repeating: 0, count: width * height * 3)
-        for index in bytes.indices { bytes[index] = UInt8(truncatingIfNeeded: (index &+ seed) &* 2654435761 >> 13) }
+        for index in bytes.indices { bytes[index] = UInt8(truncatingIfNeeded: (index &+ seed) &* 2_654_435_761 >> 13) }
         return try Bitmap(width: width, height: height, layout: .rgb8, bytes: bytes)
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 import Imaging
-import Testing
 import TestSupport
+import Testing
 
 /// Our tensors against the golden MediaPipe preprocessing tensors (pose detector, pose
 /// landmarks, palm detector, hand landmarks, SSD; letterbox, rotation, both border modes).

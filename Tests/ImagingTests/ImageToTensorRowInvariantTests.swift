@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Imaging
 
 /// The row-invariant path of the warp (crops without rotation) gives bit for bit what the general
@@ -10,7 +11,7 @@ import TestSupport
     private func bitmap(width: Int, height: Int, layout: Bitmap.Layout, seed: Int) throws -> Bitmap {
         let count = width * height * layout.bytesPerPixel
         var bytes = [UInt8](repeating: 0, count: count)
-        for index in bytes.indices { bytes[index] = UInt8(truncatingIfNeeded: (index &+ seed) &* 2654435761 >> 13) }
+        for index in bytes.indices { bytes[index] = UInt8(truncatingIfNeeded: (index &+ seed) &* 2_654_435_761 >> 13) }
         return try Bitmap(width: width, height: height, layout: layout, bytes: bytes)
     }
 
@@ -18,7 +19,8 @@ import TestSupport
         _ bitmap: Bitmap, orientation: ImageOrientation, region: NormalizedRect, options: TensorConversionOptions,
         rowInvariant: Bool
     ) throws -> (bytes: [UInt8], used: Bool) {
-        let (geometry, inverse) = try ImageToTensor.prepare(bitmap, orientation: orientation, region: region, options: options)
+        let (geometry, inverse) = try ImageToTensor.prepare(
+            bitmap, orientation: orientation, region: region, options: options)
         var output = [UInt8](repeating: 7, count: options.elementCount)
         output.withUnsafeMutableBufferPointer { buffer in
             bitmap.withUnsafeBytes { pixels in
@@ -39,7 +41,8 @@ import TestSupport
             NormalizedRect(xCenter: 0.4, yCenter: 0.6, width: 0.5, height: 0.3, rotation: 0),
             NormalizedRect(xCenter: 0.05, yCenter: 0.9, width: 0.7, height: 0.9, rotation: 0),  // partly outside
         ]
-        var compared = 0, rowInvariant = 0
+        var compared = 0
+        var rowInvariant = 0
         for (index, (width, height)) in sizes.enumerated() {
             let layout: Bitmap.Layout = [.rgb8, .rgba8, .bgra8][index % 3]
             let image = try bitmap(width: width, height: height, layout: layout, seed: index)
@@ -47,12 +50,20 @@ import TestSupport
                 for region in regions {
                     for keep in [false, true] {
                         for border in [BorderMode.replicate, .zero] {
-                            let orientation = ImageOrientation.allCases[(compared / 3) % ImageOrientation.allCases.count]
+                            let orientation = ImageOrientation.allCases[
+                                (compared / 3) % ImageOrientation.allCases.count]
                             let options = TensorConversionOptions(
                                 width: tensorWidth, height: tensorHeight, keepAspectRatio: keep, borderMode: border)
-                            let fast = try tensor(image, orientation: orientation, region: region, options: options, rowInvariant: true)
-                            let general = try tensor(image, orientation: orientation, region: region, options: options, rowInvariant: false)
-                            #expect(fast.bytes == general.bytes, "\(width)x\(height) \(orientation) -> \(tensorWidth)x\(tensorHeight) \(region) keep \(keep) \(border)")
+                            let fast = try tensor(
+                                image, orientation: orientation, region: region, options: options, rowInvariant: true)
+                            let general = try tensor(
+                                image, orientation: orientation, region: region, options: options, rowInvariant: false)
+                            #expect(
+                                fast.bytes == general.bytes,
+                                Comment(
+                                    rawValue: "\(width)x\(height) \(orientation) -> \(tensorWidth)x\(tensorHeight) "
+                                        + "\(region) keep \(keep) \(border)")
+                            )
                             compared += 1
                             if fast.used { rowInvariant += 1 }
                         }
@@ -60,7 +71,10 @@ import TestSupport
                 }
             }
         }
-        print("ImageToTensor row-invariant path: \(compared) conversions compared, \(rowInvariant) took the row-invariant path")
+        print(
+            "ImageToTensor row-invariant path: \(compared) conversions compared, \(rowInvariant) took the "
+                + "row-invariant path"
+        )
         #expect(rowInvariant >= 100 && rowInvariant < compared)  // both paths are exercised
     }
 }

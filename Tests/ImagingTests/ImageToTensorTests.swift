@@ -61,8 +61,9 @@ import Testing
 
     @Test func floatAndByteOutputsAgree() throws {
         let source = try Self.bitmap()
-        let options = TensorConversionOptions(width: 50, height: 20, keepAspectRatio: true, borderMode: .zero,
-                                              valueRange: .zeroToOne)
+        let options = TensorConversionOptions(
+            width: 50, height: 20, keepAspectRatio: true, borderMode: .zero,
+            valueRange: .zeroToOne)
         let region = NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: 0.9, height: 0.8, rotation: -1)
         let values = try floats(source, region: region, options: options)
         var bytes = [UInt8](repeating: 0, count: options.elementCount)
@@ -158,7 +159,8 @@ import Testing
     }
 
     @Test func mediaPipeOrientationRectangleSwapsQuarterTurns() throws {
-        let rect = try #require(NormalizedRect.mediaPipeFullImage(orientation: .right, imageWidth: 1280, imageHeight: 720))
+        let rect = try #require(
+            NormalizedRect.mediaPipeFullImage(orientation: .right, imageWidth: 1280, imageHeight: 720))
         #expect(rect.rotation == 3 * Float.pi / 2)
         #expect(abs(rect.width - 720.0 / 1280) < 1e-6 && abs(rect.height - 1280.0 / 720) < 1e-6)
         #expect(NormalizedRect.mediaPipeFullImage(orientation: .leftMirrored, imageWidth: 10, imageHeight: 10) == nil)

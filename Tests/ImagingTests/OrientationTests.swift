@@ -1,7 +1,7 @@
 import Foundation
 import Imaging
-import Testing
 import TestSupport
+import Testing
 
 /// An image rotated or mirrored on disk, read with its orientation, gives exactly the tensor of
 /// the upright image.
@@ -38,13 +38,22 @@ import TestSupport
     }
 
     static let regions: [(NormalizedRect, TensorConversionOptions)] = [
-        (.fullImage, TensorConversionOptions(width: 224, height: 224, keepAspectRatio: true, borderMode: .zero,
-                                             valueRange: .minusOneToOne)),
-        (NormalizedRect(xCenter: 0.55, yCenter: 0.45, width: 0.5, height: 0.6, rotation: 0.7),
-         TensorConversionOptions(width: 256, height: 256, borderMode: .replicate, valueRange: .zeroToOne)),
-        (NormalizedRect(xCenter: 0.1, yCenter: 0.9, width: 0.8, height: 0.5, rotation: -2.4),
-         TensorConversionOptions(width: 96, height: 64, keepAspectRatio: true, borderMode: .zero,
-                                 valueRange: .zeroToOne)),
+        (
+            .fullImage,
+            TensorConversionOptions(
+                width: 224, height: 224, keepAspectRatio: true, borderMode: .zero,
+                valueRange: .minusOneToOne)
+        ),
+        (
+            NormalizedRect(xCenter: 0.55, yCenter: 0.45, width: 0.5, height: 0.6, rotation: 0.7),
+            TensorConversionOptions(width: 256, height: 256, borderMode: .replicate, valueRange: .zeroToOne)
+        ),
+        (
+            NormalizedRect(xCenter: 0.1, yCenter: 0.9, width: 0.8, height: 0.5, rotation: -2.4),
+            TensorConversionOptions(
+                width: 96, height: 64, keepAspectRatio: true, borderMode: .zero,
+                valueRange: .zeroToOne)
+        ),
     ]
 
     @Test(arguments: ImageOrientation.allCases)

@@ -1,7 +1,8 @@
 import AllocationCounter
-import Testing
 import ModelFile
 import TestSupport
+import Testing
+
 @testable import Inference
 
 /// Steady state: once warmed up, `invoke()` makes no heap allocation on any thread of the
@@ -43,7 +44,9 @@ import TestSupport
         // The counter sees this thread's allocations (so a zero below means something).
         let probeStart = allocation_counter_session_total(AllocationTests.session)
         let probe = Array(repeating: Float(1), count: 1000 + threads)
-        #expect(allocation_counter_session_total(AllocationTests.session) > probeStart, "the counter does not see allocations")
+        #expect(
+            allocation_counter_session_total(AllocationTests.session) > probeStart,
+            "the counter does not see allocations")
         let before = allocation_counter_session_total(AllocationTests.session)
         for _ in 0..<3 { try interpreter.invoke() }
         let allocations = allocation_counter_session_total(AllocationTests.session) - before

@@ -1,5 +1,6 @@
-import Testing
 import ModelFile
+import Testing
+
 @testable import Inference
 
 /// TFLite_Detection_PostProcess on hand-built inputs, its options and its sorting rules.
@@ -25,8 +26,10 @@ import ModelFile
         #expect(!options.useRegularNonMaxSuppression)
         #expect(options.outputCount == 3)
         #expect(DetectionPostProcessKernel.outputShapes(options) == [[1, 3, 4], [1, 3], [1, 3], [1]])
-        let regular = try Self.options([("use_regular_nms", .bool(true)), ("detections_per_class", .int(2)),
-                                        ("max_classes_per_detection", .double(2.9))])
+        let regular = try Self.options([
+            ("use_regular_nms", .bool(true)), ("detections_per_class", .int(2)),
+            ("max_classes_per_detection", .double(2.9)),
+        ])
         #expect(regular.useRegularNonMaxSuppression && regular.detectionsPerClass == 2)
         // flexbuffers' AsInt32 truncates a stored float.
         #expect(regular.maxClassesPerDetection == 2 && regular.outputCount == 6)
@@ -35,8 +38,12 @@ import ModelFile
     @Test func invalidOptionsAreRejected() {
         #expect(throws: DetectionPostProcessOptionsError.self) { try Self.options([("num_classes", nil)]) }
         #expect(throws: DetectionPostProcessOptionsError.self) { try Self.options([("nms_iou_threshold", .double(0))]) }
-        #expect(throws: DetectionPostProcessOptionsError.self) { try Self.options([("nms_iou_threshold", .double(1.5))]) }
-        #expect(throws: DetectionPostProcessOptionsError.self) { try Self.options([("max_classes_per_detection", .int(0))]) }
+        #expect(throws: DetectionPostProcessOptionsError.self) {
+            try Self.options([("nms_iou_threshold", .double(1.5))])
+        }
+        #expect(throws: DetectionPostProcessOptionsError.self) {
+            try Self.options([("max_classes_per_detection", .int(0))])
+        }
         #expect(throws: DetectionPostProcessOptionsError.self) { try Self.options([("y_scale", .string("ten"))]) }
         #expect(throws: DetectionPostProcessOptionsError.self) { try DetectionPostProcessOptions(.vector([])) }
         #expect(DetectionPostProcessKernel.outputShapes(customOptions: nil) == nil)
@@ -49,7 +56,8 @@ import ModelFile
         values.withUnsafeBufferPointer { v in
             indices.withUnsafeMutableBufferPointer { i in
                 scratch.withUnsafeMutableBufferPointer { s in
-                    DetectionPostProcessKernel.stableSortDescending(i.baseAddress!, count: 6, by: v.baseAddress!, scratch: s.baseAddress!)
+                    DetectionPostProcessKernel.stableSortDescending(
+                        i.baseAddress!, count: 6, by: v.baseAddress!, scratch: s.baseAddress!)
                 }
             }
         }
@@ -64,7 +72,8 @@ import ModelFile
         var indices: [Int32] = [0, 1, 2, 3, 4]
         values.withUnsafeBufferPointer { v in
             indices.withUnsafeMutableBufferPointer { i in
-                DetectionPostProcessKernel.partialSortDescending(i.baseAddress!, middle: 2, count: 5, by: v.baseAddress!)
+                DetectionPostProcessKernel.partialSortDescending(
+                    i.baseAddress!, middle: 2, count: 5, by: v.baseAddress!)
             }
         }
         #expect(Array(indices[0..<2]) == [2, 1])
@@ -73,7 +82,8 @@ import ModelFile
         var order: [Int32] = [0, 1, 2, 3, 4]
         distinct.withUnsafeBufferPointer { v in
             order.withUnsafeMutableBufferPointer { i in
-                DetectionPostProcessKernel.partialSortDescending(i.baseAddress!, middle: 3, count: 5, by: v.baseAddress!)
+                DetectionPostProcessKernel.partialSortDescending(
+                    i.baseAddress!, middle: 3, count: 5, by: v.baseAddress!)
             }
         }
         #expect(Array(order[0..<3]) == [3, 1, 2])
@@ -89,16 +99,19 @@ import ModelFile
         let m = options.outputCount
         let outputs = [h.output(m * 4), h.output(m), h.output(m), h.output(1)]
         func source(_ values: [Float]) -> DetectionPostProcessKernel.Source {
-            DetectionPostProcessKernel.Source(pointer: UnsafeMutableRawPointer(h.buffer(values)), isQuantized: false, scale: 1, zeroPoint: 0)
+            DetectionPostProcessKernel.Source(
+                pointer: UnsafeMutableRawPointer(h.buffer(values)), isQuantized: false, scale: 1, zeroPoint: 0)
         }
-        let kernel = DetectionPostProcessKernel(options: options, boxes: source(boxes), scores: source(scores), anchors: source(anchors),
-                                                anchorCount: 3, boxLength: 4, columns: 3, labelOffset: 1, outputs: outputs)
+        let kernel = DetectionPostProcessKernel(
+            options: options, boxes: source(boxes), scores: source(scores), anchors: source(anchors),
+            anchorCount: 3, boxLength: 4, columns: 3, labelOffset: 1, outputs: outputs)
         h.run(kernel)
         return [values(outputs[0], m * 4), values(outputs[1], m), values(outputs[2], m), values(outputs[3], 1)]
     }
 
     static func corners(_ y: Float, _ x: Float, _ h: Float, _ w: Float) -> [Float] {
-        let halfH = Float(0.5 * Double(h)), halfW = Float(0.5 * Double(w))
+        let halfH = Float(0.5 * Double(h))
+        let halfW = Float(0.5 * Double(w))
         return [y - halfH, x - halfW, y + halfH, x + halfW]
     }
 

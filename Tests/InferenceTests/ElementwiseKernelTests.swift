@@ -1,10 +1,13 @@
-import Testing
 import ModelFile
+import Testing
+
 @testable import Inference
 
 @Suite struct ElementwiseKernelTests {
-    private func binary(_ op: BinaryKernel.Operation, _ a: [Float], _ sa: [Int], _ b: [Float], _ sb: [Int],
-                        clamp: ActivationClamp = .identity, threads: Int = 1) -> ([Int], [Float]) {
+    private func binary(
+        _ op: BinaryKernel.Operation, _ a: [Float], _ sa: [Int], _ b: [Float], _ sb: [Int],
+        clamp: ActivationClamp = .identity, threads: Int = 1
+    ) -> ([Int], [Float]) {
         let h = KernelHarness(threads: threads)
         let shape = BroadcastShape(sa, sb)!
         let count = shape.outputShape.reduce(1, *)
@@ -16,7 +19,8 @@ import ModelFile
     @Test func broadcastingFollowsNumPyRules() {
         #expect(BroadcastShape([2, 3], [4]) == nil)
         // [2,1,3] + [4,1] → [2,4,3]: out[i][j][k] = a[i][0][k] + b[j][0]
-        let a: [Float] = [1, 2, 3, 4, 5, 6], b: [Float] = [10, 20, 30, 40]
+        let a: [Float] = [1, 2, 3, 4, 5, 6]
+        let b: [Float] = [10, 20, 30, 40]
         let (shape, out) = binary(.add, a, [2, 1, 3], b, [4, 1])
         #expect(shape == [2, 4, 3])
         var expected: [Float] = []
@@ -35,7 +39,8 @@ import ModelFile
     }
 
     @Test func fusedActivationAppliesToTheSum() {
-        let a: [Float] = [-5, -1, 0, 2, 5, 9, 1, 3, 4], b: [Float] = [1, 1, 1, 1, 1, 1, 1, 1, 1]
+        let a: [Float] = [-5, -1, 0, 2, 5, 9, 1, 3, 4]
+        let b: [Float] = [1, 1, 1, 1, 1, 1, 1, 1, 1]
         #expect(binary(.add, a, [9], b, [9], clamp: ActivationClamp(.relu6)!).1 == [0, 0, 1, 3, 6, 6, 2, 4, 5])
         #expect(binary(.add, a, [9], b, [9], clamp: ActivationClamp(.reluN1To1)!).1 == [-1, 0, 1, 1, 1, 1, 1, 1, 1])
     }

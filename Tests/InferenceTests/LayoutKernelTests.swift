@@ -1,5 +1,6 @@
-import Testing
 import ModelFile
+import Testing
+
 @testable import Inference
 
 @Suite struct LayoutKernelTests {
@@ -8,10 +9,18 @@ import ModelFile
         // 3×3 input 1..9, 2×2 window, stride 2, SAME: out 2×2, pad 0 before, 1 after.
         let input = (1...9).map(Float.init)
         let axis = WindowAxis(input: 3, filter: 2, stride: 2, dilation: 1, padding: .same)!
-        let shape = NHWC(batch: 1, height: 3, width: 3, channels: 1), outShape = NHWC(batch: 1, height: 2, width: 2, channels: 1)
-        let maxOut = h.output(4), avgOut = h.output(4)
-        h.run(Pool2DKernel(kind: .max, input: h.buffer(input), output: maxOut, inputShape: shape, outputShape: outShape, rows: axis, columns: axis, clamp: .identity))
-        h.run(Pool2DKernel(kind: .average, input: h.buffer(input), output: avgOut, inputShape: shape, outputShape: outShape, rows: axis, columns: axis, clamp: .identity))
+        let shape = NHWC(batch: 1, height: 3, width: 3, channels: 1)
+        let outShape = NHWC(batch: 1, height: 2, width: 2, channels: 1)
+        let maxOut = h.output(4)
+        let avgOut = h.output(4)
+        h.run(
+            Pool2DKernel(
+                kind: .max, input: h.buffer(input), output: maxOut, inputShape: shape, outputShape: outShape,
+                rows: axis, columns: axis, clamp: .identity))
+        h.run(
+            Pool2DKernel(
+                kind: .average, input: h.buffer(input), output: avgOut, inputShape: shape, outputShape: outShape,
+                rows: axis, columns: axis, clamp: .identity))
         #expect(values(maxOut, 4) == [5, 6, 8, 9])
         // Averages over the in-bounds taps only: (1+2+4+5)/4, (3+6)/2, (7+8)/2, 9/1.
         #expect(values(avgOut, 4) == [3, 4.5, 7.5, 9])
@@ -21,7 +30,10 @@ import ModelFile
         let h = KernelHarness()
         let out = h.output(4 * 5)
         // [2, 3] padded by [[1, 1], [0, 2]] with 9.
-        h.run(PadKernel(input: h.buffer([1, 2, 3, 4, 5, 6]), output: out, inputShape: [2, 3], outputShape: [4, 5], before: [1, 0], value: 9))
+        h.run(
+            PadKernel(
+                input: h.buffer([1, 2, 3, 4, 5, 6]), output: out, inputShape: [2, 3], outputShape: [4, 5],
+                before: [1, 0], value: 9))
         #expect(values(out, 20) == [9, 9, 9, 9, 9, 1, 2, 3, 9, 9, 4, 5, 6, 9, 9, 9, 9, 9, 9, 9])
     }
 
@@ -29,8 +41,10 @@ import ModelFile
         let h = KernelHarness()
         let out = h.output(10)
         // [2, 2] and [2, 3] along axis 1.
-        h.run(ConcatenationKernel(inputs: [h.buffer([1, 2, 3, 4]), h.buffer([5, 6, 7, 8, 9, 10])], chunks: [2, 3],
-                                  output: out, outerCount: 2, clamp: .identity))
+        h.run(
+            ConcatenationKernel(
+                inputs: [h.buffer([1, 2, 3, 4]), h.buffer([5, 6, 7, 8, 9, 10])], chunks: [2, 3],
+                output: out, outerCount: 2, clamp: .identity))
         #expect(values(out, 10) == [1, 2, 5, 6, 7, 3, 4, 8, 9, 10])
     }
 
@@ -38,12 +52,17 @@ import ModelFile
         let h = KernelHarness()
         // 1×1×1×4 → 1×2×2×1: channel (dy·2 + dx) goes to (dy, dx).
         let out = h.output(4)
-        h.run(DepthToSpaceKernel(input: h.buffer([1, 2, 3, 4]), output: out, inputShape: NHWC(batch: 1, height: 1, width: 1, channels: 4), block: 2))
+        h.run(
+            DepthToSpaceKernel(
+                input: h.buffer([1, 2, 3, 4]), output: out,
+                inputShape: NHWC(batch: 1, height: 1, width: 1, channels: 4), block: 2))
         #expect(values(out, 4) == [1, 2, 3, 4])
         // 1×1×2×8 with 2 output channels: pixel x=0 → out (0,0),(0,1),(1,0),(1,1).
         let out2 = h.output(16)
-        h.run(DepthToSpaceKernel(input: h.buffer((0..<16).map(Float.init)), output: out2,
-                                 inputShape: NHWC(batch: 1, height: 1, width: 2, channels: 8), block: 2))
+        h.run(
+            DepthToSpaceKernel(
+                input: h.buffer((0..<16).map(Float.init)), output: out2,
+                inputShape: NHWC(batch: 1, height: 1, width: 2, channels: 8), block: 2))
         // Output [1, 2, 4, 2]: row 0: px0 ch0-1, px0 ch2-3, px1 ch0-1, px1 ch2-3; row 1: ch4-7.
         #expect(values(out2, 16) == [0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15])
     }
@@ -53,11 +72,16 @@ import ModelFile
         // [1, 2, 2, 3] mean over [1, 2] → per channel.
         let x = (0..<12).map(Float.init)
         let out = h.output(3)
-        h.run(ReduceKernel(kind: .mean, input: h.buffer(x), output: out, inputShape: [1, 2, 2, 3], reduced: [false, true, true, false]))
+        h.run(
+            ReduceKernel(
+                kind: .mean, input: h.buffer(x), output: out, inputShape: [1, 2, 2, 3],
+                reduced: [false, true, true, false]))
         #expect(values(out, 3) == [4.5, 5.5, 6.5])
         // [2, 3, 2] sum over axes 0 and 2 (not adjacent) → 3 values.
         let sum = h.output(3)
-        h.run(ReduceKernel(kind: .sum, input: h.buffer(x), output: sum, inputShape: [2, 3, 2], reduced: [true, false, true]))
+        h.run(
+            ReduceKernel(
+                kind: .sum, input: h.buffer(x), output: sum, inputShape: [2, 3, 2], reduced: [true, false, true]))
         let expectedSums: [Float] = [14, 22, 30]  // 0+1+6+7, 2+3+8+9, 4+5+10+11
         #expect(values(sum, 3) == expectedSums)
     }
@@ -78,9 +102,11 @@ import ModelFile
 
         let h = KernelHarness()
         let out = h.output(4)
-        h.run(ResizeKernel(input: h.buffer([0, 10]), output: out, inputShape: NHWC(batch: 1, height: 1, width: 2, channels: 1),
-                           outputShape: NHWC(batch: 1, height: 1, width: 4, channels: 1), isBilinear: true,
-                           ys: [(0, 0, 0)], xs: half))
+        h.run(
+            ResizeKernel(
+                input: h.buffer([0, 10]), output: out, inputShape: NHWC(batch: 1, height: 1, width: 2, channels: 1),
+                outputShape: NHWC(batch: 1, height: 1, width: 4, channels: 1), isBilinear: true,
+                ys: [(0, 0, 0)], xs: half))
         #expect(values(out, 4) == [0, 2.5, 7.5, 10])
     }
 
@@ -102,9 +128,12 @@ import ModelFile
         // t + (b - t)·ay with t, b lerps across x: input rows [0, 10] and [20, 40], ay = 0.25.
         let h = KernelHarness()
         let out = h.output(4)
-        h.run(ResizeKernel(input: h.buffer([0, 10, 20, 40]), output: out, inputShape: NHWC(batch: 1, height: 2, width: 2, channels: 1),
-                           outputShape: NHWC(batch: 1, height: 1, width: 4, channels: 1), isBilinear: true,
-                           ys: [(0, 1, 0.25)], xs: half))
+        h.run(
+            ResizeKernel(
+                input: h.buffer([0, 10, 20, 40]), output: out,
+                inputShape: NHWC(batch: 1, height: 2, width: 2, channels: 1),
+                outputShape: NHWC(batch: 1, height: 1, width: 4, channels: 1), isBilinear: true,
+                ys: [(0, 1, 0.25)], xs: half))
         #expect(values(out, 4) == [5, 8.125, 14.375, 17.5])
     }
 

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import ModelFile
 import TestSupport
+import Testing
+
 @testable import Inference
 
 /// Every output element of the six float models agrees with LiteRT (XNNPACK, the reference)
@@ -47,7 +48,8 @@ import TestSupport
             // Bitwise equality is the claim for the builds with fused multiply-adds.
             let exact = instructionSet == .avx512 || instructionSet == .avx2
             var worst = 0.0
-            var compared = 0, differing = 0
+            var compared = 0
+            var differing = 0
             for testCase in cases {
                 try interpreter.copyInput(0, from: try GoldenModel.input(testCase.input, shape: golden.inputShape))
                 try interpreter.invoke()
@@ -61,7 +63,10 @@ import TestSupport
                     #expect(indices.count == values.count)
                     var failures = 0
                     for (index, reference) in zip(indices, values) {
-                        guard index < actual.count else { failures += 1; continue }
+                        guard index < actual.count else {
+                            failures += 1
+                            continue
+                        }
                         compared += 1
                         if actual[index].bitPattern != reference.bitPattern { differing += 1 }
                         let error = Double(abs(actual[index] - reference)) / max(1, Double(abs(reference)))
@@ -69,22 +74,42 @@ import TestSupport
                         if !(error <= golden.tolerance) {
                             failures += 1
                             if failures <= 3 {
-                                Issue.record("\(name) [\(instructionSet)] \(testCase.name) output \(o)[\(index)]: \(actual[index]) vs LiteRT \(reference)")
+                                Issue.record(
+                                    Comment(
+                                        rawValue: "\(name) [\(instructionSet)] \(testCase.name) output \(o)[\(index)]: "
+                                            + "\(actual[index]) vs LiteRT \(reference)")
+                                )
                             }
                         }
                     }
-                    #expect(failures == 0, "\(name) [\(instructionSet)] \(testCase.name) output \(o): \(failures) elements beyond 1e-4")
+                    #expect(
+                        failures == 0,
+                        "\(name) [\(instructionSet)] \(testCase.name) output \(o): \(failures) elements beyond 1e-4")
                     // Whole-tensor checksums cover the elements not sampled.
                     let sum = actual.reduce(0.0) { $0 + Double($1) }
                     let absSum = actual.reduce(0.0) { $0 + Double(abs($1)) }
-                    #expect(abs(sum - expected.sum) <= expected.sumTolerance, "\(name) \(testCase.name) output \(o) sum \(sum) vs \(expected.sum)")
-                    #expect(abs(absSum - expected.absSum) <= expected.sumTolerance, "\(name) \(testCase.name) output \(o) abs sum \(absSum) vs \(expected.absSum)")
+                    #expect(
+                        abs(sum - expected.sum) <= expected.sumTolerance,
+                        "\(name) \(testCase.name) output \(o) sum \(sum) vs \(expected.sum)")
+                    #expect(
+                        abs(absSum - expected.absSum) <= expected.sumTolerance,
+                        "\(name) \(testCase.name) output \(o) abs sum \(absSum) vs \(expected.absSum)")
                 }
             }
             if exact {
-                #expect(differing == 0, "\(name) [\(instructionSet)]: \(differing) of \(compared) compared elements differ from LiteRT in their bits")
+                #expect(
+                    differing == 0,
+                    Comment(
+                        rawValue:
+                            "\(name) [\(instructionSet)]: \(differing) of \(compared) compared elements "
+                            + "differ from LiteRT in their bits")
+                )
             }
-            print("\(name) [\(instructionSet)]: max scaled error vs LiteRT \(worst) over \(cases.count) cases, \(differing) of \(compared) compared elements not bitwise identical; arena \(interpreter.arenaByteCount) bytes")
+            print(
+                "\(name) [\(instructionSet)]: max scaled error vs LiteRT \(worst) over \(cases.count) cases, "
+                    + "\(differing) of \(compared) compared elements not bitwise identical; "
+                    + "arena \(interpreter.arenaByteCount) bytes"
+            )
         }
     }
 }

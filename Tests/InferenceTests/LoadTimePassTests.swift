@@ -1,6 +1,7 @@
-import Testing
 import ModelFile
 import TestSupport
+import Testing
+
 @testable import Inference
 
 @Suite struct LoadTimePassTests {
@@ -21,7 +22,8 @@ import TestSupport
 
     @Test func densifiesCompressedRows() throws {
         // 3×4 matrix, rows dense, columns CSR: row 0 has (1: 5), row 1 none, row 2 (0: 7), (3: 8).
-        let sparsity = Densifier.Layout(traversalOrder: [0, 1], blockMap: [], levels: [dense(3), csr([0, 1, 1, 3], [1, 0, 3])])
+        let sparsity = Densifier.Layout(
+            traversalOrder: [0, 1], blockMap: [], levels: [dense(3), csr([0, 1, 1, 3], [1, 0, 3])])
         #expect(try densify(sparsity, values: [5, 7, 8], shape: [3, 4]) == [0, 5, 0, 0, 0, 0, 0, 0, 7, 0, 0, 8])
     }
 
@@ -35,21 +37,24 @@ import TestSupport
     }
 
     @Test func rejectsSparseIndicesOutsideTheShape() {
-        let sparsity = Densifier.Layout(traversalOrder: [0, 1], blockMap: [], levels: [dense(2), csr([0, 1, 2], [0, 9])])
+        let sparsity = Densifier.Layout(
+            traversalOrder: [0, 1], blockMap: [], levels: [dense(2), csr([0, 1, 2], [0, 9])])
         #expect(throws: InferenceError.self) { try densify(sparsity, values: [1, 2], shape: [2, 4]) }
-        let truncated = Densifier.Layout(traversalOrder: [0, 1], blockMap: [], levels: [dense(2), csr([0, 1, 2], [0, 1])])
+        let truncated = Densifier.Layout(
+            traversalOrder: [0, 1], blockMap: [], levels: [dense(2), csr([0, 1, 2], [0, 1])])
         #expect(throws: InferenceError.self) { try densify(truncated, values: [1], shape: [2, 4]) }
         let badOrder = Densifier.Layout(traversalOrder: [0, 0], blockMap: [], levels: [dense(2), dense(4)])
         #expect(throws: InferenceError.self) { try densify(badOrder, values: [1], shape: [2, 4]) }
     }
 
     @Test func plannerSharesMemoryOnlyBetweenDisjointLifetimes() {
-        let plan = MemoryPlanner.plan([
-            .init(id: 0, byteCount: 100, first: 0, last: 1),
-            .init(id: 1, byteCount: 100, first: 1, last: 2),
-            .init(id: 2, byteCount: 100, first: 2, last: 3),
-            .init(id: 3, byteCount: 300, first: 4, last: 5),
-        ], alignment: 64)
+        let plan = MemoryPlanner.plan(
+            [
+                .init(id: 0, byteCount: 100, first: 0, last: 1),
+                .init(id: 1, byteCount: 100, first: 1, last: 2),
+                .init(id: 2, byteCount: 100, first: 2, last: 3),
+                .init(id: 3, byteCount: 300, first: 4, last: 5),
+            ], alignment: 64)
         #expect(plan.offsets[0] == 0 && plan.offsets[2] == 0)
         #expect(plan.offsets[1] == 128)
         #expect(plan.offsets[3] == 0)
@@ -58,11 +63,13 @@ import TestSupport
 
     @Test func reportsTheFirstUnsupportedOperatorWithVersionAndIndex() throws {
         guard let directory = QuantizedGolden.directory else { throw GoldenError.missing("Golden/Quantized") }
-        let custom = try TFLiteModel(contentsOfFile: directory.appendingPathComponent("models/unsupported-custom-operator.tflite").path)
+        let custom = try TFLiteModel(
+            contentsOfFile: directory.appendingPathComponent("models/unsupported-custom-operator.tflite").path)
         #expect(throws: InferenceError.unsupportedOperator(name: "CUSTOM:VisionTasksUnknownOp", version: 1, index: 1)) {
             try Interpreter(model: custom)
         }
-        let version = try TFLiteModel(contentsOfFile: directory.appendingPathComponent("models/unsupported-operator-version.tflite").path)
+        let version = try TFLiteModel(
+            contentsOfFile: directory.appendingPathComponent("models/unsupported-operator-version.tflite").path)
         #expect(throws: InferenceError.unsupportedOperator(name: "LOGISTIC", version: 9, index: 0)) {
             try Interpreter(model: version)
         }
@@ -105,7 +112,8 @@ import TestSupport
             return
         }
         let model = try ModelContainer(contentsOfFile: path).model(named: "pose_landmarks_detector.tflite")
-        try expectSameBits(model, input: RandomInput.values(seed: 7, count: 256 * 256 * 3, low: 0, high: 1), threads: [1, 2, 3])
+        try expectSameBits(
+            model, input: RandomInput.values(seed: 7, count: 256 * 256 * 3, low: 0, high: 1), threads: [1, 2, 3])
     }
 
     @Test func fusedPointwiseBandsGiveTheSameBitsForAnyThreadCount() throws {
@@ -116,8 +124,9 @@ import TestSupport
             return
         }
         let model = try ModelContainer(contentsOfFile: path).model(named: "pose_detector.tflite")
-        try expectSameBits(model, input: RandomInput.values(seed: 11, count: 224 * 224 * 3, low: -1, high: 1),
-                           threads: [1, 2, 3, 4])
+        try expectSameBits(
+            model, input: RandomInput.values(seed: 11, count: 224 * 224 * 3, low: -1, high: 1),
+            threads: [1, 2, 3, 4])
     }
 
     @Test func fusedPointwiseBandsAreEvenAndShareOutBetweenTheThreads() {
@@ -163,8 +172,9 @@ import TestSupport
             for width in [1, 3, 7, 14, 48] {
                 for bandRows in 1...height {
                     for threads in 1...4 {
-                        let count = DepthwisePointwiseKernel.bandCount(height: height, width: width, bandRows: bandRows,
-                                                                       threads: threads)
+                        let count = DepthwisePointwiseKernel.bandCount(
+                            height: height, width: width, bandRows: bandRows,
+                            threads: threads)
                         let sizes = (0..<count).map { ($0 + 1) * height / count - $0 * height / count }
                         let covers = sizes.reduce(0, +) == height && sizes.allSatisfy { $0 >= 1 && $0 <= bandRows }
                         let even = (sizes.max() ?? 0) - (sizes.min() ?? 0) <= 1
@@ -184,8 +194,9 @@ import TestSupport
             return
         }
         let model = try ModelContainer(contentsOfFile: path).model(named: "hand_landmarks_detector.tflite")
-        try expectSameBits(model, input: RandomInput.values(seed: 13, count: 224 * 224 * 3, low: 0, high: 1),
-                           threads: [1, 2, 3, 4])
+        try expectSameBits(
+            model, input: RandomInput.values(seed: 13, count: 224 * 224 * 3, low: 0, high: 1),
+            threads: [1, 2, 3, 4])
     }
 
     /// Runs `model` on `input` with each thread count (twice each: inputs are kept and nothing
@@ -217,7 +228,11 @@ import TestSupport
         let model = try ModelContainer(contentsOfFile: path).model(named: "hand_landmarks_detector.tflite")
         let interpreter = try Interpreter(model: model, options: InterpreterOptions(threadCount: 1))
         #expect(throws: InferenceError.self) { try interpreter.copyInput(0, from: [1, 2, 3]) }
-        #expect(throws: InferenceError.tensorIndexOutOfRange(kind: "input", index: 1, count: 1)) { try interpreter.inputShape(1) }
-        #expect(throws: InferenceError.tensorIndexOutOfRange(kind: "output", index: -1, count: 4)) { try interpreter.output(-1) }
+        #expect(throws: InferenceError.tensorIndexOutOfRange(kind: "input", index: 1, count: 1)) {
+            try interpreter.inputShape(1)
+        }
+        #expect(throws: InferenceError.tensorIndexOutOfRange(kind: "output", index: -1, count: 4)) {
+            try interpreter.output(-1)
+        }
     }
 }

@@ -1,5 +1,6 @@
-import Testing
 import ModelFile
+import Testing
+
 @testable import Inference
 
 /// TFLite's and XNNPACK's integer arithmetic on hand-computed values.
@@ -19,10 +20,10 @@ import ModelFile
 
     @Test func gemmlowpRoundingRoundsHighMultiplyTiesUpAndShiftTiesAwayFromZero() {
         let half = Int32(1 << 30)  // 0.5 in Q31
-        #expect(FixedPointMultiplier.roundingDoublingHighMultiply(5, half) == 3)    //  2.5 →  3
+        #expect(FixedPointMultiplier.roundingDoublingHighMultiply(5, half) == 3)  //  2.5 →  3
         #expect(FixedPointMultiplier.roundingDoublingHighMultiply(-5, half) == -2)  // -2.5 → -2
         #expect(FixedPointMultiplier.roundingDoublingHighMultiply(.min, .min) == .max)
-        #expect(FixedPointMultiplier.roundingDivide(5, byPowerOfTwo: 1) == 3)    //  2.5 →  3
+        #expect(FixedPointMultiplier.roundingDivide(5, byPowerOfTwo: 1) == 3)  //  2.5 →  3
         #expect(FixedPointMultiplier.roundingDivide(-5, byPowerOfTwo: 1) == -3)  // -2.5 → -3
         #expect(FixedPointMultiplier.roundingDivide(-6, byPowerOfTwo: 2) == -2)  // -1.5 → -2
         #expect(FixedPointMultiplier.roundingDivide(7, byPowerOfTwo: 0) == 7)
@@ -44,27 +45,34 @@ import ModelFile
     @Test func activationRangeTiesFollowEachArithmetic() {
         // RELU_N1_TO_1 on scale 0.08, zero point 100: ±1 / 0.08 = ±12.5 exactly.
         // TFLite: 100 + round_half_away(±12.5) = 87, 113. XNNPACK: lrintf(87.5), lrintf(112.5) = 88, 112.
-        let reference = QuantizedArithmetic.reference.activationRange(.reluN1To1, scale: 0.08, zeroPoint: 100, range: .uint8)
-        let xnnpack = QuantizedArithmetic.xnnpack.activationRange(.reluN1To1, scale: 0.08, zeroPoint: 100, range: .uint8)
+        let reference = QuantizedArithmetic.reference.activationRange(
+            .reluN1To1, scale: 0.08, zeroPoint: 100, range: .uint8)
+        let xnnpack = QuantizedArithmetic.xnnpack.activationRange(
+            .reluN1To1, scale: 0.08, zeroPoint: 100, range: .uint8)
         #expect(reference == QuantizedRange(lower: 87, upper: 113))
         #expect(xnnpack == QuantizedRange(lower: 88, upper: 112))
         // RELU6 beyond the type's range is clipped; NONE is the whole range; TANH has no quantized form.
-        #expect(QuantizedArithmetic.reference.activationRange(.relu6, scale: 0.01, zeroPoint: -128, range: .int8)
-            == QuantizedRange(lower: -128, upper: 127))
+        #expect(
+            QuantizedArithmetic.reference.activationRange(.relu6, scale: 0.01, zeroPoint: -128, range: .int8)
+                == QuantizedRange(lower: -128, upper: 127))
         #expect(QuantizedArithmetic.xnnpack.activationRange(.none, scale: 0.5, zeroPoint: 7, range: .int8) == .int8)
-        #expect(QuantizedArithmetic.xnnpack.activationRange(.relu, scale: 0.5, zeroPoint: 7, range: .int8)
-            == QuantizedRange(lower: 7, upper: 127))
+        #expect(
+            QuantizedArithmetic.xnnpack.activationRange(.relu, scale: 0.5, zeroPoint: 7, range: .int8)
+                == QuantizedRange(lower: 7, upper: 127))
         #expect(QuantizedArithmetic.reference.activationRange(.tanh, scale: 0.5, zeroPoint: 7, range: .int8) == nil)
     }
 
     @Test func convolutionRequantizationRoundsToEvenWithXNNPACKAndTwiceWithTheReference() {
         // Scale 0.01 · 0.5 / 0.01 = 0.5 exactly: accumulators 5 and 7 land on ties.
         let make = { (arithmetic: QuantizedArithmetic) in
-            Requantizer(arithmetic: arithmetic, inputScale: 0.01, filterScales: [0.5], outputScale: 0.01, channelCount: 8,
-                        zeroPoint: 10, range: .uint8, floatProduct: true)
+            Requantizer(
+                arithmetic: arithmetic, inputScale: 0.01, filterScales: [0.5], outputScale: 0.01, channelCount: 8,
+                zeroPoint: 10, range: .uint8, floatProduct: true)
         }
-        let xnnpack = make(.xnnpack), reference = make(.reference)
-        let low = SIMD4<Int32>(5, 7, -5, -7), high = SIMD4<Int32>(600, -600, 0, 1)
+        let xnnpack = make(.xnnpack)
+        let reference = make(.reference)
+        let low = SIMD4<Int32>(5, 7, -5, -7)
+        let high = SIMD4<Int32>(600, -600, 0, 1)
         var out = [UInt8](repeating: 0, count: 8)
         out.withUnsafeMutableBufferPointer { xnnpack.store(low, high, channel: 0, to: $0.baseAddress!, width: 8) }
         // 2.5 → 2, 3.5 → 4, -2.5 → -2, -3.5 → -4 (nearest even); 300 and -300 clamp; + 10.
@@ -76,8 +84,9 @@ import ModelFile
     }
 
     @Test func perChannelScalesApplyPerOutputChannel() {
-        let requantizer = Requantizer(arithmetic: .xnnpack, inputScale: 1, filterScales: [1, 0.5, 0.25, 2], outputScale: 1,
-                                      channelCount: 4, zeroPoint: 0, range: .int8, floatProduct: false)
+        let requantizer = Requantizer(
+            arithmetic: .xnnpack, inputScale: 1, filterScales: [1, 0.5, 0.25, 2], outputScale: 1,
+            channelCount: 4, zeroPoint: 0, range: .int8, floatProduct: false)
         var out = [Int8](repeating: 0, count: 4)
         out.withUnsafeMutableBufferPointer {
             requantizer.store(SIMD4(repeating: 12), SIMD4(repeating: 12), channel: 0, to: $0.baseAddress!, width: 4)
@@ -86,40 +95,53 @@ import ModelFile
     }
 
     @Test func xnnpackAdditionUsesTwentyBitMultipliers() {
-        let a = AffineQuantization(scale: 0.05, zeroPoint: 130), b = AffineQuantization(scale: 0.07, zeroPoint: 120)
+        let a = AffineQuantization(scale: 0.05, zeroPoint: 130)
+        let b = AffineQuantization(scale: 0.07, zeroPoint: 120)
         let y = AffineQuantization(scale: 0.1, zeroPoint: 128)
         let form = QuantizedBinaryKernel.form(.add, a: a, b: b, output: y, arithmetic: .xnnpack)
         // r_a = 0.5, r_b = 0.7 (float32): max exponent -1 → shift 21; M_a = 0.5·2^21, M_b = lrintf(0.7f·2^21).
         let rb = Float(0.07) / Float(0.1)
         let mb = Int32((rb * 2_097_152).rounded(.toNearestOrEven))
-        #expect(form == .xnnpackAdd(multiplierA: 1_048_576, multiplierB: mb,
-                                    bias: (1 << 20) - 1_048_576 * 130 - mb * 120, shift: 21))
+        #expect(
+            form
+                == .xnnpackAdd(
+                    multiplierA: 1_048_576, multiplierB: mb,
+                    bias: (1 << 20) - 1_048_576 * 130 - mb * 120, shift: 21))
         // a = 150 (1.0), b = 134 (0.98): 1.98 / 0.1 = 19.8 → 148 (+ zero point 128).
-        let kernel = QuantizedBinaryKernel(form: form, a: UnsafeMutableRawPointer(bitPattern: 64)!, b: UnsafeMutableRawPointer(bitPattern: 64)!,
-                                           output: UnsafeMutableRawPointer(bitPattern: 64)!, isSigned: false,
-                                           shape: BroadcastShape([1], [1])!, zeroPoints: (130, 120, 128), range: .uint8)
+        let kernel = QuantizedBinaryKernel(
+            form: form, a: UnsafeMutableRawPointer(bitPattern: 64)!, b: UnsafeMutableRawPointer(bitPattern: 64)!,
+            output: UnsafeMutableRawPointer(bitPattern: 64)!, isSigned: false,
+            shape: BroadcastShape([1], [1])!, zeroPoints: (130, 120, 128), range: .uint8)
         #expect(kernel.combine(150, 134) == 148)
         // Reference: TFLite's 20-bit left shift with three multipliers gives the same here.
-        let reference = QuantizedBinaryKernel(form: QuantizedBinaryKernel.form(.add, a: a, b: b, output: y, arithmetic: .reference),
-                                              a: UnsafeMutableRawPointer(bitPattern: 64)!, b: UnsafeMutableRawPointer(bitPattern: 64)!,
-                                              output: UnsafeMutableRawPointer(bitPattern: 64)!, isSigned: false,
-                                              shape: BroadcastShape([1], [1])!, zeroPoints: (130, 120, 128), range: .uint8)
+        let reference = QuantizedBinaryKernel(
+            form: QuantizedBinaryKernel.form(.add, a: a, b: b, output: y, arithmetic: .reference),
+            a: UnsafeMutableRawPointer(bitPattern: 64)!, b: UnsafeMutableRawPointer(bitPattern: 64)!,
+            output: UnsafeMutableRawPointer(bitPattern: 64)!, isSigned: false,
+            shape: BroadcastShape([1], [1])!, zeroPoints: (130, 120, 128), range: .uint8)
         #expect(reference.combine(150, 134) == 148)
     }
 
     @Test func xnnpackLimitsFallBackToTheReferenceForm() {
-        let tiny = AffineQuantization(scale: 0.0001, zeroPoint: 0), unit = AffineQuantization(scale: 1, zeroPoint: 0)
+        let tiny = AffineQuantization(scale: 0.0001, zeroPoint: 0)
+        let unit = AffineQuantization(scale: 1, zeroPoint: 0)
         // r_b = 1e-4 < 1/1024: XNNPACK does not take the ADD.
-        guard case .referenceAdd = QuantizedBinaryKernel.form(.add, a: unit, b: tiny, output: unit, arithmetic: .xnnpack) else {
+        guard
+            case .referenceAdd = QuantizedBinaryKernel.form(.add, a: unit, b: tiny, output: unit, arithmetic: .xnnpack)
+        else {
             Issue.record("expected the reference form")
             return
         }
         // Product ratio 1e-8 < 1/65536: nor the MUL.
-        guard case .referenceMul = QuantizedBinaryKernel.form(.mul, a: tiny, b: tiny, output: unit, arithmetic: .xnnpack) else {
+        guard
+            case .referenceMul = QuantizedBinaryKernel.form(.mul, a: tiny, b: tiny, output: unit, arithmetic: .xnnpack)
+        else {
             Issue.record("expected the reference form")
             return
         }
-        #expect(QuantizedBinaryKernel.form(.mul, a: unit, b: unit, output: unit, arithmetic: .xnnpack) == .xnnpackMul(scale: 1))
+        #expect(
+            QuantizedBinaryKernel.form(.mul, a: unit, b: unit, output: unit, arithmetic: .xnnpack)
+                == .xnnpackMul(scale: 1))
     }
 
     @Test func xnnpackBilinearWeightsAreQ11AndRoundTheQ22Sum() {
@@ -138,12 +160,17 @@ import ModelFile
         let h = KernelHarness()
         let input = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 + 16)
         let output = UnsafeMutablePointer<UInt8>.allocate(capacity: 4 + 16)
-        defer { input.deallocate(); output.deallocate() }
+        defer {
+            input.deallocate()
+            output.deallocate()
+        }
         input[0] = 0
         input[1] = 100
         let kernel = QuantizedResizeKernel(
-            mode: .xnnpack, input: UnsafeMutableRawPointer(input), output: UnsafeMutableRawPointer(output), isSigned: false,
-            inputShape: NHWC(batch: 1, height: 1, width: 2, channels: 1), outputShape: NHWC(batch: 1, height: 1, width: 4, channels: 1),
+            mode: .xnnpack, input: UnsafeMutableRawPointer(input), output: UnsafeMutableRawPointer(output),
+            isSigned: false,
+            inputShape: NHWC(batch: 1, height: 1, width: 2, channels: 1),
+            outputShape: NHWC(batch: 1, height: 1, width: 4, channels: 1),
             ys: QuantizedResizeKernel.xnnpackAxis(1, 1, alignCorners: false, halfPixelCenters: true),
             xs: QuantizedResizeKernel.xnnpackAxis(2, 4, alignCorners: false, halfPixelCenters: true))
         h.run(kernel)
@@ -156,15 +183,20 @@ import ModelFile
         let h = KernelHarness()
         let input = UnsafeMutablePointer<Int8>.allocate(capacity: 4 + 16)
         let output = UnsafeMutablePointer<Int8>.allocate(capacity: 2 + 16)
-        defer { input.deallocate(); output.deallocate() }
+        defer {
+            input.deallocate()
+            output.deallocate()
+        }
         // Two 1×2 windows: (-2, -3) sums to -5 → (-5 - 1) / 2 = -3; (2, 3) → (5 + 1) / 2 = 3.
         for (i, v) in [Int8(-2), -3, 2, 3].enumerated() { input[i] = v }
         let rows = WindowAxis(input: 1, filter: 1, stride: 1, dilation: 1, padding: .valid)!
         let columns = WindowAxis(input: 4, filter: 2, stride: 2, dilation: 1, padding: .valid)!
-        h.run(QuantizedPool2DKernel(kind: .average, input: UnsafeMutableRawPointer(input), output: UnsafeMutableRawPointer(output),
-                                    isSigned: true, inputShape: NHWC(batch: 1, height: 1, width: 4, channels: 1),
-                                    outputShape: NHWC(batch: 1, height: 1, width: 2, channels: 1), rows: rows, columns: columns,
-                                    range: .int8))
+        h.run(
+            QuantizedPool2DKernel(
+                kind: .average, input: UnsafeMutableRawPointer(input), output: UnsafeMutableRawPointer(output),
+                isSigned: true, inputShape: NHWC(batch: 1, height: 1, width: 4, channels: 1),
+                outputShape: NHWC(batch: 1, height: 1, width: 2, channels: 1), rows: rows, columns: columns,
+                range: .int8))
         #expect(output[0] == -3 && output[1] == 3)
     }
 
@@ -174,8 +206,9 @@ import ModelFile
         let bias: [Int32] = [100, -7]
         let packed = weights.withUnsafeBytes { w in
             bias.withUnsafeBufferPointer { b in
-                QuantizedPackedWeights(weights: w.baseAddress!, signed: false, zeroPoints: [128], bias: b.baseAddress, n: 2, k: 3,
-                                       inputZeroPoint: 5)
+                QuantizedPackedWeights(
+                    weights: w.baseAddress!, signed: false, zeroPoints: [128], bias: b.baseAddress, n: 2, k: 3,
+                    inputZeroPoint: 5)
             }
         }
         #expect(packed.pairCount == 2 && packed.panelCount == 1)

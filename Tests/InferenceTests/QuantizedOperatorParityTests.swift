@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import ModelFile
+import Testing
+
 @testable import Inference
 
 /// Tiny UINT8 / INT8 models of every quantized operator (and TFLite_Detection_PostProcess),
@@ -10,12 +11,14 @@ import ModelFile
 @Suite struct QuantizedOperatorParityTests {
     @Test func goldenDocumentCoversEveryOperator() throws {
         let cases = try QuantizedGolden.document.get().cases
-        let prefixes = ["conv2d-u8", "conv2d-i8-per-tensor", "conv2d-i8-per-channel", "depthwise-u8", "depthwise-i8-per-channel",
-                        "add-u8", "add-i8", "mul-u8", "mul-i8", "concatenation-u8", "concatenation-i8", "logistic-u8",
-                        "logistic-i8", "quantize-f32-u8", "quantize-f32-i8", "requantize-u8-i8", "requantize-i8-i8",
-                        "dequantize-u8", "dequantize-i8", "maxpool-i8", "avgpool-u8", "avgpool-i8",
-                        "resize-nearest-i8", "resize-bilinear-u8", "resize-bilinear-i8", "efficientdet-like-int8-block",
-                        "postprocess-fast", "postprocess-regular"]
+        let prefixes = [
+            "conv2d-u8", "conv2d-i8-per-tensor", "conv2d-i8-per-channel", "depthwise-u8", "depthwise-i8-per-channel",
+            "add-u8", "add-i8", "mul-u8", "mul-i8", "concatenation-u8", "concatenation-i8", "logistic-u8",
+            "logistic-i8", "quantize-f32-u8", "quantize-f32-i8", "requantize-u8-i8", "requantize-i8-i8",
+            "dequantize-u8", "dequantize-i8", "maxpool-i8", "avgpool-u8", "avgpool-i8",
+            "resize-nearest-i8", "resize-bilinear-u8", "resize-bilinear-i8", "efficientdet-like-int8-block",
+            "postprocess-fast", "postprocess-regular",
+        ]
         for prefix in prefixes {
             #expect(cases.contains { $0.name.hasPrefix(prefix) }, "no golden case for \(prefix)")
         }
@@ -35,15 +38,19 @@ import ModelFile
             #expect(actual.count == expected.count)
             for (o, (mine, reference)) in zip(actual, expected).enumerated() {
                 let difference = QuantizedGolden.maximumDifference(mine, reference.bytes, type: reference.type)
-                let detail = difference.map { "max difference \($0)" } ?? "\(mine.count) bytes instead of \(reference.bytes.count)"
+                let detail =
+                    difference.map { "max difference \($0)" }
+                    ?? "\(mine.count) bytes instead of \(reference.bytes.count)"
                 #expect(difference == 0, "\(name) [\(path)] output \(o): \(detail)")
             }
         }
     }
 
     @Test func resultsDoNotDependOnTheThreadCount() throws {
-        for name in ["conv2d-i8-per-channel-k5-many-channels", "depthwise-u8-per-tensor-k3-s2-d1-same-act3",
-                     "efficientdet-like-int8-block", "resize-bilinear-i8-5x7-to-10x14-a0-h1"] {
+        for name in [
+            "conv2d-i8-per-channel-k5-many-channels", "depthwise-u8-per-tensor-k3-s2-d1-same-act3",
+            "efficientdet-like-int8-block", "resize-bilinear-i8-5x7-to-10x14-a0-h1",
+        ] {
             let testCase = try QuantizedGolden.testCase(named: name)
             let model = try QuantizedGolden.model(testCase)
             let inputs = testCase.inputs.map(\.bytes)

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import ModelFile
 import TestSupport
+import Testing
+
 @testable import Inference
 
 /// ssd_mobilenet_v1 (UINT8, ending in TFLite_Detection_PostProcess) on two seeded random
@@ -45,8 +46,9 @@ import TestSupport
         let archive = try Self.archive()
         let manifest = try JSONDecoder().decode(Manifest.self, from: Data(try Self.member(archive, "manifest.json")))
         let model = try TFLiteModel(contentsOfFile: path)
-        let interpreter = try Interpreter(model: model, options: InterpreterOptions(threadCount: 2, quantizedArithmetic: arithmetic),
-                                          additionalOutputs: manifest.headTensors)
+        let interpreter = try Interpreter(
+            model: model, options: InterpreterOptions(threadCount: 2, quantizedArithmetic: arithmetic),
+            additionalOutputs: manifest.headTensors)
         #expect(try interpreter.inputType(0) == .uint8)
         #expect(try interpreter.outputShape(0) == [1, 10, 4])
         #expect(try interpreter.outputShape(3) == [1])
@@ -76,19 +78,24 @@ import TestSupport
             var actual: [Float] = []
             for o in 0..<4 { actual += try interpreter.output(o) }
             #expect(actual.map(\.bitPattern) == detections.map(\.bitPattern), "\(prefix) post-processed outputs")
-            print("ssd_mobilenet_v1 \(testCase.name) [\(label)]: heads and \(Int(actual[actual.count - 1])) detections equal LiteRT")
+            print(
+                "ssd_mobilenet_v1 \(testCase.name) [\(label)]: heads and "
+                    + "\(Int(actual[actual.count - 1])) detections equal LiteRT"
+            )
         }
     }
 
     @Test func detectionsOfTheRealImageAreThePeopleAndObjectsInIt() throws {
         guard let path = SharedData.path("models/ssd_mobilenet_v1.tflite") else { return }
         let archive = try Self.archive()
-        let interpreter = try Interpreter(model: try TFLiteModel(contentsOfFile: path), options: InterpreterOptions(threadCount: 1))
+        let interpreter = try Interpreter(
+            model: try TFLiteModel(contentsOfFile: path), options: InterpreterOptions(threadCount: 1))
         let image = try Self.member(archive, "od_test_image_300.u8")
         try interpreter.withInputBytes(0) { $0.copyBytes(from: image) }
         try interpreter.invoke()
         let count = Int(try interpreter.output(3)[0])
-        let scores = try interpreter.output(2), boxes = try interpreter.output(0)
+        let scores = try interpreter.output(2)
+        let boxes = try interpreter.output(0)
         #expect(count == 10)
         // Scores come from a UINT8 tensor with scale 1/256, sorted by NMS.
         for i in 0..<count {

@@ -1,5 +1,6 @@
-import Testing
 import ModelFile
+import Testing
+
 @testable import Inference
 
 /// The CVisionKernels builds (AVX-512, AVX2/FMA, NEON, portable — every one this CPU runs)
@@ -16,19 +17,27 @@ import ModelFile
     @Test(arguments: instructionSets)
     func matrixProductMatchesDirectSum(_ isa: InstructionSet) {
         let h = KernelHarness(threads: 2)
-        for (m, k, n) in [(1, 1, 1), (3, 5, 7), (9, 16, 8), (13, 27, 24), (17, 3, 33), (8, 40, 47), (19, 64, 70), (50, 9, 96), (7, 100, 17)] {
+        for (m, k, n) in [
+            (1, 1, 1), (3, 5, 7), (9, 16, 8), (13, 27, 24), (17, 3, 33), (8, 40, 47), (19, 64, 70), (50, 9, 96),
+            (7, 100, 17),
+        ] {
             let a = RandomInput.values(seed: UInt64(m * 1000 + k), count: m * k, low: -1, high: 1)
             let w = RandomInput.values(seed: UInt64(n * 7 + k), count: n * k, low: -1, high: 1)
             let bias = RandomInput.values(seed: UInt64(n), count: n, low: -1, high: 1)
             let weights = w.withUnsafeBufferPointer { wp in
-                bias.withUnsafeBufferPointer { PackedWeights(weights: wp.baseAddress!, bias: $0.baseAddress, n: n, k: k, instructionSet: isa) }
+                bias.withUnsafeBufferPointer {
+                    PackedWeights(weights: wp.baseAddress!, bias: $0.baseAddress, n: n, k: k, instructionSet: isa)
+                }
             }
             let out = h.output(m * n)
-            h.run(FullyConnectedKernel(input: h.buffer(a), output: out, rowCount: m, weights: weights, clamp: ActivationClamp(.relu6)!))
+            h.run(
+                FullyConnectedKernel(
+                    input: h.buffer(a), output: out, rowCount: m, weights: weights, clamp: ActivationClamp(.relu6)!))
             var failures = 0
             for row in 0..<m {
                 for column in 0..<n {
-                    var sum = Double(bias[column]), scale = abs(sum)
+                    var sum = Double(bias[column])
+                    var scale = abs(sum)
                     for kk in 0..<k {
                         let term = Double(a[row * k + kk]) * Double(w[column * k + kk])
                         sum += term
@@ -44,22 +53,29 @@ import ModelFile
     }
 
     /// One convolution through `Conv2DKernel.make`'s choices: GEMM (direct or im2col) or dot products.
-    private func convolution(_ h: KernelHarness, _ isa: InstructionSet, input: [Float], shape: NHWC, filter: [Float],
-                             filterShape: NHWC, bias: [Float], stride: Int, dilation: Int, padding: Padding) -> (out: [Float], shape: NHWC) {
-        let rows = WindowAxis(input: shape.height, filter: filterShape.height, stride: stride, dilation: dilation, padding: padding)!
-        let columns = WindowAxis(input: shape.width, filter: filterShape.width, stride: stride, dilation: dilation, padding: padding)!
+    private func convolution(
+        _ h: KernelHarness, _ isa: InstructionSet, input: [Float], shape: NHWC, filter: [Float],
+        filterShape: NHWC, bias: [Float], stride: Int, dilation: Int, padding: Padding
+    ) -> (out: [Float], shape: NHWC) {
+        let rows = WindowAxis(
+            input: shape.height, filter: filterShape.height, stride: stride, dilation: dilation, padding: padding)!
+        let columns = WindowAxis(
+            input: shape.width, filter: filterShape.width, stride: stride, dilation: dilation, padding: padding)!
         let outShape = NHWC(batch: shape.batch, height: rows.output, width: columns.output, channels: filterShape.batch)
         let count = outShape.batch * outShape.height * outShape.width * outShape.channels
         let out = h.output(count)
         let k = filterShape.height * filterShape.width * filterShape.channels
         let kernel: Kernel
         if filterShape.batch <= ConvDotKernel.maximumOutputChannels {
-            kernel = ConvDotKernel(input: h.buffer(input), output: out, inputShape: shape, outputShape: outShape, rows: rows,
-                                   columns: columns, filter: h.buffer(filter), bias: h.buffer(bias), clamp: .identity, instructionSet: isa)
+            kernel = ConvDotKernel(
+                input: h.buffer(input), output: out, inputShape: shape, outputShape: outShape, rows: rows,
+                columns: columns, filter: h.buffer(filter), bias: h.buffer(bias), clamp: .identity, instructionSet: isa)
         } else {
-            let weights = PackedWeights(weights: h.buffer(filter), bias: h.buffer(bias), n: filterShape.batch, k: k, instructionSet: isa)
-            kernel = Conv2DKernel(input: h.buffer(input), output: out, inputShape: shape, outputShape: outShape, rows: rows,
-                                  columns: columns, weights: weights, clamp: .identity)
+            let weights = PackedWeights(
+                weights: h.buffer(filter), bias: h.buffer(bias), n: filterShape.batch, k: k, instructionSet: isa)
+            kernel = Conv2DKernel(
+                input: h.buffer(input), output: out, inputShape: shape, outputShape: outShape, rows: rows,
+                columns: columns, weights: weights, clamp: .identity)
         }
         h.run(kernel)
         return (values(out, count), outShape)
@@ -82,25 +98,38 @@ import ModelFile
             let input = RandomInput.values(seed: UInt64(index + 1), count: 2 * height * width * cin, low: -1, high: 1)
             let filter = RandomInput.values(seed: UInt64(index + 50), count: cout * f * f * cin, low: -1, high: 1)
             let bias = RandomInput.values(seed: UInt64(index + 99), count: cout, low: -1, high: 1)
-            let (out, outShape) = convolution(h, isa, input: input, shape: shape, filter: filter, filterShape: filterShape,
-                                              bias: bias, stride: stride, dilation: dilation, padding: padding)
+            let (out, outShape) = convolution(
+                h, isa, input: input, shape: shape, filter: filter, filterShape: filterShape,
+                bias: bias, stride: stride, dilation: dilation, padding: padding)
             let rows = WindowAxis(input: height, filter: f, stride: stride, dilation: dilation, padding: padding)!
             let columns = WindowAxis(input: width, filter: f, stride: stride, dilation: dilation, padding: padding)!
             var failures = 0
-            for b in 0..<2 { for y in 0..<outShape.height { for x in 0..<outShape.width { for o in 0..<cout {
-                var sum = Double(bias[o]), scale = abs(sum)
-                for ky in 0..<f { for kx in 0..<f {
-                    let iy = rows.origin(y) + ky * dilation, ix = columns.origin(x) + kx * dilation
-                    guard iy >= 0, iy < height, ix >= 0, ix < width else { continue }
-                    for c in 0..<cin {
-                        let term = Double(input[((b * height + iy) * width + ix) * cin + c]) * Double(filter[((o * f + ky) * f + kx) * cin + c])
-                        sum += term
-                        scale += abs(term)
+            for b in 0..<2 {
+                for y in 0..<outShape.height {
+                    for x in 0..<outShape.width {
+                        for o in 0..<cout {
+                            var sum = Double(bias[o])
+                            var scale = abs(sum)
+                            for ky in 0..<f {
+                                for kx in 0..<f {
+                                    let iy = rows.origin(y) + ky * dilation
+                                    let ix = columns.origin(x) + kx * dilation
+                                    guard iy >= 0, iy < height, ix >= 0, ix < width else { continue }
+                                    for c in 0..<cin {
+                                        let term =
+                                            Double(input[((b * height + iy) * width + ix) * cin + c])
+                                            * Double(filter[((o * f + ky) * f + kx) * cin + c])
+                                        sum += term
+                                        scale += abs(term)
+                                    }
+                                }
+                            }
+                            let at = ((b * outShape.height + y) * outShape.width + x) * cout + o
+                            if !within(out[at], sum, scale: scale) { failures += 1 }
+                        }
                     }
-                } }
-                let at = ((b * outShape.height + y) * outShape.width + x) * cout + o
-                if !within(out[at], sum, scale: scale) { failures += 1 }
-            } } } }
+                }
+            }
             #expect(failures == 0, "\(isa) case \(index): \(failures) outputs differ")
         }
     }
@@ -110,8 +139,10 @@ import ModelFile
         let h = KernelHarness(threads: 2)
         // (height, width, channels, filter, stride, dilation, padding)
         let cases: [(Int, Int, Int, Int, Int, Int, Padding)] = [
-            (9, 13, 37, 3, 1, 1, .same), (12, 11, 24, 3, 2, 1, .same), (8, 9, 40, 5, 1, 1, .same), (14, 10, 16, 5, 2, 1, .same),
-            (1, 1, 8, 5, 1, 1, .same), (6, 7, 5, 3, 1, 2, .same), (7, 7, 19, 2, 1, 1, .valid), (11, 12, 48, 3, 2, 1, .valid),
+            (9, 13, 37, 3, 1, 1, .same), (12, 11, 24, 3, 2, 1, .same), (8, 9, 40, 5, 1, 1, .same),
+            (14, 10, 16, 5, 2, 1, .same),
+            (1, 1, 8, 5, 1, 1, .same), (6, 7, 5, 3, 1, 2, .same), (7, 7, 19, 2, 1, 1, .valid),
+            (11, 12, 48, 3, 2, 1, .valid),
             (3, 40, 8, 3, 1, 1, .same), (6, 6, 3, 3, 3, 1, .same),
             // Few rows, many channels: tasks split the channels too.
             (2, 5, 50, 3, 1, 1, .same), (2, 3, 72, 5, 1, 1, .same),
@@ -121,28 +152,46 @@ import ModelFile
             let columns = WindowAxis(input: width, filter: f, stride: stride, dilation: dilation, padding: padding)!
             let inShape = NHWC(batch: 2, height: height, width: width, channels: channels)
             let outShape = NHWC(batch: 2, height: rows.output, width: columns.output, channels: channels)
-            let input = RandomInput.values(seed: UInt64(index + 7), count: 2 * height * width * channels, low: -2, high: 2)
+            let input = RandomInput.values(
+                seed: UInt64(index + 7), count: 2 * height * width * channels, low: -2, high: 2)
             let filter = RandomInput.values(seed: UInt64(index + 70), count: f * f * channels, low: -1, high: 1)
             let bias = RandomInput.values(seed: UInt64(index + 700), count: channels, low: -1, high: 1)
             let count = 2 * outShape.height * outShape.width * channels
             let out = h.output(count)
-            h.run(DepthwiseConv2DKernel(input: h.buffer(input), output: out, inputShape: inShape, outputShape: outShape,
-                                        rows: rows, columns: columns, filter: h.buffer(filter), bias: h.buffer(bias),
-                                        clamp: ActivationClamp(lower: -1.5, upper: 1.5, isTanh: false), instructionSet: isa))
+            h.run(
+                DepthwiseConv2DKernel(
+                    input: h.buffer(input), output: out, inputShape: inShape, outputShape: outShape,
+                    rows: rows, columns: columns, filter: h.buffer(filter), bias: h.buffer(bias),
+                    clamp: ActivationClamp(lower: -1.5, upper: 1.5, isTanh: false), instructionSet: isa))
             var failures = 0
-            for b in 0..<2 { for y in 0..<outShape.height { for x in 0..<outShape.width { for c in 0..<channels {
-                var sum = Double(bias[c]), scale = abs(sum)
-                for ky in 0..<f { for kx in 0..<f {
-                    let iy = rows.origin(y) + ky * dilation, ix = columns.origin(x) + kx * dilation
-                    guard iy >= 0, iy < height, ix >= 0, ix < width else { continue }
-                    let term = Double(input[((b * height + iy) * width + ix) * channels + c]) * Double(filter[(ky * f + kx) * channels + c])
-                    sum += term
-                    scale += abs(term)
-                } }
-                if !within(out[((b * outShape.height + y) * outShape.width + x) * channels + c], min(max(sum, -1.5), 1.5), scale: scale) {
-                    failures += 1
+            for b in 0..<2 {
+                for y in 0..<outShape.height {
+                    for x in 0..<outShape.width {
+                        for c in 0..<channels {
+                            var sum = Double(bias[c])
+                            var scale = abs(sum)
+                            for ky in 0..<f {
+                                for kx in 0..<f {
+                                    let iy = rows.origin(y) + ky * dilation
+                                    let ix = columns.origin(x) + kx * dilation
+                                    guard iy >= 0, iy < height, ix >= 0, ix < width else { continue }
+                                    let term =
+                                        Double(input[((b * height + iy) * width + ix) * channels + c])
+                                        * Double(filter[(ky * f + kx) * channels + c])
+                                    sum += term
+                                    scale += abs(term)
+                                }
+                            }
+                            if !within(
+                                out[((b * outShape.height + y) * outShape.width + x) * channels + c],
+                                min(max(sum, -1.5), 1.5), scale: scale)
+                            {
+                                failures += 1
+                            }
+                        }
+                    }
                 }
-            } } } }
+            }
             #expect(failures == 0, "\(isa) case \(index): \(failures) outputs differ")
             #expect(out[count].isNaN, "\(isa) case \(index): wrote past the end")
         }
@@ -164,25 +213,33 @@ import ModelFile
             let w = zip(dense, keep).map { $0.1 < 0.25 ? $0.0 : 0 }
             let bias = RandomInput.values(seed: UInt64(n), count: n, low: -1, high: 1)
             let clamp = ActivationClamp(.relu6)!
-            guard let sparse = SparseConvKernel(input: h.buffer(a), output: h.output(pixels * n), pixelCount: pixels,
-                                                filter: h.buffer(w), bias: h.buffer(bias), n: n, k: k, clamp: clamp,
-                                                instructionSet: isa) else {
+            guard
+                let sparse = SparseConvKernel(
+                    input: h.buffer(a), output: h.output(pixels * n), pixelCount: pixels,
+                    filter: h.buffer(w), bias: h.buffer(bias), n: n, k: k, clamp: clamp,
+                    instructionSet: isa)
+            else {
                 Issue.record("\(isa): 25 % dense weights were not taken as sparse")
                 continue
             }
             h.run(sparse)
             let reference = h.output(pixels * n)
-            h.run(FullyConnectedKernel(input: h.buffer(a), output: reference, rowCount: pixels,
-                                       weights: PackedWeights(weights: h.buffer(w), bias: h.buffer(bias), n: n, k: k, instructionSet: isa),
-                                       clamp: clamp))
-            #expect(values(sparse.output, pixels * n).map(\.bitPattern) == values(reference, pixels * n).map(\.bitPattern),
-                    "\(isa) pixels \(pixels) k \(k) n \(n)")
+            h.run(
+                FullyConnectedKernel(
+                    input: h.buffer(a), output: reference, rowCount: pixels,
+                    weights: PackedWeights(weights: h.buffer(w), bias: h.buffer(bias), n: n, k: k, instructionSet: isa),
+                    clamp: clamp))
+            #expect(
+                values(sparse.output, pixels * n).map(\.bitPattern) == values(reference, pixels * n).map(\.bitPattern),
+                "\(isa) pixels \(pixels) k \(k) n \(n)")
             #expect(sparse.output[pixels * n].isNaN, "\(isa) pixels \(pixels) k \(k) n \(n): wrote past the end")
         }
         // Dense weights stay dense.
         let full = RandomInput.values(seed: 1, count: 64 * 40, low: 0.5, high: 1)
-        #expect(SparseConvKernel(input: h.output(40), output: h.output(64), pixelCount: 1, filter: h.buffer(full), bias: nil,
-                                 n: 64, k: 40, clamp: .identity, instructionSet: isa) == nil)
+        #expect(
+            SparseConvKernel(
+                input: h.output(40), output: h.output(64), pixelCount: 1, filter: h.buffer(full), bias: nil,
+                n: 64, k: 40, clamp: .identity, instructionSet: isa) == nil)
     }
 
     /// A sparse job's tasks cover every tile's channel groups exactly once, and with several
@@ -199,10 +256,14 @@ import ModelFile
             }
             for (tile, pieces) in covered.enumerated() {
                 let slices = pieces.first.map { $0 % 100 } ?? 0
-                #expect(pieces.sorted() == (0..<slices).map { $0 * 100 + slices }, "\(tiles) tiles, \(threads) threads: tile \(tile) got \(pieces)")
+                #expect(
+                    pieces.sorted() == (0..<slices).map { $0 * 100 + slices },
+                    "\(tiles) tiles, \(threads) threads: tile \(tile) got \(pieces)")
             }
             if split.taskCount % threads == 0 {
-                #expect(share.allSatisfy { abs($0 - Double(tiles) / Double(threads)) < 1e-9 }, "\(tiles) tiles, \(threads) threads: shares \(share)")
+                #expect(
+                    share.allSatisfy { abs($0 - Double(tiles) / Double(threads)) < 1e-9 },
+                    "\(tiles) tiles, \(threads) threads: shares \(share)")
             }
         }
         // Without a splittable epilogue, tiles stay whole.
@@ -230,11 +291,15 @@ import ModelFile
         for isa in fused {
             let weights = PackedWeights(weights: h.buffer(w), bias: nil, n: n, k: k, instructionSet: isa)
             let product = h.output(m * n)
-            h.run(FullyConnectedKernel(input: h.buffer(a), output: product, rowCount: m, weights: weights, clamp: .identity))
+            h.run(
+                FullyConnectedKernel(
+                    input: h.buffer(a), output: product, rowCount: m, weights: weights, clamp: .identity))
             let depthwise = h.output(9 * 10 * 24)
-            h.run(DepthwiseConv2DKernel(input: h.buffer(image), output: depthwise, inputShape: inShape, outputShape: inShape,
-                                        rows: rows, columns: columns, filter: h.buffer(taps), bias: nil, clamp: .identity,
-                                        instructionSet: isa))
+            h.run(
+                DepthwiseConv2DKernel(
+                    input: h.buffer(image), output: depthwise, inputShape: inShape, outputShape: inShape,
+                    rows: rows, columns: columns, filter: h.buffer(taps), bias: nil, clamp: .identity,
+                    instructionSet: isa))
             results.append((values(product, m * n) + values(depthwise, 9 * 10 * 24)).map(\.bitPattern))
         }
         for (isa, result) in zip(fused.dropFirst(), results.dropFirst()) {

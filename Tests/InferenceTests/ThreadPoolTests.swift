@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Inference
 
 /// The fork-join pool: every task runs exactly once per job, whatever the thread count, over
@@ -40,7 +41,9 @@ import Testing
                 let job = CountingJob(taskCount: taskCount, threadCount: pool.threadCount)
                 pool.run(job, taskCount: taskCount)
                 let wrong = (0..<taskCount).filter { job.counts[$0] != 1 }.count
-                #expect(wrong == 0, "\(threadCount) threads, round \(round) repetition \(repetition): \(wrong) tasks not run once")
+                #expect(
+                    wrong == 0,
+                    "\(threadCount) threads, round \(round) repetition \(repetition): \(wrong) tasks not run once")
             }
         }
     }

@@ -1,11 +1,13 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import ModelFile
 
 @Suite struct FlexValueTests {
     @Test func decodesTheSSDPostProcessOptions() throws {
         guard let path = SharedData.path("models/ssd_mobilenet_v1.tflite") else {
-            print("skipped: ../shared is not available"); return
+            print("skipped: ../shared is not available")
+            return
         }
         let model = try TFLiteModel(contentsOfFile: path)
         let op = try #require(model.mainSubgraph.operators.last)
@@ -22,7 +24,10 @@ import TestSupport
         #expect(options["w_scale"]?.doubleValue == 5)
         #expect(options["_output_quantized"]?.boolValue == true)
         #expect(options["use_regular_nms"] == nil)
-        guard case let .map(entries) = options else { Issue.record("not a map"); return }
+        guard case .map(let entries) = options else {
+            Issue.record("not a map")
+            return
+        }
         #expect(entries.count == 10)
     }
 
@@ -38,10 +43,10 @@ import TestSupport
 
     @Test func rejectsMalformedBuffers() {
         let cases: [[UInt8]] = [
-            [], [1], [0, 0, 3],                 // too short, invalid root width
-            [200, UInt8(11 << 2), 1],           // offset before the start
-            [250, 1, UInt8(11 << 2), 1],        // vector length beyond the buffer
-            [0, UInt8(63 << 2), 1],             // unknown type
+            [], [1], [0, 0, 3],  // too short, invalid root width
+            [200, UInt8(11 << 2), 1],  // offset before the start
+            [250, 1, UInt8(11 << 2), 1],  // vector length beyond the buffer
+            [0, UInt8(63 << 2), 1],  // unknown type
         ]
         for bytes in cases {
             #expect(throws: ModelFileError.self) { try FlexValue(bytes: ByteStorage(copying: bytes).all) }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import ModelFile
 
 /// Replays the model reader fuzzers' corpus and every past crasher (Fuzz/Corpus/{model,tflite,

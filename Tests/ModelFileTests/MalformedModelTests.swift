@@ -1,5 +1,6 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import ModelFile
 
 /// Seeded random damage to real model files: every mutation must end in a thrown
@@ -10,7 +11,8 @@ import TestSupport
     @Test(arguments: SharedData.modelFiles)
     func seededMutationsNeverCrash(file: String) throws {
         guard let path = SharedData.path("models/\(file)") else {
-            print("skipped \(file): ../shared is not available"); return
+            print("skipped \(file): ../shared is not available")
+            return
         }
         let original = try ByteStorage(mappingFileAt: path).all.array
         let structure = try StructureMap(original: original, fileName: file)
@@ -37,7 +39,8 @@ import TestSupport
                 length = Int(random.next() % UInt64(original.count))
             case 2:  // a huge or negative length or offset
                 let values: [UInt32] = [0xFFFF_FFFF, 0x7FFF_FFFF, 0x8000_0000, 0x0FFF_FFF0, UInt32(original.count)]
-                let value = random.next() % 2 == 0 ? values[Int(random.next() % 5)] : UInt32(truncatingIfNeeded: random.next())
+                let value =
+                    random.next() % 2 == 0 ? values[Int(random.next() % 5)] : UInt32(truncatingIfNeeded: random.next())
                 let position = structure.position(&random) & ~3
                 for byte in 0..<4 { write(UInt8(truncatingIfNeeded: value >> (8 * UInt32(byte))), at: position + byte) }
             default:  // zero a word

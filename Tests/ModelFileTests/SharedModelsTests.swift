@@ -1,5 +1,6 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import ModelFile
 
 /// Every official model file in ../shared/models parses, and what we read equals MODELS.md.
@@ -9,7 +10,8 @@ import TestSupport
     /// (label as MODELS.md writes it, container file, model name inside it)
     static let models: [(label: String, file: String, name: String)] = SharedData.modelFiles.flatMap { file in
         if file.hasSuffix(".task") {
-            let members = file.hasPrefix("hand")
+            let members =
+                file.hasPrefix("hand")
                 ? ["hand_detector.tflite", "hand_landmarks_detector.tflite"]
                 : ["pose_detector.tflite", "pose_landmarks_detector.tflite"]
             return members.map { ("\(file):\($0)", file, $0) }
@@ -19,7 +21,8 @@ import TestSupport
 
     @Test func modelsDocumentIsReadable() throws {
         guard SharedData.isAvailable else {
-            print("skipped: ../shared is not available"); return
+            print("skipped: ../shared is not available")
+            return
         }
         let document = try #require(Self.document)
         // MODELS.md grows as models are added to ../shared: every model these tests parse has its
@@ -34,7 +37,8 @@ import TestSupport
     @Test(arguments: models)
     func summaryMatchesModelsDocument(label: String, file: String, name: String) throws {
         guard let path = SharedData.path("models/\(file)"), let document = Self.document else {
-            print("skipped \(label): ../shared is not available"); return
+            print("skipped \(label): ../shared is not available")
+            return
         }
         let facts = try #require(document.models[label], "MODELS.md has no section \(label)")
         let container = try ModelContainer(contentsOfFile: path)
@@ -44,7 +48,9 @@ import TestSupport
         #expect(summary.operatorCount == facts.operatorCount)
         #expect(summary.macs == facts.macs)
         #expect(summary.parameters == facts.parameters)
-        #expect(Dictionary(uniqueKeysWithValues: summary.operatorCounts.map { ($0.name, $0.count) }) == facts.operatorCounts)
+        #expect(
+            Dictionary(uniqueKeysWithValues: summary.operatorCounts.map { ($0.name, $0.count) }) == facts.operatorCounts
+        )
         var versions: [String: Set<Int>] = [:]
         for op in model.mainSubgraph.operators {
             let code = model.operatorCodes[op.opcodeIndex]
@@ -65,7 +71,8 @@ import TestSupport
 
     @Test func bundleLayoutMatchesModelsDocument() throws {
         guard let document = Self.document else {
-            print("skipped: ../shared is not available"); return
+            print("skipped: ../shared is not available")
+            return
         }
         for layout in document.layouts {
             let path = try #require(SharedData.path("models/\(layout.bundle)"))
@@ -81,7 +88,8 @@ import TestSupport
 
     @Test func noMetadataModelReportsNoMetadata() throws {
         guard let path = SharedData.path("models/ssd_mobilenet_v1_no_metadata.tflite") else {
-            print("skipped: ../shared is not available"); return
+            print("skipped: ../shared is not available")
+            return
         }
         let model = try TFLiteModel(contentsOfFile: path)
         #expect(try model.metadata() == nil)
@@ -90,14 +98,16 @@ import TestSupport
 
     @Test func ssdMetadataCarriesNormalizationBoxesAndLabels() throws {
         guard let path = SharedData.path("models/ssd_mobilenet_v1.tflite") else {
-            print("skipped: ../shared is not available"); return
+            print("skipped: ../shared is not available")
+            return
         }
         let model = try TFLiteModel(contentsOfFile: path)
         let metadata = try #require(try model.metadata())
         #expect(metadata.name == "SSD MobileNetV1")
         #expect(metadata.inputTensors.first?.normalization == NormalizationOptions(mean: [127.5], std: [127.5]))
         #expect(metadata.inputTensors.first?.imageProperties?.colorSpace == .rgb)
-        #expect(metadata.outputTensors.map { $0.name ?? "" } == ["location", "category", "score", "number of detections"])
+        #expect(
+            metadata.outputTensors.map { $0.name ?? "" } == ["location", "category", "score", "number of detections"])
         let box = try #require(metadata.outputTensors[0].boundingBoxProperties)
         #expect(box.index == [1, 0, 3, 2])
         #expect(box.type == .boundaries)
@@ -114,7 +124,8 @@ import TestSupport
 
     @Test func poseDetectorHasThirtyEightSparseFloat16Weights() throws {
         guard let path = SharedData.path("models/pose_landmarker_full.task") else {
-            print("skipped: ../shared is not available"); return
+            print("skipped: ../shared is not available")
+            return
         }
         let model = try ModelAssetBundle(contentsOfFile: path).model(named: "pose_detector.tflite")
         let sparse = model.mainSubgraph.tensors.filter { $0.sparsity != nil }
@@ -134,7 +145,8 @@ import TestSupport
 
     @Test func landmarkModelsDeclareReducedPrecisionSupport() throws {
         guard let path = SharedData.path("models/hand_landmarker.task") else {
-            print("skipped: ../shared is not available"); return
+            print("skipped: ../shared is not available")
+            return
         }
         let bundle = try ModelAssetBundle(contentsOfFile: path)
         let landmarks = try bundle.model(named: "hand_landmarks_detector.tflite")

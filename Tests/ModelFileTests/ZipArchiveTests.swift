@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ModelFile
 
 @Suite struct ZipArchiveTests {
@@ -99,7 +100,9 @@ import Testing
 
     @Test func reportsMissingMembersWithTheAvailableNames() throws {
         let bundle = try ModelAssetBundle(bytes: ByteStorage(copying: ZipBuilder().build([first])).all)
-        #expect(throws: ModelFileError.memberNotFound(name: "hand_detector.tflite", available: ["pose_detector.tflite"])) {
+        #expect(
+            throws: ModelFileError.memberNotFound(name: "hand_detector.tflite", available: ["pose_detector.tflite"])
+        ) {
             try bundle.data(named: "hand_detector.tflite")
         }
     }

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import TestSupport
-@testable import PoseDetection
+import Testing
 import VisionTasks
+
+@testable import PoseDetection
 
 /// A front camera's mirror-like capture, passed with the mirrored orientation that undoes the
 /// mirror, gives the landmarks of the true picture, with left and right on the true sides.
@@ -35,7 +36,8 @@ struct MirroredImageTests {
         #expect(Data.largestDifference(poses, expected) <= 1e-6 * size)
         // Left stays left: each side's wrist and shoulder where the true picture has them.
         for type in [PoseLandmarkType.leftWrist, .rightWrist, .leftShoulder, .rightShoulder] {
-            let got = poses[0].landmark(ofType: type).position, want = expected[0].landmark(ofType: type).position
+            let got = poses[0].landmark(ofType: type).position
+            let want = expected[0].landmark(ofType: type).position
             #expect(abs(got.x - want.x) < 0.5 && abs(got.y - want.y) < 0.5, "\(type)")
         }
         let left = poses[0].landmark(ofType: .leftShoulder).position.x

@@ -1,8 +1,9 @@
 import Foundation
 import Imaging
-@testable import PoseDetection
 import TestSupport
 import VisionTasks
+
+@testable import PoseDetection
 
 /// Inputs and helpers of the PoseDetection tests; the shared paths are `nil` when ../shared is
 /// absent.
@@ -38,14 +39,15 @@ enum PoseDetectionTestData {
     /// z × width, presence as likelihood.
     static func expectedPoses(_ landmarks: [[NormalizedLandmark]], width: Int, height: Int) -> [Pose] {
         landmarks.map { pose in
-            Pose(landmarks: zip(PoseLandmarkType.allTypes, pose).map { type, landmark in
-                PoseLandmark(
-                    type: type,
-                    position: Vision3DPoint(
-                        x: CGFloat(landmark.x) * CGFloat(width), y: CGFloat(landmark.y) * CGFloat(height),
-                        z: CGFloat(landmark.z) * CGFloat(width)),
-                    inFrameLikelihood: landmark.presence ?? -1)
-            })
+            Pose(
+                landmarks: zip(PoseLandmarkType.allTypes, pose).map { type, landmark in
+                    PoseLandmark(
+                        type: type,
+                        position: Vision3DPoint(
+                            x: CGFloat(landmark.x) * CGFloat(width), y: CGFloat(landmark.y) * CGFloat(height),
+                            z: CGFloat(landmark.z) * CGFloat(width)),
+                        inFrameLikelihood: landmark.presence ?? -1)
+                })
         }
     }
 

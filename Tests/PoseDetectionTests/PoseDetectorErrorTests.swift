@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import TestSupport
-@testable import PoseDetection
+import Testing
 import VisionTasks
+
+@testable import PoseDetection
 
 /// Model lookup and the errors a detector reports (never at creation, always from the call).
 @Suite("PoseDetector errors and model lookup")
@@ -10,7 +11,9 @@ struct PoseDetectorErrorTests {
     typealias Data = PoseDetectionTestData
 
     private func blankImage() throws -> VisionImage {
-        VisionImage(image: try MPImage(pixels: [UInt8](repeating: 0, count: 8 * 8 * 3), width: 8, height: 8, bytesPerRow: 24, format: .rgb8))
+        VisionImage(
+            image: try MPImage(
+                pixels: [UInt8](repeating: 0, count: 8 * 8 * 3), width: 8, height: 8, bytesPerRow: 24, format: .rgb8))
     }
 
     @Test func aMissingModelFileIsReportedByEveryForm() async throws {
@@ -21,7 +24,7 @@ struct PoseDetectorErrorTests {
         #expect {
             try detector.results(in: image)
         } throws: { error in
-            guard case let .modelFileNotFound(path, _)? = error as? TasksError else { return false }
+            guard case .modelFileNotFound(let path, _)? = error as? TasksError else { return false }
             return path == "/nonexistent/pose_landmarker_lite.task"
         }
         await #expect(throws: TasksError.self) { try await detector.process(image) }
@@ -55,7 +58,7 @@ struct PoseDetectorErrorTests {
         #expect {
             try detector.results(in: try blankImage())
         } throws: { error in
-            guard case let .bundleMemberNotFound(name, _)? = error as? TasksError else { return false }
+            guard case .bundleMemberNotFound(let name, _)? = error as? TasksError else { return false }
             return name.hasPrefix("pose_")
         }
     }
@@ -63,27 +66,34 @@ struct PoseDetectorErrorTests {
     @Test func theModelsFolderFollowsTheCommandLineRule() throws {
         let folder = try Data.temporaryFolder("models")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let base = PoseDetectorOptions(), accurate = AccuratePoseDetectorOptions()
+        let base = PoseDetectorOptions()
+        let accurate = AccuratePoseDetectorOptions()
         // $VISION_TASKS_MODELS, relative to the current directory; else ./Models.
         let parent = (folder as NSString).deletingLastPathComponent
         let relative = PoseModelLocator(
             environment: ["VISION_TASKS_MODELS": (folder as NSString).lastPathComponent], currentDirectory: parent)
         #expect(relative.modelsFolder == URL(fileURLWithPath: folder).standardized.path)
-        #expect(PoseModelLocator(environment: ["VISION_TASKS_MODELS": ""], currentDirectory: "/work/app").modelsFolder
-            == "/work/app/Models")
+        #expect(
+            PoseModelLocator(environment: ["VISION_TASKS_MODELS": ""], currentDirectory: "/work/app").modelsFolder
+                == "/work/app/Models")
         #expect(PoseModelLocator(environment: [:], currentDirectory: "/work/app").modelsFolder == "/work/app/Models")
 
         let locator = PoseModelLocator(environment: ["VISION_TASKS_MODELS": folder], currentDirectory: "/")
         for name in ["pose_landmarker_lite.task", "pose_landmarker_full.task"] {
             #expect(FileManager.default.createFile(atPath: folder + "/" + name, contents: Foundation.Data([1])))
         }
-        #expect(try locator.modelPath(for: base.modelPath, defaultFileNames: base.defaultModelFileNames)
-            == folder + "/pose_landmarker_lite.task")
-        #expect(try locator.modelPath(for: accurate.modelPath, defaultFileNames: accurate.defaultModelFileNames)
-            == folder + "/pose_landmarker_full.task")
-        #expect(FileManager.default.createFile(atPath: folder + "/pose_landmarker_heavy.task", contents: Foundation.Data([1])))
-        #expect(try locator.modelPath(for: accurate.modelPath, defaultFileNames: accurate.defaultModelFileNames)
-            == folder + "/pose_landmarker_heavy.task")
+        #expect(
+            try locator.modelPath(for: base.modelPath, defaultFileNames: base.defaultModelFileNames)
+                == folder + "/pose_landmarker_lite.task")
+        #expect(
+            try locator.modelPath(for: accurate.modelPath, defaultFileNames: accurate.defaultModelFileNames)
+                == folder + "/pose_landmarker_full.task")
+        #expect(
+            FileManager.default.createFile(
+                atPath: folder + "/pose_landmarker_heavy.task", contents: Foundation.Data([1])))
+        #expect(
+            try locator.modelPath(for: accurate.modelPath, defaultFileNames: accurate.defaultModelFileNames)
+                == folder + "/pose_landmarker_heavy.task")
         // An explicit path wins, resolved against the current directory.
         #expect(try locator.modelPath(for: "my.task", defaultFileNames: base.defaultModelFileNames) == "/my.task")
     }

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import TestSupport
-@testable import PoseDetection
+import Testing
 import VisionTasks
+
+@testable import PoseDetection
 
 /// PoseDetector against PoseLandmarker on the shared images: the same landmarks, in pixels.
 @Suite("PoseDetector", .serialized)
@@ -37,7 +38,9 @@ struct PoseDetectorTests {
     }
 
     @Test func accurateOptionsRunTheGivenModel() throws {
-        guard let model = Data.fullModel, let path = Data.imagePath("grace_hopper") else { return Data.skip("full model") }
+        guard let model = Data.fullModel, let path = Data.imagePath("grace_hopper") else {
+            return Data.skip("full model")
+        }
         let image = try MPImage(contentsOfFile: path)
         let detector = PoseDetector.poseDetector(options: Data.options(model, .singleImage, accurate: true))
         let expected = try PoseLandmarker(modelPath: model).detect(image: image)
@@ -48,7 +51,9 @@ struct PoseDetectorTests {
 
     @Test func anImageWithoutPeopleGivesNoPoses() throws {
         // od_test_image.png: MediaPipe's reference for it holds no pose.
-        guard let model = Data.liteModel, let path = Data.imagePath("od_test_image") else { return Data.skip("od_test_image") }
+        guard let model = Data.liteModel, let path = Data.imagePath("od_test_image") else {
+            return Data.skip("od_test_image")
+        }
         let image = VisionImage(image: try MPImage(contentsOfFile: path))
         for mode in [PoseDetectorMode.singleImage, .stream] {
             let detector = PoseDetector.poseDetector(options: Data.options(model, mode))
@@ -74,7 +79,9 @@ struct PoseDetectorTests {
             let expected = try landmarker.detect(videoFrame: image, timestampInMilliseconds: index * 33)
             let poses = try detector.results(in: VisionImage(image: image))
             let size = image.uprightSize
-            #expect(poses == Data.expectedPoses(expected.landmarks, width: size.width, height: size.height), "frame \(index)")
+            #expect(
+                poses == Data.expectedPoses(expected.landmarks, width: size.width, height: size.height),
+                "frame \(index)")
             #expect(poses.count == 1, "frame \(index)")
             if index > 0, try poses != single.results(in: VisionImage(image: image)) { differsFromSingleImage = true }
         }
@@ -83,7 +90,9 @@ struct PoseDetectorTests {
     }
 
     @Test func streamStampsStayIncreasingWhenTheClockStalls() throws {
-        guard let model = Data.liteModel, let path = Data.imagePath("grace_hopper") else { return Data.skip("grace_hopper") }
+        guard let model = Data.liteModel, let path = Data.imagePath("grace_hopper") else {
+            return Data.skip("grace_hopper")
+        }
         let detector = PoseDetector(options: Data.options(model, .stream), locator: .current(), clock: { 7 })
         let image = VisionImage(image: try MPImage(contentsOfFile: path))
         for _ in 0..<3 {
@@ -92,7 +101,9 @@ struct PoseDetectorTests {
     }
 
     @Test func concurrentCallsAreSerialized() async throws {
-        guard let model = Data.liteModel, let path = Data.imagePath("grace_hopper") else { return Data.skip("grace_hopper") }
+        guard let model = Data.liteModel, let path = Data.imagePath("grace_hopper") else {
+            return Data.skip("grace_hopper")
+        }
         let detector = PoseDetector.poseDetector(options: Data.options(model, .stream))
         let image = VisionImage(image: try MPImage(contentsOfFile: path))
         let counts = try await withThrowingTaskGroup(of: Int.self) { group in
@@ -105,7 +116,9 @@ struct PoseDetectorTests {
     }
 
     @Test func asynchronousFormsGiveTheSynchronousResult() async throws {
-        guard let model = Data.liteModel, let path = Data.imagePath("business-person") else { return Data.skip("business-person") }
+        guard let model = Data.liteModel, let path = Data.imagePath("business-person") else {
+            return Data.skip("business-person")
+        }
         let detector = PoseDetector.poseDetector(options: Data.options(model, .singleImage))
         let image = VisionImage(image: try MPImage(contentsOfFile: path))
         let expected = try detector.results(in: image)

@@ -1,6 +1,7 @@
 import Testing
-@testable import PoseDetection
 import VisionTasks
+
+@testable import PoseDetection
 
 @Suite struct VisionImageTests {
     @Test func orientationIsSettableAndReachesTheImage() throws {

@@ -44,11 +44,12 @@ public struct ModelsDocument: Sendable {
                 .map { $0.trimmingCharacters(in: .whitespaces) }
             if current == nil, cells.count >= 9, cells[1].hasSuffix(".task (starts `0000504b`)") {
                 // Bundle layout table: | bundle | `member` | bytes | method | local header @ | data @ | ...
-                layouts.append(MemberLayout(
-                    bundle: String(cells[1].split(separator: " ")[0]),
-                    member: cells[2].trimmingCharacters(in: CharacterSet(charactersIn: "`")),
-                    bytes: Self.number(cells[3]) ?? -1, localHeader: Self.number(cells[5]) ?? -1,
-                    dataOffset: Self.number(cells[6]) ?? -1))
+                layouts.append(
+                    MemberLayout(
+                        bundle: String(cells[1].split(separator: " ")[0]),
+                        member: cells[2].trimmingCharacters(in: CharacterSet(charactersIn: "`")),
+                        bytes: Self.number(cells[3]) ?? -1, localHeader: Self.number(cells[5]) ?? -1,
+                        dataOffset: Self.number(cells[6]) ?? -1))
                 continue
             }
             guard var facts = current else { continue }
@@ -78,8 +79,8 @@ public struct ModelsDocument: Sendable {
 
     private static func capture(_ line: String, _ pattern: String) -> Int? {
         guard let regex = try? NSRegularExpression(pattern: pattern),
-              let match = regex.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)),
-              let range = Range(match.range(at: 1), in: line)
+            let match = regex.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)),
+            let range = Range(match.range(at: 1), in: line)
         else { return nil }
         return number(String(line[range]))
     }

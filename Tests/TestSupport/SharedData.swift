@@ -39,9 +39,9 @@ public enum SharedData {
     /// Whether the tests run in a debug build, where heavy cases scale down.
     public static var isDebugBuild: Bool {
         #if DEBUG
-        return true
+            return true
         #else
-        return false
+            return false
         #endif
     }
 }

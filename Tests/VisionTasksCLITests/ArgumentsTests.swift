@@ -1,10 +1,12 @@
 import Testing
+
 @testable import VisionTasksCLI
 
 @Suite struct ArgumentsTests {
     @Test func parsesFlagsOptionsAndPositionals() throws {
-        let parsed = try Arguments(["a.png", "--json", "--threads", "2", "--fps=12.5", "b.png", "--input", "x", "--input", "y"],
-                                   flags: ["json"], options: ["threads", "fps", "input"])
+        let parsed = try Arguments(
+            ["a.png", "--json", "--threads", "2", "--fps=12.5", "b.png", "--input", "x", "--input", "y"],
+            flags: ["json"], options: ["threads", "fps", "input"])
         #expect(parsed.positionals == ["a.png", "b.png"])
         #expect(parsed.flag("json"))
         #expect(try parsed.integer("threads", in: 1...64) == 2)
@@ -45,7 +47,10 @@ import Testing
             ("f", .float(0.1)), ("g", .float(2)), ("n", .float(.nan)), ("z", .null), ("t", .bool(true)),
             ("list", .array([.double(1e-7), .int(-4)])),
         ])
-        #expect(value.serialized() ==
-            #"{"b":1,"a":"quote \" backslash \\ newline \n tab \t bell \u0007","f":0.1,"g":2,"n":null,"z":null,"t":true,"list":[1e-07,-4]}"#)
+        #expect(
+            value.serialized()
+                == #"{"b":1,"a":"quote \" backslash \\ newline \n tab \t bell \u0007","f":0.1,"g":2,"#
+                + #""n":null,"z":null,"t":true,"list":[1e-07,-4]}"#
+        )
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import VisionTasksCLI
 
 /// The result of running the command line in-process.

@@ -1,18 +1,22 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import VisionTasksCLI
 
 @Suite struct FrameSourceTests {
     /// Encodes frames 000…009 of a shared sequence into a lossless video with FFmpeg.
     private func makeVideo(sequence: String, fps: Int) throws -> String? {
         guard let frames = SharedData.path("images/frames/\(sequence)"),
-              let ffmpeg = FFmpegFrameSource.tool("ffmpeg") else { return nil }
+            let ffmpeg = FFmpegFrameSource.tool("ffmpeg")
+        else { return nil }
         let output = try temporaryDirectory("video") + "/\(sequence).mkv"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ffmpeg)
-        process.arguments = ["-v", "error", "-framerate", String(fps), "-i", frames + "/%03d.png",
-                             "-frames:v", "10", "-c:v", "ffv1", "-pix_fmt", "bgr0", output]
+        process.arguments = [
+            "-v", "error", "-framerate", String(fps), "-i", frames + "/%03d.png",
+            "-frames:v", "10", "-c:v", "ffv1", "-pix_fmt", "bgr0", output,
+        ]
         try process.run()
         process.waitUntilExit()
         return process.terminationStatus == 0 ? output : nil
@@ -20,7 +24,8 @@ import TestSupport
 
     @Test func videoFramesArriveWithStreamTimestampsAndExactPixels() throws {
         guard let video = try makeVideo(sequence: "hand_test_video", fps: 25) else {
-            print("skipped: ffmpeg or ../shared is not available"); return
+            print("skipped: ffmpeg or ../shared is not available")
+            return
         }
         let source = try FFmpegFrameSource(videoPath: video)
         defer { source.close() }
@@ -36,7 +41,10 @@ import TestSupport
     }
 
     @Test func missingVideoIsAnError() {
-        guard FFmpegFrameSource.tool("ffprobe") != nil else { print("skipped: ffmpeg is not available"); return }
+        guard FFmpegFrameSource.tool("ffprobe") != nil else {
+            print("skipped: ffmpeg is not available")
+            return
+        }
         #expect(throws: MediaError.self) { try FFmpegFrameSource(videoPath: "/nonexistent/video.mp4") }
     }
 
@@ -55,7 +63,9 @@ import TestSupport
 
     @Test func rawFormatIsValidated() {
         for format in ["640", "640x", "x480", "0x10", "640x480@0", "640x480@fast", "99999x2"] {
-            #expect(throws: MediaError.self) { try StandardInputFrameSource(format: format, handle: FileHandle.nullDevice) }
+            #expect(throws: MediaError.self) {
+                try StandardInputFrameSource(format: format, handle: FileHandle.nullDevice)
+            }
         }
         #expect((try? StandardInputFrameSource(format: "640x480", handle: FileHandle.nullDevice))?.width == 640)
     }

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import VisionTasks
+
 @testable import VisionTasksCLI
 
 @Suite("hands command", .serialized)
@@ -16,16 +17,19 @@ struct HandsCommandTests {
 
     @Test func printsOneLinePerImageWithTheContractsFields() throws {
         guard let model = Self.model, let thumb = SharedData.path("images/decoded/hand_thumb_up.png"),
-              let astronaut = SharedData.path("images/decoded/astronaut.png"),
-              let reference = try References.image(task: "hand_landmarker", name: "hand_thumb_up"),
-              let expected = reference.runs["num_hands_2"]?.result
+            let astronaut = SharedData.path("images/decoded/astronaut.png"),
+            let reference = try References.image(task: "hand_landmarker", name: "hand_thumb_up"),
+            let expected = reference.runs["num_hands_2"]?.result
         else { return print("skipping: ../shared not found") }
         let run = runCLI(["hands", thumb, astronaut, "--model", model, "--num-hands", "2", "--threads", "1"])
         #expect(run.status == 0, "\(run.errors)")
         let lines = try Self.lines(run)
         #expect(lines.count == 2)
         let first = try #require(lines.first)
-        #expect(Set(first.keys) == ["file", "width", "height", "timestampInMilliseconds", "handedness", "landmarks", "worldLandmarks"])
+        #expect(
+            Set(first.keys) == [
+                "file", "width", "height", "timestampInMilliseconds", "handedness", "landmarks", "worldLandmarks",
+            ])
         #expect(first["file"] as? String == thumb)
         #expect(first["width"] as? Int == 640 && first["height"] as? Int == 521)
         #expect(first["timestampInMilliseconds"] as? Int == 0 && lines.last?["timestampInMilliseconds"] as? Int == 1000)
@@ -39,14 +43,16 @@ struct HandsCommandTests {
         #expect(landmarks.count == 1 && landmarks[0].count == 21 && world[0].count == 21)
         #expect(Set(landmarks[0][0].keys) == ["x", "y", "z"])
         let wrist = try #require(expected.handLandmarks?.first?.first)
-        #expect(abs(Float(landmarks[0][0]["x"] ?? 0) - wrist.x) <= 2e-3 && abs(Float(landmarks[0][0]["y"] ?? 0) - wrist.y) <= 2e-3)
+        #expect(
+            abs(Float(landmarks[0][0]["x"] ?? 0) - wrist.x) <= 2e-3
+                && abs(Float(landmarks[0][0]["y"] ?? 0) - wrist.y) <= 2e-3)
         let empty = try #require(lines.last)
         #expect((empty["landmarks"] as? [Any])?.isEmpty == true && (empty["handedness"] as? [Any])?.isEmpty == true)
     }
 
     @Test func videoModeTracksAFolderOfFramesWithContractTimestamps() throws {
         guard let model = Self.model, let frames = SharedData.path("images/frames/hand_test_video"),
-              let reference = try References.video(task: "hand_landmarker", sequence: "hand_test_video")
+            let reference = try References.video(task: "hand_landmarker", sequence: "hand_test_video")
         else { return print("skipping: ../shared not found") }
         let folder = try temporaryDirectory("hand-frames")
         for index in 0..<3 {

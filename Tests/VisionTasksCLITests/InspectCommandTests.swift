@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import VisionTasksCLI
 
 @Suite struct InspectCommandTests {
@@ -9,7 +10,8 @@ import TestSupport
     @Test(arguments: SharedData.modelFiles)
     func jsonMatchesModelsDocument(file: String) throws {
         guard let path = SharedData.path("models/\(file)"), let document = Self.document else {
-            print("skipped \(file): ../shared is not available"); return
+            print("skipped \(file): ../shared is not available")
+            return
         }
         let run = runCLI(["inspect", path, "--json"])
         #expect(run.status == 0, "\(run.errors)")
@@ -40,7 +42,8 @@ import TestSupport
 
     @Test func ssdJSONShowsQuantizationNormalizationAndLabels() throws {
         guard let path = SharedData.path("models/ssd_mobilenet_v1.tflite") else {
-            print("skipped: ../shared is not available"); return
+            print("skipped: ../shared is not available")
+            return
         }
         let model = try #require((try runCLI(["inspect", path, "--json"]).json()["models"] as? [[String: Any]])?.first)
         let input = try #require((model["inputs"] as? [[String: Any]])?.first)
@@ -56,7 +59,8 @@ import TestSupport
 
     @Test func textOutputNamesMembersOperatorsAndMACs() throws {
         guard let path = SharedData.path("models/pose_landmarker_lite.task") else {
-            print("skipped: ../shared is not available"); return
+            print("skipped: ../shared is not available")
+            return
         }
         let run = runCLI(["inspect", path])
         #expect(run.status == 0)
@@ -77,7 +81,8 @@ import TestSupport
     @Test func corruptFileFailsWithATypedMessage() throws {
         let directory = try temporaryDirectory("inspect")
         let path = directory + "/broken.tflite"
-        try Data([0x1C, 0, 0, 0] + Array("TFL3".utf8) + Array(repeating: 0xFF, count: 64)).write(to: URL(fileURLWithPath: path))
+        try Data([0x1C, 0, 0, 0] + Array("TFL3".utf8) + Array(repeating: 0xFF, count: 64)).write(
+            to: URL(fileURLWithPath: path))
         let run = runCLI(["inspect", path])
         #expect(run.status == 1)
         #expect(run.errors.hasPrefix("error: malformed model"))

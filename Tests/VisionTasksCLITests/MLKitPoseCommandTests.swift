@@ -1,9 +1,10 @@
 import Foundation
 import PoseDetection
-import Testing
 import TestSupport
-@testable import VisionTasksCLI
+import Testing
 import VisionTasks
+
+@testable import VisionTasksCLI
 
 @Suite("pose --api mlkit", .serialized)
 struct MLKitPoseCommandTests {
@@ -25,7 +26,11 @@ struct MLKitPoseCommandTests {
     /// through `Decimal` and can be off in the last bits).
     private struct Line: Decodable {
         struct Position: Decodable { var x, y, z: Double }
-        struct Landmark: Decodable { var type: String; var position: Position; var inFrameLikelihood: Float }
+        struct Landmark: Decodable {
+            var type: String
+            var position: Position
+            var inFrameLikelihood: Float
+        }
         struct Pose: Decodable { var landmarks: [Landmark] }
         var file: String
         var poses: [Pose]
@@ -38,7 +43,8 @@ struct MLKitPoseCommandTests {
         return zip(line.poses[0].landmarks, pose.landmarks).allSatisfy { json, landmark in
             json.type == landmark.type.rawValue
                 && json.position.x == Double(landmark.position.x) && json.position.y == Double(landmark.position.y)
-                && json.position.z == Double(landmark.position.z) && json.inFrameLikelihood == landmark.inFrameLikelihood
+                && json.position.z == Double(landmark.position.z)
+                && json.inFrameLikelihood == landmark.inFrameLikelihood
         }
     }
 
@@ -52,8 +58,8 @@ struct MLKitPoseCommandTests {
 
     @Test func singleImagePrintsMLKitShapedLinesWithTheLibrarysPoses() throws {
         guard let model = SharedData.path("models/pose_landmarker_lite.task"),
-              let image = SharedData.path("images/decoded/grace_hopper.png"),
-              let empty = SharedData.path("images/decoded/od_test_image.png")
+            let image = SharedData.path("images/decoded/grace_hopper.png"),
+            let empty = SharedData.path("images/decoded/od_test_image.png")
         else { return skipWithoutSharedData() }
         let run = runCLI(["pose", "--api", "mlkit", image, empty, "--single-image", "--model", model])
         #expect(run.status == 0, "\(run.errors)")
@@ -65,7 +71,8 @@ struct MLKitPoseCommandTests {
         #expect(first.map { $0["type"] as? String } == PoseLandmarkType.allTypes.map(\.rawValue))
         #expect(Set(first[27].keys) == ["type", "position", "inFrameLikelihood"])
         #expect(first[27]["type"] as? String == "leftAnkle")
-        let expected = try detector(model, .singleImage).results(in: VisionImage(image: try MPImage(contentsOfFile: image)))
+        let expected = try detector(model, .singleImage).results(
+            in: VisionImage(image: try MPImage(contentsOfFile: image)))
         #expect(expected.count == 1)
         #expect(try matches(run.output.split(separator: "\n")[0], try #require(expected.first)))
         // Pixels, not fractions: the nose lies inside the 512 × 600 picture, well away from 0…1.
@@ -77,8 +84,8 @@ struct MLKitPoseCommandTests {
 
     @Test func streamModeTracksAcrossTheInputs() throws {
         guard let model = SharedData.path("models/pose_landmarker_lite.task"),
-              let frame0 = SharedData.path("images/frames/gesture_test_video/000.png"),
-              let frame1 = SharedData.path("images/frames/gesture_test_video/001.png")
+            let frame0 = SharedData.path("images/frames/gesture_test_video/000.png"),
+            let frame1 = SharedData.path("images/frames/gesture_test_video/001.png")
         else { return skipWithoutSharedData() }
         let run = runCLI(["pose", "--api", "mlkit", frame0, frame1, "--model", model])
         #expect(run.status == 0, "\(run.errors)")
@@ -94,17 +101,19 @@ struct MLKitPoseCommandTests {
 
     @Test func defaultModelsComeFromTheModelsFolder() throws {
         guard let folder = SharedData.path("models"),
-              let lite = SharedData.path("models/pose_landmarker_lite.task"),
-              let full = SharedData.path("models/pose_landmarker_full.task"),
-              let image = SharedData.path("images/decoded/business-person.png")
+            let lite = SharedData.path("models/pose_landmarker_lite.task"),
+            let full = SharedData.path("models/pose_landmarker_full.task"),
+            let image = SharedData.path("images/decoded/business-person.png")
         else { return skipWithoutSharedData() }
         let environment = ["VISION_TASKS_OFFLINE": "1", "VISION_TASKS_MODELS": folder]
         let visionImage = VisionImage(image: try MPImage(contentsOfFile: image))
         for accurate in [false, true] {
             let run = runCLI(
-                ["pose", "--api", "mlkit", image, "--single-image"] + (accurate ? ["--accurate"] : []), environment: environment)
+                ["pose", "--api", "mlkit", image, "--single-image"] + (accurate ? ["--accurate"] : []),
+                environment: environment)
             #expect(run.status == 0, "\(run.errors)")
-            let expected = try detector(accurate ? full : lite, .singleImage, accurate: accurate).results(in: visionImage)
+            let expected = try detector(accurate ? full : lite, .singleImage, accurate: accurate).results(
+                in: visionImage)
             #expect(try matches(Substring(run.output), try #require(expected.first)), "accurate: \(accurate)")
         }
         // Without the model in the folder: one error line, status 1, nothing printed.
@@ -120,8 +129,10 @@ struct MLKitPoseCommandTests {
     @Test func wrongAPIOrMixedOptionsAreUsageErrors() throws {
         let image = SharedData.path("images/decoded/grace_hopper.png") ?? "/nonexistent/a.png"
         for arguments in [
-            ["--api", "tflite"], ["--api", "MLKit"], ["--accurate"], ["--single-image"], ["--api", "mediapipe", "--accurate"],
-            ["--api", "mlkit", "--video"], ["--api", "mlkit", "--num-poses", "2"], ["--api", "mlkit", "--segmentation"],
+            ["--api", "tflite"], ["--api", "MLKit"], ["--accurate"], ["--single-image"],
+            ["--api", "mediapipe", "--accurate"],
+            ["--api", "mlkit", "--video"], ["--api", "mlkit", "--num-poses", "2"],
+            ["--api", "mlkit", "--segmentation"],
         ] {
             let run = runCLI(["pose", image, "--model", "/nonexistent/pose.task"] + arguments)
             #expect(run.status == 2, "\(arguments)")

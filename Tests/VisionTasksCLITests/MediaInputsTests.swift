@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import VisionTasks
+
 @testable import VisionTasksCLI
 
 /// The task commands on video files, raw pipes and folders (issue #10). Videos are made with
@@ -53,9 +54,12 @@ struct MediaInputsTests {
     static func losslessVideo(of folder: String, fps: Int) throws -> String? {
         guard let ffmpeg = FFmpegFrameSource.tool("ffmpeg") else { return nil }
         let video = folder + "/clip.mkv"
-        let status = try execute(ffmpeg, [
-            "-v", "error", "-framerate", String(fps), "-i", folder + "/%03d.png", "-c:v", "ffv1", "-pix_fmt", "bgr0", video,
-        ])
+        let status = try execute(
+            ffmpeg,
+            [
+                "-v", "error", "-framerate", String(fps), "-i", folder + "/%03d.png", "-c:v", "ffv1", "-pix_fmt",
+                "bgr0", video,
+            ])
         return status == 0 ? video : nil
     }
 
@@ -64,15 +68,17 @@ struct MediaInputsTests {
         ("hands", "models/hand_landmarker.task", "hand_test_video"),
         ("pose", "models/pose_landmarker_lite.task", "gesture_test_video"),
     ])
-    func videoFileGivesTheSameResultsAsItsFramesInVideoMode(command: String, modelPath: String, sequence: String) throws {
+    func videoFileGivesTheSameResultsAsItsFramesInVideoMode(command: String, modelPath: String, sequence: String) throws
+    {
         guard let model = SharedData.path(modelPath), let folder = try Self.frameFolder(sequence: sequence),
-              let video = try Self.losslessVideo(of: folder, fps: 25)
+            let video = try Self.losslessVideo(of: folder, fps: 25)
         else { return print("skipping: ../shared or ffmpeg not found") }
         let fromVideo = runCLI([command, video, "--model", model, "--threads", "1"])
         #expect(fromVideo.status == 0, "\(fromVideo.errors)")
         let fromFrames = runCLI([command, folder, "--video", "--fps", "25", "--model", model, "--threads", "1"])
         #expect(fromFrames.status == 0, "\(fromFrames.errors)")
-        let videoLines = try Self.lines(fromVideo.output), frameLines = try Self.lines(fromFrames.output)
+        let videoLines = try Self.lines(fromVideo.output)
+        let frameLines = try Self.lines(fromFrames.output)
         #expect(videoLines.count == Self.frameCount && frameLines.count == Self.frameCount)
         // Timestamps come from the stream (25 fps → 40 ms steps), frames are numbered.
         #expect(videoLines.map { $0["timestampInMilliseconds"] as? Int } == [0, 40, 80, 120])
@@ -87,16 +93,19 @@ struct MediaInputsTests {
 
     @Test func annotatedVideoIsWrittenAndReadableByFFprobe() throws {
         guard let model = SharedData.path("models/hand_landmarker.task"), let folder = try Self.frameFolder(count: 2),
-              let video = try Self.losslessVideo(of: folder, fps: 25), let ffprobe = FFmpegFrameSource.tool("ffprobe")
+            let video = try Self.losslessVideo(of: folder, fps: 25), let ffprobe = FFmpegFrameSource.tool("ffprobe")
         else { return print("skipping: ../shared or ffmpeg not found") }
         let output = folder + "/annotated/out.mp4"
         let run = runCLI(["hands", video, "--model", model, "--annotate", output])
         #expect(run.status == 0, "\(run.errors)")
         let pipe = Pipe()
-        let status = try Self.execute(ffprobe, [
-            "-v", "error", "-count_frames", "-select_streams", "v:0",
-            "-show_entries", "stream=codec_type,width,height,nb_read_frames", "-of", "default=noprint_wrappers=1", output,
-        ], output: pipe)
+        let status = try Self.execute(
+            ffprobe,
+            [
+                "-v", "error", "-count_frames", "-select_streams", "v:0",
+                "-show_entries", "stream=codec_type,width,height,nb_read_frames", "-of", "default=noprint_wrappers=1",
+                output,
+            ], output: pipe)
         let probe = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(status == 0)
         for field in ["codec_type=video", "width=640", "height=360", "nb_read_frames=2"] {
@@ -105,17 +114,25 @@ struct MediaInputsTests {
         // The skeleton is drawn: the first decoded frame differs from the input around the wrist.
         let line = try #require(try Self.lines(run.output).first)
         let wrist = try #require((line["landmarks"] as? [[[String: Double]]])?.first?.first)
-        let original = try FFmpegFrameSource(videoPath: video), annotated = try FFmpegFrameSource(videoPath: output)
-        defer { original.close(); annotated.close() }
-        let before = try #require(try original.nextFrame()), after = try #require(try annotated.nextFrame())
-        let x = Int((wrist["x"] ?? 0) * 640), y = Int((wrist["y"] ?? 0) * 360)
+        let original = try FFmpegFrameSource(videoPath: video)
+        let annotated = try FFmpegFrameSource(videoPath: output)
+        defer {
+            original.close()
+            annotated.close()
+        }
+        let before = try #require(try original.nextFrame())
+        let after = try #require(try annotated.nextFrame())
+        let x = Int((wrist["x"] ?? 0) * 640)
+        let y = Int((wrist["y"] ?? 0) * 360)
         let offset = (min(359, max(0, y)) * 640 + min(639, max(0, x))) * 3
         let change = (0..<3).map { abs(Int(before.pixels[offset + $0]) - Int(after.pixels[offset + $0])) }.max() ?? 0
         #expect(change > 40, "the wrist dot should be visible in the annotated video")
     }
 
     @Test func missingFFmpegSaysHowToInstallIt() throws {
-        let run = runCLI(["hands", "/nonexistent/clip.mp4", "--model", "/nonexistent/hand.task"], environment: ["PATH": "/nonexistent"])
+        let run = runCLI(
+            ["hands", "/nonexistent/clip.mp4", "--model", "/nonexistent/hand.task"],
+            environment: ["PATH": "/nonexistent"])
         #expect(run.status == 1)
         #expect(run.errors.hasPrefix("error: ffmpeg is not installed"))
         #expect(run.errors.contains("apt-get install ffmpeg") && run.errors.contains("brew install ffmpeg"))
@@ -144,7 +161,7 @@ struct MediaInputsTests {
 
     @Test func rawStdinDeliversEveryFramesResultOrCountsItDropped() throws {
         guard let model = SharedData.path("models/hand_landmarker.task"), let folder = try Self.frameFolder(),
-              let video = try Self.losslessVideo(of: folder, fps: 25)
+            let video = try Self.losslessVideo(of: folder, fps: 25)
         else { return print("skipping: ../shared or ffmpeg not found") }
         let frames = try Self.rawFrames(of: video)
         #expect(frames.count == Self.frameCount)
@@ -171,7 +188,8 @@ struct MediaInputsTests {
         #expect(lines.allSatisfy { $0["file"] as? String == "-" })
         // Frame 0 is detected from scratch as in video mode: the same landmarks.
         let videoMode = try Self.lines(runCLI(["hands", video, "--model", model, "--threads", "1"]).output)
-        let first = try #require(lines.first), expected = try #require(videoMode.first)
+        let first = try #require(lines.first)
+        let expected = try #require(videoMode.first)
         #expect(Self.content(first) == Self.content(expected))
     }
 
@@ -188,13 +206,15 @@ struct MediaInputsTests {
 
     @Test func interruptStopsALiveRunCleanlyWithItsSummary() throws {
         guard let model = SharedData.path("models/hand_landmarker.task"), let folder = try Self.frameFolder(count: 2),
-              let video = try Self.losslessVideo(of: folder, fps: 25), let binary = Self.executable
+            let video = try Self.losslessVideo(of: folder, fps: 25), let binary = Self.executable
         else { return print("skipping: ../shared, ffmpeg or the vision-tasks executable not found") }
         let frames = try Self.rawFrames(of: video)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["hands", "--raw-stdin", "640x360", "--model", model, "--threads", "1"]
-        let input = Pipe(), output = Pipe(), errors = Pipe()
+        let input = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
@@ -219,9 +239,9 @@ struct MediaInputsTests {
 
     @Test func folderModeEqualsPerFileResultsInInputOrder() throws {
         guard let model = SharedData.path("models/hand_landmarker.task"),
-              let thumb = SharedData.path("images/decoded/hand_thumb_up.png"),
-              let hand = SharedData.path("images/decoded/hand_test_image.png"),
-              let empty = SharedData.path("images/decoded/business-person.png")
+            let thumb = SharedData.path("images/decoded/hand_thumb_up.png"),
+            let hand = SharedData.path("images/decoded/hand_test_image.png"),
+            let empty = SharedData.path("images/decoded/business-person.png")
         else { return print("skipping: ../shared not found") }
         let folder = try temporaryDirectory("media-folder")
         let names = ["a_thumb.png", "b_person.png", "c_hand.png"]
@@ -237,8 +257,11 @@ struct MediaInputsTests {
         #expect(lines.map { $0["file"] as? String } == names.map { folder + "/" + $0 })
         #expect(lines.map { $0["timestampInMilliseconds"] as? Int } == [0, 1000, 2000])
         for (line, name) in zip(lines, names) {
-            let single = try #require(try Self.lines(runCLI(["hands", folder + "/" + name, "--model", model, "--num-hands", "2"]).output).first)
-            var ours = line, theirs = single
+            let single = try #require(
+                try Self.lines(runCLI(["hands", folder + "/" + name, "--model", model, "--num-hands", "2"]).output)
+                    .first)
+            var ours = line
+            var theirs = single
             ours["timestampInMilliseconds"] = nil
             theirs["timestampInMilliseconds"] = nil
             #expect(ours as NSDictionary == theirs as NSDictionary, "\(name)")
@@ -248,7 +271,7 @@ struct MediaInputsTests {
 
     @Test func aCorruptFileInAFolderIsSkippedReportedAndFailsTheRun() throws {
         guard let model = SharedData.path("models/hand_landmarker.task"),
-              let thumb = SharedData.path("images/decoded/hand_thumb_up.png")
+            let thumb = SharedData.path("images/decoded/hand_thumb_up.png")
         else { return print("skipping: ../shared not found") }
         let folder = try temporaryDirectory("media-corrupt")
         try FileManager.default.copyItem(atPath: thumb, toPath: folder + "/a.png")
@@ -272,7 +295,8 @@ struct MediaInputsTests {
         let context = CommandContext(console: RecordingConsole().console, environment: [:], currentDirectory: folder)
         func kind(_ arguments: [String]) throws -> TaskInputKind {
             try TaskInputKind(
-                Arguments(arguments, flags: TaskCommandDriver.flags, options: TaskCommandDriver.options), context: context)
+                Arguments(arguments, flags: TaskCommandDriver.flags, options: TaskCommandDriver.options),
+                context: context)
         }
         #expect(try kind(["--raw-stdin", "64x48@10"]) == .rawStandardInput(format: "64x48@10"))
         #expect(try kind(["--camera"]) == .camera(device: TaskInputKind.defaultCamera))
@@ -281,7 +305,9 @@ struct MediaInputsTests {
         #expect(try kind(["recording"]) == .videoFiles(["recording"]))
         #expect(try kind(["picture", "missing"]) == .images(["picture", "missing"], fromFolder: false))
         #expect(try kind(["x.png", "--video"]) == .frames(["x.png"]))
-        for wrong in [["--camera", "--video"], ["--raw-stdin", "4x4", "x.png"], ["x.png", "clip.mp4"], ["--camera", "a", "b"]] {
+        for wrong in [
+            ["--camera", "--video"], ["--raw-stdin", "4x4", "x.png"], ["x.png", "clip.mp4"], ["--camera", "a", "b"],
+        ] {
             #expect(throws: CLIError.self) { try kind(wrong) }
         }
         #expect(ImageBatchRunner<HandsCommand.Adapter>.workerCount(inputs: 10, cores: 8, threadCount: nil) == 8)

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import Inference
 import ModelFile
 import TestSupport
+import Testing
+
 @testable import VisionTasksCLI
 
 @Suite struct ModelCommandsTests {
@@ -19,8 +20,10 @@ import TestSupport
         let inputPath = directory + "/input.f32"
         try bytes.write(to: URL(fileURLWithPath: inputPath))
 
-        let run = runCLI(["run-model", path, "--member", "hand_landmarks_detector.tflite", "--input", inputPath,
-                          "--output-dir", directory + "/out", "--threads", "1"])
+        let run = runCLI([
+            "run-model", path, "--member", "hand_landmarks_detector.tflite", "--input", inputPath,
+            "--output-dir", directory + "/out", "--threads", "1",
+        ])
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.output.split(separator: "\n").first == "output_0 [1, 63] Identity")
 
@@ -46,16 +49,24 @@ import TestSupport
         let noMember = runCLI(["run-model", path, "--input", small, "--output-dir", directory])
         #expect(noMember.status == 2)
         #expect(noMember.errors.contains("--member"))
-        let wrongSize = runCLI(["run-model", path, "--member", "hand_detector.tflite", "--input", small, "--output-dir", directory])
+        let wrongSize = runCLI([
+            "run-model", path, "--member", "hand_detector.tflite", "--input", small, "--output-dir", directory,
+        ])
         #expect(wrongSize.status == 1)
         #expect(wrongSize.errors.contains("needs \(192 * 192 * 3 * 4)"))
-        let twoInputs = runCLI(["run-model", path, "--member", "hand_detector.tflite", "--input", small, "--input", small, "--output-dir", directory])
+        let twoInputs = runCLI([
+            "run-model", path, "--member", "hand_detector.tflite", "--input", small, "--input", small, "--output-dir",
+            directory,
+        ])
         #expect(twoInputs.status == 2)
     }
 
     @Test func benchModelReportsTimesAndArena() throws {
         guard let path = SharedData.path("models/hand_landmarker.task") else { return }
-        let run = runCLI(["bench-model", path, "--member", "hand_landmarks_detector.tflite", "--iterations", "3", "--threads", "1", "--json"])
+        let run = runCLI([
+            "bench-model", path, "--member", "hand_landmarks_detector.tflite", "--iterations", "3", "--threads", "1",
+            "--json",
+        ])
         #expect(run.status == 0, "\(run.errors)")
         let json = try run.json()
         let median = try #require(json["medianMs"] as? Double)
@@ -71,8 +82,10 @@ import TestSupport
 
     @Test func benchModelPairedThreadsReportsBothInterpretersAndTheirRatio() throws {
         guard let path = SharedData.path("models/hand_landmarker.task") else { return }
-        let run = runCLI(["bench-model", path, "--member", "hand_detector.tflite", "--iterations", "3", "--threads", "1",
-                          "--paired-threads", "2", "--json"])
+        let run = runCLI([
+            "bench-model", path, "--member", "hand_detector.tflite", "--iterations", "3", "--threads", "1",
+            "--paired-threads", "2", "--json",
+        ])
         #expect(run.status == 0, "\(run.errors)")
         let json = try run.json()
         #expect(json["threads"] as? Int == 1)
@@ -84,30 +97,40 @@ import TestSupport
         #expect(minimum > 0 && minimum <= median && median <= maximum)
         // Three ratios of positive times, each between the extremes of the two series.
         let ratio = try #require(paired["medianRatio"] as? Double)
-        let ours = try #require(json["minMs"] as? Double), oursMax = try #require(json["maxMs"] as? Double)
+        let ours = try #require(json["minMs"] as? Double)
+        let oursMax = try #require(json["maxMs"] as? Double)
         #expect(ratio >= ours / maximum && ratio <= oursMax / minimum)
-        let profile = runCLI(["bench-model", path, "--member", "hand_detector.tflite", "--iterations", "2", "--threads", "1",
-                              "--paired-threads", "2", "--profile"])
+        let profile = runCLI([
+            "bench-model", path, "--member", "hand_detector.tflite", "--iterations", "2", "--threads", "1",
+            "--paired-threads", "2", "--profile",
+        ])
         #expect(profile.status == 0, "\(profile.errors)")
         #expect(profile.errors.contains("CONV_2D") && profile.errors.contains("×"))
         #expect(profile.output.contains("paired with 2 threads"))
-        let zero = runCLI(["bench-model", path, "--member", "hand_detector.tflite", "--iterations", "1", "--paired-threads", "0"])
+        let zero = runCLI([
+            "bench-model", path, "--member", "hand_detector.tflite", "--iterations", "1", "--paired-threads", "0",
+        ])
         #expect(zero.status == 2)
     }
 
     @Test func benchModelRunsAnotherInstructionSetAndRejectsUnknownOnes() throws {
         guard let path = SharedData.path("models/hand_landmarker.task") else { return }
-        let portable = runCLI(["bench-model", path, "--member", "hand_detector.tflite", "--iterations", "1", "--isa", "portable", "--json"])
+        let portable = runCLI([
+            "bench-model", path, "--member", "hand_detector.tflite", "--iterations", "1", "--isa", "portable", "--json",
+        ])
         #expect(portable.status == 0, "\(portable.errors)")
         #expect(try portable.json()["instructionSet"] as? String == "portable")
-        let unknown = runCLI(["bench-model", path, "--member", "hand_detector.tflite", "--iterations", "1", "--isa", "sse9"])
+        let unknown = runCLI([
+            "bench-model", path, "--member", "hand_detector.tflite", "--iterations", "1", "--isa", "sse9",
+        ])
         #expect(unknown.status == 2)
         #expect(unknown.errors.contains("sse9"))
     }
 
     @Test func unsupportedModelsFailWithTheOperatorNamed() throws {
         let path = SharedData.packageRoot
-            .appendingPathComponent("Tests/InferenceTests/Golden/Quantized/models/unsupported-custom-operator.tflite").path
+            .appendingPathComponent("Tests/InferenceTests/Golden/Quantized/models/unsupported-custom-operator.tflite")
+            .path
         let run = runCLI(["bench-model", path, "--iterations", "1"])
         #expect(run.status == 1)
         #expect(run.errors.contains("CUSTOM:VisionTasksUnknownOp version 1 (operator 1)"))

@@ -1,16 +1,20 @@
 import Foundation
-import Testing
-import TestSupport
-@testable import VisionTasksCLI
 import ModelFile
+import TestSupport
+import Testing
+
+@testable import VisionTasksCLI
 
 @Suite struct ModelsCommandTests {
     @Test func fetchFromLocalFolderVerifiesAndInstalls() throws {
         guard let source = SharedData.path("models") else {
-            print("skipped: ../shared is not available"); return
+            print("skipped: ../shared is not available")
+            return
         }
         let target = try temporaryDirectory("fetch")
-        let run = runCLI(["models", "fetch", "pose_landmarker_lite", "ssd_mobilenet_v1.tflite", "--from", source, "--dir", target])
+        let run = runCLI([
+            "models", "fetch", "pose_landmarker_lite", "ssd_mobilenet_v1.tflite", "--from", source, "--dir", target,
+        ])
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.output.contains("pose_landmarker_lite.task: verified"))
         #expect(run.output.contains("ssd_mobilenet_v1.tflite: verified"))
@@ -18,10 +22,11 @@ import ModelFile
 
         let list = try runCLI(["models", "list", "--dir", target, "--json"]).json()
         let files = try #require(list["files"] as? [[String: Any]])
-        let status = Dictionary(uniqueKeysWithValues: files.compactMap { file -> (String, String)? in
-            guard let name = file["name"] as? String, let status = file["status"] as? String else { return nil }
-            return (name, status)
-        })
+        let status = Dictionary(
+            uniqueKeysWithValues: files.compactMap { file -> (String, String)? in
+                guard let name = file["name"] as? String, let status = file["status"] as? String else { return nil }
+                return (name, status)
+            })
         #expect(status["pose_landmarker_lite.task"] == "verified")
         #expect(status["ssd_mobilenet_v1.tflite"] == "verified")
         #expect(status["hand_landmarker.task"] == "missing")
@@ -33,15 +38,19 @@ import ModelFile
         let run = runCLI(["models", "fetch", "hand_landmarker.task", "--from", empty, "--dir", target, "--offline"])
         #expect(run.status == 1)
         #expect(run.errors.contains("could not fetch hand_landmarker.task"))
-        #expect(run.errors.contains("To fix: download https://storage.googleapis.com/mediapipe-models/hand_landmarker/"))
+        #expect(
+            run.errors.contains("To fix: download https://storage.googleapis.com/mediapipe-models/hand_landmarker/"))
         #expect(!FileManager.default.fileExists(atPath: target + "/hand_landmarker.task"))
     }
 
     @Test func aFileWithTheWrongChecksumIsNotInstalled() throws {
         let source = try temporaryDirectory("bad-source")
         let target = try temporaryDirectory("bad-target")
-        try Data(Array(repeating: 0x42, count: 1000)).write(to: URL(fileURLWithPath: source + "/pose_landmarker_full.task"))
-        let run = runCLI(["models", "fetch", "pose_landmarker_full.task", "--from", source, "--dir", target, "--offline"])
+        try Data(Array(repeating: 0x42, count: 1000)).write(
+            to: URL(fileURLWithPath: source + "/pose_landmarker_full.task"))
+        let run = runCLI([
+            "models", "fetch", "pose_landmarker_full.task", "--from", source, "--dir", target, "--offline",
+        ])
         #expect(run.status == 1)
         #expect(run.errors.contains("does not match the pinned 4eaa5eb7"))
         #expect(!FileManager.default.fileExists(atPath: target + "/pose_landmarker_full.task"))
@@ -55,7 +64,8 @@ import ModelFile
         let run = runCLI(["models", "list", "--json"], environment: ["VISION_TASKS_MODELS": target])
         #expect(try run.json()["directory"] as? String == URL(fileURLWithPath: target).standardized.path)
         let fallback = runCLI(["models", "list", "--json"], environment: [:], directory: target)
-        #expect(try fallback.json()["directory"] as? String == URL(fileURLWithPath: target + "/Models").standardized.path)
+        #expect(
+            try fallback.json()["directory"] as? String == URL(fileURLWithPath: target + "/Models").standardized.path)
     }
 
     @Test func unknownNamesAndActionsAreUsageErrors() {
@@ -67,7 +77,8 @@ import ModelFile
     /// Whatever `models fetch` put in the package's models folder is what it claims: this runs
     /// on a machine without ../shared too.
     @Test func provisionedFilesVerifyAndParse() throws {
-        let folder = ProcessInfo.processInfo.environment["VISION_TASKS_MODELS"]
+        let folder =
+            ProcessInfo.processInfo.environment["VISION_TASKS_MODELS"]
             ?? SharedData.packageRoot.appendingPathComponent("Models").path
         var checked = 0
         for entry in ModelCatalog.entries {
@@ -87,7 +98,8 @@ import ModelFile
 
     @Test func catalogPinsTheSharedChecksums() throws {
         guard let sums = SharedData.path("models/SHA256SUMS") else {
-            print("skipped: ../shared is not available"); return
+            print("skipped: ../shared is not available")
+            return
         }
         for line in try String(contentsOfFile: sums, encoding: .utf8).split(separator: "\n") {
             let parts = line.split(separator: " ", omittingEmptySubsequences: true)

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import VisionTasks
+
 @testable import VisionTasksCLI
 
 /// `vision-tasks objects` and `bench objects` against the issue's JSON contract (issue #8,
@@ -25,10 +26,12 @@ struct ObjectsCommandTests {
     }
 
     /// The image's decoded PNG and MediaPipe's detections for `optionSet`.
-    static func reference(_ name: String, _ optionSet: String) throws -> (path: String, detections: [ReferenceDetection])? {
+    static func reference(_ name: String, _ optionSet: String) throws -> (
+        path: String, detections: [ReferenceDetection]
+    )? {
         guard let path = SharedData.path("images/decoded/\(name).png"),
-              let reference = try References.image(task: "object_detector", name: name),
-              let detections = reference.runs[optionSet]?.result.detections
+            let reference = try References.image(task: "object_detector", name: name),
+            let detections = reference.runs[optionSet]?.result.detections
         else { return nil }
         return (path, detections)
     }
@@ -40,8 +43,13 @@ struct ObjectsCommandTests {
         for (ours, theirs) in zip(json, expected) {
             let box = ours["boundingBox"] as? [String: Double] ?? [:]
             let reference = theirs.boundingBox
-            for (key, value) in [("x", reference.originX), ("y", reference.originY), ("width", reference.width), ("height", reference.height)] {
-                #expect(abs((box[key] ?? .nan) - Double(value)) <= 1, "\(label): box \(key) \(box[key] ?? .nan), MediaPipe \(value)")
+            for (key, value) in [
+                ("x", reference.originX), ("y", reference.originY), ("width", reference.width),
+                ("height", reference.height),
+            ] {
+                #expect(
+                    abs((box[key] ?? .nan) - Double(value)) <= 1,
+                    "\(label): box \(key) \(box[key] ?? .nan), MediaPipe \(value)")
             }
             let categories = ours["categories"] as? [[String: Any]] ?? []
             #expect(categories.count == theirs.categories.count, "\(label)")
@@ -56,7 +64,7 @@ struct ObjectsCommandTests {
 
     @Test func printsOneLinePerImageWithExactlyTheContractsFields() throws {
         guard let model = Self.model, let astronaut = try Self.reference("astronaut", "default"),
-              let table = try Self.reference("od_test_image", "default")
+            let table = try Self.reference("od_test_image", "default")
         else { return skipWithoutSharedData("ssd_mobilenet_v1.tflite") }
         let run = runCLI(["objects", astronaut.path, table.path, "--model", model, "--threads", "1"])
         #expect(run.status == 0, "\(run.errors)")
@@ -82,7 +90,7 @@ struct ObjectsCommandTests {
 
     @Test func maxResultsAndScoreThresholdMatchMediaPipe() throws {
         guard let model = Self.model, let top3 = try Self.reference("grace_hopper", "max3_thr0"),
-              let threshold = try Self.reference("od_test_image", "thr05")
+            let threshold = try Self.reference("od_test_image", "thr05")
         else { return skipWithoutSharedData("ssd_mobilenet_v1.tflite") }
         let max3 = runCLI(["objects", top3.path, "--model", model, "--max-results", "3"])
         #expect(max3.status == 0, "\(max3.errors)")
@@ -96,15 +104,17 @@ struct ObjectsCommandTests {
 
     @Test func allowAndDenyListsMatchMediaPipe() throws {
         guard let model = Self.model, let allowed = try Self.reference("grace_hopper", "allow_person"),
-              let denied = try Self.reference("grace_hopper", "deny_person"),
-              let all = try Self.reference("grace_hopper", "default")
+            let denied = try Self.reference("grace_hopper", "deny_person"),
+            let all = try Self.reference("grace_hopper", "default")
         else { return skipWithoutSharedData("ssd_mobilenet_v1.tflite") }
         let allow = runCLI(["objects", allowed.path, "--model", model, "--allow", "person"])
         #expect(allow.status == 0, "\(allow.errors)")
-        Self.expectMatches(try Self.detections(try #require(try Self.lines(allow).first)), allowed.detections, "allow person")
+        Self.expectMatches(
+            try Self.detections(try #require(try Self.lines(allow).first)), allowed.detections, "allow person")
         let deny = runCLI(["objects", denied.path, "--model", model, "--deny", "person"])
         #expect(deny.status == 0, "\(deny.errors)")
-        Self.expectMatches(try Self.detections(try #require(try Self.lines(deny).first)), denied.detections, "deny person")
+        Self.expectMatches(
+            try Self.detections(try #require(try Self.lines(deny).first)), denied.detections, "deny person")
         // A comma-separated list: every default detection whose name is listed, in order.
         let names = Set(all.detections.compactMap { $0.categories.first?.categoryName })
         try #require(names.count >= 2)
@@ -123,13 +133,15 @@ struct ObjectsCommandTests {
         for locale in ["en", "de"] {
             let run = runCLI(["objects", image.path, "--model", model, "--locale", locale])
             #expect(run.status == 0, "\(run.errors)")
-            Self.expectMatches(try Self.detections(try #require(try Self.lines(run).first)), image.detections, "locale \(locale)")
+            Self.expectMatches(
+                try Self.detections(try #require(try Self.lines(run).first)), image.detections, "locale \(locale)")
         }
     }
 
     @Test func videoModeGivesEveryFrameTheImageResultAndContractTimestamps() throws {
         guard let model = Self.model, let first = try Self.reference("astronaut", "default"),
-              let second = try Self.reference("camera", "default"), let third = try Self.reference("od_test_image", "default")
+            let second = try Self.reference("camera", "default"),
+            let third = try Self.reference("od_test_image", "default")
         else { return skipWithoutSharedData("ssd_mobilenet_v1.tflite") }
         let frames = [first, second, third]
         let run = runCLI(["objects"] + frames.map(\.path) + ["--model", model, "--video", "--fps", "30"])
@@ -184,17 +196,21 @@ struct ObjectsCommandTests {
         #expect(none.status == 1)
         #expect(none.errors.hasPrefix("error: ") && none.errors.contains("ssd_mobilenet_v1.tflite"))
         // Only the SSD: it is used.
-        try FileManager.default.createSymbolicLink(atPath: folder + "/ssd_mobilenet_v1.tflite", withDestinationPath: model)
+        try FileManager.default.createSymbolicLink(
+            atPath: folder + "/ssd_mobilenet_v1.tflite", withDestinationPath: model)
         let ssd = runCLI(["objects", image.path], environment: environment)
         #expect(ssd.status == 0, "\(ssd.errors)")
-        Self.expectMatches(try Self.detections(try #require(try Self.lines(ssd).first)), image.detections, "default SSD")
+        Self.expectMatches(
+            try Self.detections(try #require(try Self.lines(ssd).first)), image.detections, "default SSD")
         // With efficientdet_lite0.tflite beside it, that file is chosen (here a broken file, so the
         // choice shows as a model error); --model still overrides it.
         try Data("not a model".utf8).write(to: URL(fileURLWithPath: folder + "/efficientdet_lite0.tflite"))
         let context = CommandContext(
-            console: RecordingConsole().console, environment: environment, currentDirectory: FileManager.default.currentDirectoryPath)
-        #expect(try ObjectsCommand.defaultModel(try Arguments([], flags: [], options: ["model"]), context: context)
-            == folder + "/efficientdet_lite0.tflite")
+            console: RecordingConsole().console, environment: environment,
+            currentDirectory: FileManager.default.currentDirectoryPath)
+        #expect(
+            try ObjectsCommand.defaultModel(try Arguments([], flags: [], options: ["model"]), context: context)
+                == folder + "/efficientdet_lite0.tflite")
         let broken = runCLI(["objects", image.path], environment: environment)
         #expect(broken.status == 1 && broken.output.isEmpty)
         let explicit = runCLI(["objects", image.path, "--model", model], environment: environment)
@@ -203,7 +219,8 @@ struct ObjectsCommandTests {
 
     @Test func badOptionsAndInputsExitWithTheContractsStatus() throws {
         guard let model = Self.model, let image = try Self.reference("astronaut", "default"),
-              let errors = try References.errors(), let bare = SharedData.path("models/ssd_mobilenet_v1_no_metadata.tflite")
+            let errors = try References.errors(),
+            let bare = SharedData.path("models/ssd_mobilenet_v1_no_metadata.tflite")
         else { return skipWithoutSharedData("ssd_mobilenet_v1.tflite") }
         let zero = runCLI(["objects", image.path, "--model", model, "--max-results", "0"])
         #expect(zero.status == 1 && zero.output.isEmpty)
@@ -230,7 +247,9 @@ struct ObjectsCommandTests {
             return skipWithoutSharedData("ssd_mobilenet_v1.tflite")
         }
         for mode in ["image", "video"] {
-            let run = runCLI(["bench", "objects", image.path, "--model", model, "--mode", mode, "--iterations", "2", "--json"])
+            let run = runCLI([
+                "bench", "objects", image.path, "--model", model, "--mode", mode, "--iterations", "2", "--json",
+            ])
             #expect(run.status == 0, "\(run.errors)")
             let json = try run.json()
             #expect(Set(json.keys) == ["medianMs", "minMs", "maxMs"])

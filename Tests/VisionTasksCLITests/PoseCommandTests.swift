@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import TestSupport
-@testable import VisionTasksCLI
+import Testing
 import VisionTasks
+
+@testable import VisionTasksCLI
 
 @Suite("pose and bench pose commands", .serialized)
 struct PoseCommandTests {
@@ -15,8 +16,8 @@ struct PoseCommandTests {
 
     @Test func printsOneJSONLinePerImageWithTheLibrarysResult() throws {
         guard let model = SharedData.path("models/pose_landmarker_lite.task"),
-              let image = SharedData.path("images/decoded/astronaut.png"),
-              let empty = SharedData.path("images/decoded/od_test_image.png")
+            let image = SharedData.path("images/decoded/astronaut.png"),
+            let empty = SharedData.path("images/decoded/od_test_image.png")
         else { return skipWithoutSharedData() }
         let run = runCLI(["pose", image, empty, "--model", model])
         #expect(run.status == 0, "\(run.errors)")
@@ -45,11 +46,13 @@ struct PoseCommandTests {
 
     @Test func segmentationAddsMaskSummariesAndAnnotateWritesPictures() throws {
         guard let model = SharedData.path("models/pose_landmarker_lite.task"),
-              let image = SharedData.path("images/decoded/grace_hopper.png")
+            let image = SharedData.path("images/decoded/grace_hopper.png")
         else { return skipWithoutSharedData() }
         let folder = try temporaryDirectory("pose-annotate")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let run = runCLI(["pose", image, "--model", model, "--segmentation", "--annotate", folder + "/out", "--threads", "1"])
+        let run = runCLI([
+            "pose", image, "--model", model, "--segmentation", "--annotate", folder + "/out", "--threads", "1",
+        ])
         #expect(run.status == 0, "\(run.errors)")
         let object = try #require(try lines(run).first)
         let masks = try #require(object["segmentationMasks"] as? [[String: Any]])
@@ -63,9 +66,9 @@ struct PoseCommandTests {
 
     @Test func videoTreatsAFolderOfFramesAsOneVideo() throws {
         guard let model = SharedData.path("models/pose_landmarker_full.task"),
-              let frames = SharedData.path("images/frames/gesture_test_video"),
-              let reference = try References.video(task: "pose_landmarker_full", sequence: "gesture_test_video"),
-              let run0 = reference.runs["default_with_masks"]
+            let frames = SharedData.path("images/frames/gesture_test_video"),
+            let reference = try References.video(task: "pose_landmarker_full", sequence: "gesture_test_video"),
+            let run0 = reference.runs["default_with_masks"]
         else { return skipWithoutSharedData() }
         let folder = try temporaryDirectory("pose-video")
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -88,7 +91,7 @@ struct PoseCommandTests {
 
     @Test func badInputsAreReportedAndTheRestStillRuns() throws {
         guard let model = SharedData.path("models/pose_landmarker_lite.task"),
-              let image = SharedData.path("images/decoded/astronaut.png")
+            let image = SharedData.path("images/decoded/astronaut.png")
         else { return skipWithoutSharedData() }
         let run = runCLI(["pose", "/nonexistent/a.png", image, "--model", model])
         #expect(run.status == 1)
@@ -106,14 +109,15 @@ struct PoseCommandTests {
 
     @Test func benchPrintsTimingsInBothModes() throws {
         guard let model = SharedData.path("models/pose_landmarker_lite.task"),
-              let image = SharedData.path("images/decoded/astronaut.png")
+            let image = SharedData.path("images/decoded/astronaut.png")
         else { return skipWithoutSharedData() }
         for mode in ["image", "video"] {
             let run = runCLI(["bench", "pose", image, "--model", model, "--mode", mode, "--iterations", "3", "--json"])
             #expect(run.status == 0, "\(run.errors)")
             let object = try run.json()
             let median = try #require(object["medianMs"] as? Double)
-            let minimum = try #require(object["minMs"] as? Double), maximum = try #require(object["maxMs"] as? Double)
+            let minimum = try #require(object["minMs"] as? Double)
+            let maximum = try #require(object["maxMs"] as? Double)
             #expect(minimum > 0 && minimum <= median && median <= maximum)
         }
         #expect(runCLI(["bench", "pose", image, "--model", model, "--mode", "sideways"]).status == 2)

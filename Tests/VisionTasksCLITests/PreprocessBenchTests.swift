@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import Testing
+
 @testable import VisionTasksCLI
 
 /// `vision-tasks bench preprocess`: the benchmark row that replaced the timed image → tensor tests.
@@ -9,7 +10,7 @@ struct PreprocessBenchTests {
     /// A 1280 × 720 PNG with a fixed pattern, written to a temporary folder.
     private func framePNG() throws -> String {
         var bytes = [UInt8](repeating: 0, count: 1280 * 720 * 3)
-        for index in bytes.indices { bytes[index] = UInt8(truncatingIfNeeded: index &* 2654435761 >> 13) }
+        for index in bytes.indices { bytes[index] = UInt8(truncatingIfNeeded: index &* 2_654_435_761 >> 13) }
         let path = try temporaryDirectory("preprocess") + "/frame.png"
         let png = try ImageEncoder.png(try Bitmap(width: 1280, height: 720, layout: .rgb8, bytes: bytes))
         try Data(png).write(to: URL(fileURLWithPath: path))
@@ -28,7 +29,8 @@ struct PreprocessBenchTests {
             #expect(json["path"] as? String == path)
             #expect(json["tensor"] as? String == tensor)
             #expect(json["image"] as? String == "1280x720")
-            let minimum = json["minMs"] as? Double ?? -1, maximum = json["maxMs"] as? Double ?? -1
+            let minimum = json["minMs"] as? Double ?? -1
+            let maximum = json["maxMs"] as? Double ?? -1
             #expect(minimum >= 0 && minimum <= maximum)
         }
         let text = runCLI(["bench", "preprocess", frame, "--iterations", "1"])

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import Inference
 import ModelFile
 import TestSupport
+import Testing
+
 @testable import VisionTasksCLI
 
 /// `run-model` and `bench-model` on the UINT8 ssd_mobilenet_v1: raw uint8 input, outputs in
@@ -19,18 +20,23 @@ import TestSupport
         let inputPath = directory + "/input.u8"
         try Data(input).write(to: URL(fileURLWithPath: inputPath))
         for arithmetic in ["xnnpack", "reference"] {
-            let run = runCLI(["run-model", path, "--input", inputPath, "--output-dir", directory + "/\(arithmetic)",
-                              "--threads", "1", "--arithmetic", arithmetic])
+            let run = runCLI([
+                "run-model", path, "--input", inputPath, "--output-dir", directory + "/\(arithmetic)",
+                "--threads", "1", "--arithmetic", arithmetic,
+            ])
             #expect(run.status == 0, "\(run.errors)")
             #expect(run.output.split(separator: "\n").first == "output_0 [1, 10, 4] TFLite_Detection_PostProcess")
             let interpreter = try Interpreter(
                 model: try TFLiteModel(contentsOfFile: path),
-                options: InterpreterOptions(threadCount: 1, quantizedArithmetic: arithmetic == "xnnpack" ? .xnnpack : .reference))
+                options: InterpreterOptions(
+                    threadCount: 1, quantizedArithmetic: arithmetic == "xnnpack" ? .xnnpack : .reference))
             try interpreter.withInputBytes(0) { $0.copyBytes(from: input) }
             try interpreter.invoke()
             for o in 0..<4 {
                 let written = try Data(contentsOf: URL(fileURLWithPath: directory + "/\(arithmetic)/output_\(o).f32"))
-                let expected = try interpreter.output(o).flatMap { value in withUnsafeBytes(of: value.bitPattern.littleEndian) { Array($0) } }
+                let expected = try interpreter.output(o).flatMap { value in
+                    withUnsafeBytes(of: value.bitPattern.littleEndian) { Array($0) }
+                }
                 #expect([UInt8](written) == expected, "\(arithmetic) output \(o)")
             }
         }
@@ -45,7 +51,9 @@ import TestSupport
         let wrongSize = runCLI(["run-model", path, "--input", small, "--output-dir", directory])
         #expect(wrongSize.status == 1)
         #expect(wrongSize.errors.contains("needs \(300 * 300 * 3)"))
-        let badArithmetic = runCLI(["run-model", path, "--input", small, "--output-dir", directory, "--arithmetic", "fast"])
+        let badArithmetic = runCLI([
+            "run-model", path, "--input", small, "--output-dir", directory, "--arithmetic", "fast",
+        ])
         #expect(badArithmetic.status == 2)
         #expect(badArithmetic.errors.contains("--arithmetic"))
     }

@@ -1,12 +1,15 @@
-import Testing
 import TestSupport
+import Testing
 
 /// The reference data set decodes completely, so the task tests can rely on it.
 @Suite struct ReferencesTests {
     @Test(arguments: ["pose_landmarker_full", "pose_landmarker_lite", "hand_landmarker", "object_detector"])
     func imageReferencesDecode(task: String) throws {
         let names = References.imageNames(task: task)
-        guard !names.isEmpty else { print("skipped \(task): ../shared is not available"); return }
+        guard !names.isEmpty else {
+            print("skipped \(task): ../shared is not available")
+            return
+        }
         #expect(names.count == 7)
         for name in names {
             let reference = try #require(try References.image(task: task, name: name))
@@ -28,7 +31,8 @@ import TestSupport
 
     @Test func videoAndErrorReferencesDecode() throws {
         guard let video = try References.video(task: "pose_landmarker_full", sequence: "gesture_test_video") else {
-            print("skipped: ../shared is not available"); return
+            print("skipped: ../shared is not available")
+            return
         }
         #expect(video.video.numFrames == 30)
         for (_, run) in video.runs {
@@ -38,6 +42,8 @@ import TestSupport
         let hands = try #require(try References.video(task: "hand_landmarker", sequence: "hand_test_video"))
         #expect(hands.runs.count == 3)
         let errors = try #require(try References.errors())
-        #expect(errors["object_detector_model_without_metadata"]?.message == "Object detection models require TFLite Model Metadata but none was found")
+        #expect(
+            errors["object_detector_model_without_metadata"]?.message
+                == "Object detection models require TFLite Model Metadata but none was found")
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import TestSupport
-@testable import VisionTasksCLI
+import Testing
 import VisionTasks
+
+@testable import VisionTasksCLI
 
 @Suite struct TaskSupportTests {
     private func context(_ directory: String) -> CommandContext {
@@ -15,7 +16,8 @@ import VisionTasks
             try Data([0]).write(to: URL(fileURLWithPath: folder + "/" + name))
         }
         let inputs = try TaskInputs([folder], context: context("/"))
-        #expect(inputs.paths.map { ($0 as NSString).lastPathComponent } == ["001.jpg", "002.PNG", "003.jpeg", "010.png"])
+        #expect(
+            inputs.paths.map { ($0 as NSString).lastPathComponent } == ["001.jpg", "002.PNG", "003.jpeg", "010.png"])
         let files = try TaskInputs(["b.png", "a.png"], context: context(folder))
         #expect(files.paths == ["b.png", "a.png"])
         #expect(throws: CLIError.self) { try TaskInputs([], context: self.context(folder)) }
@@ -33,7 +35,9 @@ import VisionTasks
         #expect(throws: CLIError.self) {
             try VideoClock(Arguments(["--fps", "30", "--frame-ms", "33"], flags: [], options: ["fps", "frame-ms"]))
         }
-        #expect(throws: CLIError.self) { try VideoClock(Arguments(["--fps", "0"], flags: [], options: ["fps", "frame-ms"])) }
+        #expect(throws: CLIError.self) {
+            try VideoClock(Arguments(["--fps", "0"], flags: [], options: ["fps", "frame-ms"]))
+        }
     }
 
     @Test func batchReportCountsFailuresAndKeepsGoing() {
@@ -65,7 +69,8 @@ import VisionTasks
     @Test func annotationDrawsOnTheUprightPictureAndWritesPNG() throws {
         // A 4×2 picture stored sideways (.right): upright it is 2×4.
         let pixels = [UInt8](repeating: 0, count: 4 * 2 * 3)
-        let image = try MPImage(pixels: pixels, width: 4, height: 2, bytesPerRow: 12, format: .rgb8, orientation: .right)
+        let image = try MPImage(
+            pixels: pixels, width: 4, height: 2, bytesPerRow: 12, format: .rgb8, orientation: .right)
         var annotation = Annotation(image: image)
         #expect(annotation.canvas.width == 2 && annotation.canvas.height == 4)
         annotation.drawSkeleton(

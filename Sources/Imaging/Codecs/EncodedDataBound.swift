@@ -46,7 +46,8 @@ package enum EncodedDataBound {
         var offset = 8
         while offset + 8 <= data.count {
             let length = bigEndian32(data, offset)
-            let isIDAT = data[offset + 4] == 0x49 && data[offset + 5] == 0x44 && data[offset + 6] == 0x41
+            let isIDAT =
+                data[offset + 4] == 0x49 && data[offset + 5] == 0x44 && data[offset + 6] == 0x41
                 && data[offset + 7] == 0x54
             // A chunk running past the end contributes what is there.
             let available = min(length, data.count - offset - 8)
@@ -69,8 +70,14 @@ package enum EncodedDataBound {
         while offset + 4 <= data.count {
             guard data[offset] == 0xFF else { return }  // libjpeg reports the damage
             let marker = data[offset + 1]
-            if marker == 0xFF { offset += 1; continue }  // fill byte
-            if marker == 0x01 || (0xD0...0xD7).contains(marker) { offset += 2; continue }
+            if marker == 0xFF {
+                offset += 1
+                continue
+            }  // fill byte
+            if marker == 0x01 || (0xD0...0xD7).contains(marker) {
+                offset += 2
+                continue
+            }
             let length = (Int(data[offset + 2]) << 8) | Int(data[offset + 3])
             guard length >= 2, offset + 2 + length <= data.count else { return }
             switch marker {
@@ -86,12 +93,15 @@ package enum EncodedDataBound {
                 guard huffman, !components.isEmpty else { return }
                 let maxH = components.map(\.horizontal).max() ?? 1
                 let maxV = components.map(\.vertical).max() ?? 1
-                guard maxH > 0, maxV > 0, components.allSatisfy({ $0.horizontal > 0 && $0.vertical > 0 }) else { return }
-                let fewestBlocks = components.map { component -> Int in
-                    let columns = (width * component.horizontal + maxH - 1) / maxH
-                    let rows = (height * component.vertical + maxV - 1) / maxV
-                    return ((columns + 7) / 8) * ((rows + 7) / 8)
-                }.min() ?? 0
+                guard maxH > 0, maxV > 0, components.allSatisfy({ $0.horizontal > 0 && $0.vertical > 0 }) else {
+                    return
+                }
+                let fewestBlocks =
+                    components.map { component -> Int in
+                        let columns = (width * component.horizontal + maxH - 1) / maxH
+                        let rows = (height * component.vertical + maxV - 1) / maxV
+                        return ((columns + 7) / 8) * ((rows + 7) / 8)
+                    }.min() ?? 0
                 let entropyBytes = data.count - (offset + 2 + length)
                 if fewestBlocks > entropyBytes * 8 {
                     throw ImageError.truncatedData(

@@ -28,9 +28,9 @@ package enum ExifOrientationReader {
             let payloadStart = offset + 4
             let payloadCount = length - 2
             if marker == 0xE1, payloadCount >= 6,
-               data[payloadStart] == 0x45, data[payloadStart + 1] == 0x78,  // "Ex"
-               data[payloadStart + 2] == 0x69, data[payloadStart + 3] == 0x66,  // "if"
-               data[payloadStart + 4] == 0, data[payloadStart + 5] == 0
+                data[payloadStart] == 0x45, data[payloadStart + 1] == 0x78,  // "Ex"
+                data[payloadStart + 2] == 0x69, data[payloadStart + 3] == 0x66,  // "if"
+                data[payloadStart + 4] == 0, data[payloadStart + 5] == 0
             {
                 let tiff = UnsafeRawBufferPointer(
                     rebasing: data[(payloadStart + 6)..<(payloadStart + payloadCount)])

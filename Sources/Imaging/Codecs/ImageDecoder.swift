@@ -12,8 +12,8 @@ package enum ImageFileFormat: Sendable, Equatable {
         if data.count >= 3, data[0] == 0xFF, data[1] == 0xD8, data[2] == 0xFF {
             self = .jpeg
         } else if data.count >= 8,
-                  data[0] == 0x89, data[1] == 0x50, data[2] == 0x4E, data[3] == 0x47,
-                  data[4] == 0x0D, data[5] == 0x0A, data[6] == 0x1A, data[7] == 0x0A
+            data[0] == 0x89, data[1] == 0x50, data[2] == 0x4E, data[3] == 0x47,
+            data[4] == 0x0D, data[5] == 0x0A, data[6] == 0x1A, data[7] == 0x0A
         {
             self = .png
         } else {

@@ -8,7 +8,9 @@ package enum ImageEncoder {
 
     /// A baseline JPEG file of `bitmap` at `quality` (1...100, clamped); `orientation`, when
     /// given, is stored in an EXIF APP1 segment.
-    package static func jpeg(_ bitmap: Bitmap, quality: Int = 90, orientation: ImageOrientation? = nil) throws -> [UInt8] {
+    package static func jpeg(_ bitmap: Bitmap, quality: Int = 90, orientation: ImageOrientation? = nil) throws
+        -> [UInt8]
+    {
         try PlatformCodec.encode(bitmap, format: .jpeg, quality: quality, orientation: orientation)
     }
 

@@ -14,7 +14,7 @@ package enum BitmapFont {
     package static func rows(for character: Character) -> ArraySlice<UInt8> {
         var code = 63  // '?'
         if character.unicodeScalars.count == 1, let scalar = character.unicodeScalars.first,
-           scalar.value >= 32, scalar.value <= 126
+            scalar.value >= 32, scalar.value <= 126
         {
             code = Int(scalar.value)
         }

@@ -114,7 +114,7 @@ package struct Canvas: Sendable {
         guard x.isFinite, y.isFinite, width.isFinite, height.isFinite, width > 0, height > 0 else { return }
         let line = Int(Swift.max(2, thickness.rounded()))
         guard let left = Int(exactly: x.rounded()), let top = Int(exactly: y.rounded()),
-              let right = Int(exactly: (x + width).rounded()), let bottom = Int(exactly: (y + height).rounded())
+            let right = Int(exactly: (x + width).rounded()), let bottom = Int(exactly: (y + height).rounded())
         else { return }
         let w = right - left
         let h = bottom - top
@@ -172,7 +172,8 @@ package struct Canvas: Sendable {
             var left = x
             for character in line {
                 for row in 0..<BitmapFont.glyphHeight {
-                    for column in 0..<BitmapFont.glyphWidth where BitmapFont.isSet(character, column: column, row: row) {
+                    for column in 0..<BitmapFont.glyphWidth where BitmapFont.isSet(character, column: column, row: row)
+                    {
                         fillRectangle(
                             x: left + column * factor, y: lineTop + row * factor, width: factor, height: factor,
                             color: color)
@@ -198,7 +199,7 @@ package struct Canvas: Sendable {
         opacity: Float = 0.5
     ) throws {
         guard maskWidth > 0, maskHeight > 0, maskWidth.multipliedReportingOverflow(by: maskHeight).overflow == false,
-              mask.count >= maskWidth * maskHeight
+            mask.count >= maskWidth * maskHeight
         else {
             throw ImageError.invalidPixelData(
                 "mask of \(mask.count) values does not hold \(maskWidth)x\(maskHeight)")
@@ -281,7 +282,8 @@ package struct Canvas: Sendable {
     }
 
     @inline(__always)
-    private static func blend(_ pixels: UnsafeMutableBufferPointer<UInt8>, offset: Int, color: RGBColor, amount: Float) {
+    private static func blend(_ pixels: UnsafeMutableBufferPointer<UInt8>, offset: Int, color: RGBColor, amount: Float)
+    {
         if amount >= 1 {
             pixels[offset] = color.red
             pixels[offset + 1] = color.green

@@ -71,7 +71,7 @@ package struct CropGeometry: Sendable, Equatable {
             }
         }
         guard !roi.centerX.isNaN, !roi.centerY.isNaN, !roi.width.isNaN, !roi.height.isNaN,
-              !roi.rotation.isNaN
+            !roi.rotation.isNaN
         else {
             throw ImageError.invalidRegion("ROI contains NaN values")
         }
@@ -79,7 +79,7 @@ package struct CropGeometry: Sendable, Equatable {
             throw ImageError.invalidRegion("ROI width and height must be > 0")
         }
         guard roi.centerX.isFinite, roi.centerY.isFinite, roi.width.isFinite, roi.height.isFinite,
-              roi.rotation.isFinite
+            roi.rotation.isFinite
         else {
             throw ImageError.invalidRegion("ROI contains infinite values")
         }

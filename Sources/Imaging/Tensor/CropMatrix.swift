@@ -54,17 +54,25 @@ package struct CropMatrix: Sendable, Hashable {
     /// The inverse of the 2D affine part as a matrix of the same layout (z row and column left as
     /// identity), computed in double; `nil` when the affine part is singular.
     package func inverseAffine() -> CropMatrix? {
-        let m0 = Double(values[0]), m1 = Double(values[1]), m3 = Double(values[3])
-        let m4 = Double(values[4]), m5 = Double(values[5]), m7 = Double(values[7])
+        let m0 = Double(values[0])
+        let m1 = Double(values[1])
+        let m3 = Double(values[3])
+        let m4 = Double(values[4])
+        let m5 = Double(values[5])
+        let m7 = Double(values[7])
         let determinant = m0 * m5 - m1 * m4
         guard determinant != 0, determinant.isFinite else { return nil }
-        let i0 = m5 / determinant, i1 = -m1 / determinant
-        let i4 = -m4 / determinant, i5 = m0 / determinant
-        let i3 = -(i0 * m3 + i1 * m7), i7 = -(i4 * m3 + i5 * m7)
-        return CropMatrix(values: SIMD16(
-            Float(i0), Float(i1), 0, Float(i3),
-            Float(i4), Float(i5), 0, Float(i7),
-            0, 0, 1, 0,
-            0, 0, 0, 1))
+        let i0 = m5 / determinant
+        let i1 = -m1 / determinant
+        let i4 = -m4 / determinant
+        let i5 = m0 / determinant
+        let i3 = -(i0 * m3 + i1 * m7)
+        let i7 = -(i4 * m3 + i5 * m7)
+        return CropMatrix(
+            values: SIMD16(
+                Float(i0), Float(i1), 0, Float(i3),
+                Float(i4), Float(i5), 0, Float(i7),
+                0, 0, 1, 0,
+                0, 0, 0, 1))
     }
 }

@@ -109,7 +109,7 @@ package enum ImageToTensor {
 
     private static func checkOutput(count: Int, options: TensorConversionOptions) throws {
         guard options.width > 0, options.height > 0, options.width <= maxTensorSide,
-              options.height <= maxTensorSide
+            options.height <= maxTensorSide
         else {
             throw ImageError.invalidTensor("tensor size \(options.width)x\(options.height) is out of range")
         }
@@ -125,8 +125,9 @@ package enum ImageToTensor {
         let upright = orientation.uprightSize(width: bitmap.width, height: bitmap.height)
         let geometry = try CropGeometry(
             imageWidth: upright.width, imageHeight: upright.height, rect: region, options: options)
-        guard let inverse = PerspectiveMatrix.inverseWarp(
-            region: geometry.region, tensorWidth: options.width, tensorHeight: options.height)
+        guard
+            let inverse = PerspectiveMatrix.inverseWarp(
+                region: geometry.region, tensorWidth: options.width, tensorHeight: options.height)
         else {
             throw ImageError.invalidRegion("the crop rectangle is degenerate")
         }
@@ -310,12 +311,15 @@ package enum ImageToTensor {
             let p01 = p00 + source.stepX
             let p10 = p00 + source.stepY
             let p11 = p10 + source.stepX
-            let r = (Int(p00[red]) &* w00 &+ Int(p01[red]) &* w01 &+ Int(p10[red]) &* w10
-                &+ Int(p11[red]) &* w11 &+ 512) >> 10
-            let g = (Int(p00[green]) &* w00 &+ Int(p01[green]) &* w01 &+ Int(p10[green]) &* w10
-                &+ Int(p11[green]) &* w11 &+ 512) >> 10
-            let b = (Int(p00[blue]) &* w00 &+ Int(p01[blue]) &* w01 &+ Int(p10[blue]) &* w10
-                &+ Int(p11[blue]) &* w11 &+ 512) >> 10
+            let r =
+                (Int(p00[red]) &* w00 &+ Int(p01[red]) &* w01 &+ Int(p10[red]) &* w10
+                    &+ Int(p11[red]) &* w11 &+ 512) >> 10
+            let g =
+                (Int(p00[green]) &* w00 &+ Int(p01[green]) &* w01 &+ Int(p10[green]) &* w10
+                    &+ Int(p11[green]) &* w11 &+ 512) >> 10
+            let b =
+                (Int(p00[blue]) &* w00 &+ Int(p01[blue]) &* w01 &+ Int(p10[blue]) &* w10
+                    &+ Int(p11[blue]) &* w11 &+ 512) >> 10
             sink.store(index, r, g, b)
             return
         }

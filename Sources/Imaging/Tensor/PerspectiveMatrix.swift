@@ -30,7 +30,10 @@ struct PerspectiveMatrix: Sendable, Equatable {
     struct Quad {
         var points: ((x: Float, y: Float), (x: Float, y: Float), (x: Float, y: Float), (x: Float, y: Float))
 
-        init(_ p0: (x: Float, y: Float), _ p1: (x: Float, y: Float), _ p2: (x: Float, y: Float), _ p3: (x: Float, y: Float)) {
+        init(
+            _ p0: (x: Float, y: Float), _ p1: (x: Float, y: Float), _ p2: (x: Float, y: Float),
+            _ p3: (x: Float, y: Float)
+        ) {
             points = (p0, p1, p2, p3)
         }
 
@@ -102,7 +105,9 @@ struct PerspectiveMatrix: Sendable, Equatable {
     /// row-wise back substitution ending with a division by the pivot. (This order reproduces
     /// `cv2.getPerspectiveTransform` bit for bit on thousands of random rectangles.) On
     /// success `b` holds the solution.
-    static func solveLU(_ a: UnsafeMutableBufferPointer<Double>, _ b: UnsafeMutableBufferPointer<Double>, size m: Int) -> Bool {
+    static func solveLU(_ a: UnsafeMutableBufferPointer<Double>, _ b: UnsafeMutableBufferPointer<Double>, size m: Int)
+        -> Bool
+    {
         let epsilon = Double.ulpOfOne * 100
         for i in 0..<m {
             var pivot = i
@@ -137,21 +142,23 @@ struct PerspectiveMatrix: Sendable, Equatable {
     /// determinant is 0.
     func inverted() -> PerspectiveMatrix? {
         let (m00, m01, m02, m10, m11, m12, m20, m21, m22) = m
-        let determinant = m00 * (m11 * m22 - m12 * m21) - m01 * (m10 * m22 - m12 * m20)
+        let determinant =
+            m00 * (m11 * m22 - m12 * m21) - m01 * (m10 * m22 - m12 * m20)
             + m02 * (m10 * m21 - m11 * m20)
         guard determinant != 0, determinant.isFinite else { return nil }
         let d = 1 / determinant
-        return PerspectiveMatrix(m: (
-            (m11 * m22 - m12 * m21) * d,
-            (m02 * m21 - m01 * m22) * d,
-            (m01 * m12 - m02 * m11) * d,
-            (m12 * m20 - m10 * m22) * d,
-            (m00 * m22 - m02 * m20) * d,
-            (m02 * m10 - m00 * m12) * d,
-            (m10 * m21 - m11 * m20) * d,
-            (m01 * m20 - m00 * m21) * d,
-            (m00 * m11 - m01 * m10) * d
-        ))
+        return PerspectiveMatrix(
+            m: (
+                (m11 * m22 - m12 * m21) * d,
+                (m02 * m21 - m01 * m22) * d,
+                (m01 * m12 - m02 * m11) * d,
+                (m12 * m20 - m10 * m22) * d,
+                (m00 * m22 - m02 * m20) * d,
+                (m02 * m10 - m00 * m12) * d,
+                (m10 * m21 - m11 * m20) * d,
+                (m01 * m20 - m00 * m21) * d,
+                (m00 * m11 - m01 * m10) * d
+            ))
     }
 
     static func == (lhs: PerspectiveMatrix, rhs: PerspectiveMatrix) -> Bool {

@@ -17,17 +17,21 @@ enum ConstantFolding {
         for (index, op) in graph.operators.enumerated() {
             let code = model.operatorCodes[op.opcodeIndex]
             try KernelFactory.validate(code, index: index)
-            let inputs = op.inputs.map(Int.init), results = op.outputs.map(Int.init)
-            let foldable = !inputs.filter { $0 >= 0 }.isEmpty
+            let inputs = op.inputs.map(Int.init)
+            let results = op.outputs.map(Int.init)
+            let foldable =
+                !inputs.filter { $0 >= 0 }.isEmpty
                 && inputs.allSatisfy { $0 < 0 || store.isConstant($0) }
                 && !results.contains(where: { outputs.contains($0) || graph.tensors[$0].isVariable })
             if foldable {
-                try fold(index: index, op: op, code: code, descriptors: descriptors, store: store, pool: pool,
-                         arithmetic: arithmetic, instructionSet: instructionSet)
+                try fold(
+                    index: index, op: op, code: code, descriptors: descriptors, store: store, pool: pool,
+                    arithmetic: arithmetic, instructionSet: instructionSet)
             } else {
                 if code.builtinCode == .densify {
-                    throw InferenceError.unsupportedOption(name: code.name, version: code.version, index: index,
-                                                           detail: "DENSIFY of a tensor that is not a sparse constant")
+                    throw InferenceError.unsupportedOption(
+                        name: code.name, version: code.version, index: index,
+                        detail: "DENSIFY of a tensor that is not a sparse constant")
                 }
                 runtimeOperators.append(index)
             }
@@ -36,28 +40,37 @@ enum ConstantFolding {
     }
 
     /// Runs one operator whose inputs are all constant and records its outputs as constants.
-    private static func fold(index: Int, op: Operator, code: OperatorCode, descriptors: [TensorDescriptor],
-                             store: ConstantStore, pool: ThreadPool, arithmetic: QuantizedArithmetic,
-                             instructionSet: InstructionSet) throws {
-        let inputs = op.inputs.map(Int.init), outputs = op.outputs.map(Int.init)
+    private static func fold(
+        index: Int, op: Operator, code: OperatorCode, descriptors: [TensorDescriptor],
+        store: ConstantStore, pool: ThreadPool, arithmetic: QuantizedArithmetic,
+        instructionSet: InstructionSet
+    ) throws {
+        let inputs = op.inputs.map(Int.init)
+        let outputs = op.outputs.map(Int.init)
         if code.builtinCode == .densify {
             guard inputs.count == 1, outputs.count == 1, let sparse = store.sparseData(of: inputs[0]) else {
-                throw InferenceError.unsupportedOption(name: code.name, version: code.version, index: index,
-                                                       detail: "the input must be one sparse constant")
+                throw InferenceError.unsupportedOption(
+                    name: code.name, version: code.version, index: index,
+                    detail: "the input must be one sparse constant")
             }
             let out = descriptors[outputs[0]]
             guard let width = out.type.byteWidth, out.type == descriptors[inputs[0]].type,
-                  out.shape == descriptors[inputs[0]].shape else {
-                throw InferenceError.invalidModel("DENSIFY (operator \(index)): output \(out.shapeText) \(out.type) does not match the input")
+                out.shape == descriptors[inputs[0]].shape
+            else {
+                throw InferenceError.invalidModel(
+                    "DENSIFY (operator \(index)): output \(out.shapeText) \(out.type) does not match the input")
             }
-            let dense = try Densifier.densify(values: sparse.bytes.bytes, sparsity: Densifier.Layout(sparse.sparsity), shape: out.shape, elementSize: width)
+            let dense = try Densifier.densify(
+                values: sparse.bytes.bytes, sparsity: Densifier.Layout(sparse.sparsity), shape: out.shape,
+                elementSize: width)
             store.setValue(ConstantTensor(descriptor: out, buffer: dense), for: outputs[0])
             return
         }
         var buffers: [Int: AlignedBuffer] = [:]
         for t in outputs {
             guard let byteCount = descriptors[t].byteCount else {
-                throw InferenceError.invalidModel("tensor \(t) ('\(descriptors[t].name)') has unsupported type \(descriptors[t].type)")
+                throw InferenceError.invalidModel(
+                    "tensor \(t) ('\(descriptors[t].name)') has unsupported type \(descriptors[t].type)")
             }
             buffers[t] = AlignedBuffer(byteCount: byteCount)
         }
@@ -73,7 +86,9 @@ enum ConstantFolding {
         let scratch = AlignedBuffer(byteCount: kernel.scratchBytesPerThread * pool.threadCount)
         kernel.execute(ExecutionContext(pool: pool, scratch: scratch.raw, scratchStride: kernel.scratchBytesPerThread))
         for t in outputs {
-            if let buffer = buffers[t] { store.setValue(ConstantTensor(descriptor: descriptors[t], buffer: buffer), for: t) }
+            if let buffer = buffers[t] {
+                store.setValue(ConstantTensor(descriptor: descriptors[t], buffer: buffer), for: t)
+            }
         }
     }
 }

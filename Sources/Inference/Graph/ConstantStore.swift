@@ -42,14 +42,18 @@ final class ConstantStore {
         guard let data = model.data(of: tensor) else { return nil }
         let descriptor = descriptors[index]
         guard tensor.sparsity == nil else {
-            throw InferenceError.invalidModel("tensor \(index) ('\(tensor.name)') is sparse and must go through DENSIFY")
+            throw InferenceError.invalidModel(
+                "tensor \(index) ('\(tensor.name)') is sparse and must go through DENSIFY")
         }
         guard let byteCount = descriptor.byteCount else {
-            throw InferenceError.invalidModel("constant tensor \(index) ('\(tensor.name)') has unsupported type \(tensor.type)")
+            throw InferenceError.invalidModel(
+                "constant tensor \(index) ('\(tensor.name)') has unsupported type \(tensor.type)")
         }
         guard data.count == byteCount else {
             throw InferenceError.invalidModel(
-                "constant tensor \(index) ('\(tensor.name)') has \(data.count) bytes, its shape \(descriptor.shapeText) of \(tensor.type) needs \(byteCount)")
+                "constant tensor \(index) ('\(tensor.name)') has \(data.count) bytes, its shape "
+                    + "\(descriptor.shapeText) of \(tensor.type) needs \(byteCount)"
+            )
         }
         let buffer = AlignedBuffer(byteCount: byteCount)
         if let base = data.bytes.baseAddress { buffer.raw.copyMemory(from: base, byteCount: byteCount) }

@@ -35,15 +35,18 @@ enum Densifier {
             traversalOrder = sparsity.traversalOrder
             blockMap = sparsity.blockMap
             levels = sparsity.dimensionMetadata.map {
-                Level(isCompressed: $0.format == .sparseCSR, denseSize: $0.denseSize,
-                      segments: $0.arraySegments, indices: $0.arrayIndices)
+                Level(
+                    isCompressed: $0.format == .sparseCSR, denseSize: $0.denseSize,
+                    segments: $0.arraySegments, indices: $0.arrayIndices)
             }
         }
     }
 
     /// The dense bytes of a sparse tensor with `shape` and `elementSize`-byte elements.
-    static func densify(values: UnsafeRawBufferPointer, sparsity: Layout, shape: [Int],
-                        elementSize: Int) throws -> AlignedBuffer {
+    static func densify(
+        values: UnsafeRawBufferPointer, sparsity: Layout, shape: [Int],
+        elementSize: Int
+    ) throws -> AlignedBuffer {
         func fail(_ message: String) -> InferenceError { .invalidModel("sparse tensor: \(message)") }
         let rank = shape.count
         let blockCount = sparsity.blockMap.count
@@ -60,10 +63,16 @@ enum Densifier {
         var blockDimension = Array(repeating: -1, count: rank)
         for (j, mapped) in sparsity.blockMap.enumerated() {
             let d = Int(mapped)
-            guard d >= 0, d < rank, blockDimension[d] == -1 else { throw fail("invalid block map \(sparsity.blockMap)") }
-            guard let level = order.firstIndex(of: rank + j) else { throw fail("block dimension \(j) is not traversed") }
+            guard d >= 0, d < rank, blockDimension[d] == -1 else {
+                throw fail("invalid block map \(sparsity.blockMap)")
+            }
+            guard let level = order.firstIndex(of: rank + j) else {
+                throw fail("block dimension \(j) is not traversed")
+            }
             let size = sparsity.levels[level].denseSize
-            guard size > 0, shape[d] % size == 0 else { throw fail("block size \(size) does not divide dimension \(d) of size \(shape[d])") }
+            guard size > 0, shape[d] % size == 0 else {
+                throw fail("block size \(size) does not divide dimension \(d) of size \(shape[d])")
+            }
             blockSize[d] = size
             blockDimension[d] = rank + j
         }
@@ -80,7 +89,9 @@ enum Densifier {
 
         func visit(level: Int, position: Int) throws {
             if level == levels {
-                guard position >= 0, position < valueCount else { throw fail("value index \(position) beyond \(valueCount) stored values") }
+                guard position >= 0, position < valueCount else {
+                    throw fail("value index \(position) beyond \(valueCount) stored values")
+                }
                 var offset = 0
                 for d in 0..<rank {
                     var index = coordinate[d] * blockSize[d]
@@ -88,7 +99,8 @@ enum Densifier {
                     offset += index * denseStrides[d]
                 }
                 guard let base = values.baseAddress else { return }
-                (output.raw + offset * elementSize).copyMemory(from: base + position * elementSize, byteCount: elementSize)
+                (output.raw + offset * elementSize).copyMemory(
+                    from: base + position * elementSize, byteCount: elementSize)
                 return
             }
             let dimension = order[level]
@@ -100,10 +112,14 @@ enum Densifier {
                     try visit(level: level + 1, position: position * size + i)
                 }
             } else {
-                let segments = metadata.segments, indices = metadata.indices
+                let segments = metadata.segments
+                let indices = metadata.indices
                 guard position >= 0, position + 1 < segments.count else { throw fail("segment \(position) is missing") }
-                let start = Int(segments[position]), end = Int(segments[position + 1])
-                guard start >= 0, start <= end, end <= indices.count else { throw fail("segment \(start)..<\(end) exceeds \(indices.count) indices") }
+                let start = Int(segments[position])
+                let end = Int(segments[position + 1])
+                guard start >= 0, start <= end, end <= indices.count else {
+                    throw fail("segment \(start)..<\(end) exceeds \(indices.count) indices")
+                }
                 for j in start..<end {
                     let index = Int(indices[j])
                     guard index >= 0, index < size else { throw fail("index \(index) exceeds dimension size \(size)") }

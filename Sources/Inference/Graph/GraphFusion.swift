@@ -28,7 +28,8 @@ struct ExplicitPadding: Equatable {
 ///   the tile is in cache, and writes the ADD's output.
 /// * **Depthwise into the 1×1 convolution after it.** A `DEPTHWISE_CONV_2D` whose output (at
 ///   least ``GraphFusion/minimumFusedDepthwiseBytes``, and wide enough that a band of rows holds
-///   enough pixels) is read only by a dense 1×1, stride-1 `CONV_2D` is dropped: that convolution computes the depthwise rows band by band into
+///   enough pixels) is read only by a dense 1×1, stride-1 `CONV_2D` is dropped: that convolution
+///   computes the depthwise rows band by band into
 ///   per-thread scratch and multiplies them while they are in cache, so the depthwise output
 ///   never goes through memory.
 /// * **A 1×1 convolution into the depthwise convolution after it.** A 1×1, stride-1 `CONV_2D`
@@ -103,8 +104,10 @@ struct GraphFusion {
 
     /// Plans the rewrites for `runtimeOperators` (indices into the main subgraph, in order);
     /// tensors in `kept` (extra outputs) are treated like graph outputs and never fused away.
-    init(model: TFLiteModel, runtimeOperators: [Int], descriptors: [TensorDescriptor], store: ConstantStore,
-         kept: Set<Int> = []) {
+    init(
+        model: TFLiteModel, runtimeOperators: [Int], descriptors: [TensorDescriptor], store: ConstantStore,
+        kept: Set<Int> = []
+    ) {
         let graph = model.mainSubgraph
         let graphOutputs = Set(graph.outputs.map(Int.init)).union(kept)
         func code(_ index: Int) -> BuiltinOperator { GraphFusion.code(index, model) }
@@ -115,24 +118,26 @@ struct GraphFusion {
         for index in runtimeOperators where code(index) == .pad || code(index) == .padV2 {
             let op = graph.operators[index]
             guard op.inputs.count >= 2, op.outputs.count == 1,
-                  let paddings = GraphFusion.zeroPaddings(op, descriptors: descriptors, store: store),
-                  paddings[0] == 0, paddings[1] == 0, paddings[6] == 0, paddings[7] == 0
+                let paddings = GraphFusion.zeroPaddings(op, descriptors: descriptors, store: store),
+                paddings[0] == 0, paddings[1] == 0, paddings[6] == 0, paddings[7] == 0
             else { continue }
-            let source = Int(op.inputs[0]), padded = Int(op.outputs[0])
+            let source = Int(op.inputs[0])
+            let padded = Int(op.outputs[0])
             let consumers = readers(padded)
             guard !graphOutputs.contains(padded), !store.isConstant(source), !consumers.isEmpty,
-                  consumers.allSatisfy({ consumer in
-                      let list = inputs(of: consumer, graph.operators[consumer])
-                      return (code(consumer) == .conv2D || code(consumer) == .depthwiseConv2D) && list.first == padded
-                          && !list.dropFirst().contains(padded) && padding[consumer] == nil
-                  })
+                consumers.allSatisfy({ consumer in
+                    let list = inputs(of: consumer, graph.operators[consumer])
+                    return (code(consumer) == .conv2D || code(consumer) == .depthwiseConv2D) && list.first == padded
+                        && !list.dropFirst().contains(padded) && padding[consumer] == nil
+                })
             else { continue }
             removed.insert(index)
             for consumer in consumers {
                 var list = inputs(of: consumer, graph.operators[consumer])
                 list[0] = source
                 inputs[consumer] = list
-                padding[consumer] = ExplicitPadding(top: paddings[2], bottom: paddings[3], left: paddings[4], right: paddings[5])
+                padding[consumer] = ExplicitPadding(
+                    top: paddings[2], bottom: paddings[3], left: paddings[4], right: paddings[5])
             }
         }
 
@@ -140,19 +145,20 @@ struct GraphFusion {
         for index in runtimeOperators where !removed.contains(index) && (code(index) == .pad || code(index) == .padV2) {
             let op = graph.operators[index]
             guard op.inputs.count >= 2, op.outputs.count == 1,
-                  let paddings = GraphFusion.zeroPaddings(op, descriptors: descriptors, store: store),
-                  paddings.dropLast().allSatisfy({ $0 == 0 }), paddings.last ?? 0 > 0
+                let paddings = GraphFusion.zeroPaddings(op, descriptors: descriptors, store: store),
+                paddings.dropLast().allSatisfy({ $0 == 0 }), paddings.last ?? 0 > 0
             else { continue }
-            let source = Int(op.inputs[0]), padded = Int(op.outputs[0])
+            let source = Int(op.inputs[0])
+            let padded = Int(op.outputs[0])
             let consumers = readers(padded)
             guard !graphOutputs.contains(padded), !store.isConstant(source), !consumers.isEmpty,
-                  consumers.allSatisfy({ consumer in
-                      let list = inputs(of: consumer, graph.operators[consumer])
-                      return code(consumer) == .add && list.count == 2 && list.filter({ $0 == padded }).count == 1
-                          && !channelPadded.contains(consumer)
-                          && list.allSatisfy({ $0 >= 0 && !store.isConstant($0) && descriptors[$0].type == .float32 })
-                          && descriptors[list[0]].shape == descriptors[list[1]].shape
-                  })
+                consumers.allSatisfy({ consumer in
+                    let list = inputs(of: consumer, graph.operators[consumer])
+                    return code(consumer) == .add && list.count == 2 && list.filter({ $0 == padded }).count == 1
+                        && !channelPadded.contains(consumer)
+                        && list.allSatisfy({ $0 >= 0 && !store.isConstant($0) && descriptors[$0].type == .float32 })
+                        && descriptors[list[0]].shape == descriptors[list[1]].shape
+                })
             else { continue }
             removed.insert(index)
             for consumer in consumers {
@@ -169,19 +175,23 @@ struct GraphFusion {
         for index in runtimeOperators where !removed.contains(index) && code(index) == .add {
             let op = graph.operators[index]
             let list = inputs(of: index, op)
-            guard list.count == 2, list.allSatisfy({ $0 >= 0 && !store.isConstant($0) && descriptors[$0].type == .float32 }),
-                  op.outputs.count == 1, descriptors[Int(op.outputs[0])].type == .float32,
-                  channelPadded.contains(index) || descriptors[list[0]].shape == descriptors[list[1]].shape
+            guard list.count == 2,
+                list.allSatisfy({ $0 >= 0 && !store.isConstant($0) && descriptors[$0].type == .float32 }),
+                op.outputs.count == 1, descriptors[Int(op.outputs[0])].type == .float32,
+                channelPadded.contains(index) || descriptors[list[0]].shape == descriptors[list[1]].shape
             else { continue }
             // With a channel-padded ADD only the full-width operand (first) can be the convolution's.
             for side in (channelPadded.contains(index) ? [0] : [0, 1]) {
-                let produced = list[side], other = list[1 - side]
+                let produced = list[side]
+                let other = list[1 - side]
                 guard !graphOutputs.contains(produced), let producer = writer(produced), code(producer) == .conv2D,
-                      residual[producer] == nil, prelu[producer] == nil, readers(produced) == [index],
-                      let convPosition = position[producer], descriptors[produced].shape.count == 4
+                    residual[producer] == nil, prelu[producer] == nil, readers(produced) == [index],
+                    let convPosition = position[producer], descriptors[produced].shape.count == 4
                 else { continue }
                 // The other operand must be ready when the convolution runs.
-                if let otherWriter = writer(other), let otherPosition = position[otherWriter], otherPosition >= convPosition {
+                if let otherWriter = writer(other), let otherPosition = position[otherWriter],
+                    otherPosition >= convPosition
+                {
                     continue
                 }
                 removed.insert(index)
@@ -199,12 +209,13 @@ struct GraphFusion {
         for index in runtimeOperators where code(index) == .prelu {
             let op = graph.operators[index]
             guard op.inputs.count == 2, op.outputs.count == 1, op.inputs[0] >= 0, op.inputs[1] >= 0 else { continue }
-            let x = Int(op.inputs[0]), alpha = Int(op.inputs[1])
+            let x = Int(op.inputs[0])
+            let alpha = Int(op.inputs[1])
             let channels = descriptors[x].shape.last ?? 0
             guard store.isConstant(alpha), descriptors[alpha].type == .float32, channels > 0,
-                  descriptors[alpha].elementCount == channels, descriptors[alpha].shape.last == channels,
-                  descriptors[x].type == .float32, !graphOutputs.contains(x),
-                  let producer = writer(x), prelu[producer] == nil, readers(x) == [index]
+                descriptors[alpha].elementCount == channels, descriptors[alpha].shape.last == channels,
+                descriptors[x].type == .float32, !graphOutputs.contains(x),
+                let producer = writer(x), prelu[producer] == nil, readers(x) == [index]
             else { continue }
             let producerOp = graph.operators[producer]
             let producerInputs = inputs(of: producer, producerOp)
@@ -213,7 +224,8 @@ struct GraphFusion {
                 guard descriptors[x].shape.count == 4 else { continue }
             case .add:
                 guard producerInputs.count == 2, producerInputs.allSatisfy({ $0 >= 0 }),
-                      channelPadded.contains(producer) || descriptors[producerInputs[0]].shape == descriptors[producerInputs[1]].shape
+                    channelPadded.contains(producer)
+                        || descriptors[producerInputs[0]].shape == descriptors[producerInputs[1]].shape
                 else { continue }
             default:
                 continue
@@ -223,43 +235,51 @@ struct GraphFusion {
             prelu[producer] = alpha
         }
 
-        fuseDepthwise(model: model, runtimeOperators: runtimeOperators, descriptors: descriptors, store: store,
-                      graphOutputs: graphOutputs)
-        fusePointwise(model: model, runtimeOperators: runtimeOperators, descriptors: descriptors, store: store,
-                      graphOutputs: graphOutputs)
+        fuseDepthwise(
+            model: model, runtimeOperators: runtimeOperators, descriptors: descriptors, store: store,
+            graphOutputs: graphOutputs)
+        fusePointwise(
+            model: model, runtimeOperators: runtimeOperators, descriptors: descriptors, store: store,
+            graphOutputs: graphOutputs)
     }
 
     /// Plans the 1×1 convolution → depthwise fusions (last: depthwise layers already fused into
     /// the convolution after them stay there).
-    private mutating func fusePointwise(model: TFLiteModel, runtimeOperators: [Int], descriptors: [TensorDescriptor],
-                                        store: ConstantStore, graphOutputs: Set<Int>) {
+    private mutating func fusePointwise(
+        model: TFLiteModel, runtimeOperators: [Int], descriptors: [TensorDescriptor],
+        store: ConstantStore, graphOutputs: Set<Int>
+    ) {
         let graph = model.mainSubgraph
         func code(_ index: Int) -> BuiltinOperator { GraphFusion.code(index, model) }
-        for index in runtimeOperators where !removed.contains(index) && code(index) == .depthwiseConv2D && prelu[index] == nil {
+        for index in runtimeOperators
+        where !removed.contains(index) && code(index) == .depthwiseConv2D && prelu[index] == nil {
             var list = inputs(of: index, graph.operators[index])
             let outputList = outputs(of: index, graph.operators[index])
-            guard list.count >= 2, list[0] >= 0, outputList.count == 1, outputList[0] >= 0, !store.isConstant(list[0]) else { continue }
+            guard list.count >= 2, list[0] >= 0, outputList.count == 1, outputList[0] >= 0, !store.isConstant(list[0])
+            else { continue }
             let middle = list[0]
-            guard descriptors[middle].type == .float32, descriptors[middle].shape.count == 4, !graphOutputs.contains(middle),
-                  (descriptors[middle].byteCount ?? 0) >= GraphFusion.minimumFusedPointwiseBytes,
-                  descriptors[outputList[0]].type == .float32, descriptors[outputList[0]].shape.count == 4,
-                  descriptors[outputList[0]].shape[1] >= GraphFusion.minimumFusedPointwiseRows, descriptors[outputList[0]].shape.last == descriptors[middle].shape.last,
-                  let producer = writer(of: middle, model, runtimeOperators),
-                  code(producer) == .conv2D, residual[producer] == nil, prelu[producer] == nil, padding[producer] == nil,
-                  depthwise[producer] == nil, outputs(of: producer, graph.operators[producer]) == [middle],
-                  readers(of: middle, model, runtimeOperators) == [index]
+            guard descriptors[middle].type == .float32, descriptors[middle].shape.count == 4,
+                !graphOutputs.contains(middle),
+                (descriptors[middle].byteCount ?? 0) >= GraphFusion.minimumFusedPointwiseBytes,
+                descriptors[outputList[0]].type == .float32, descriptors[outputList[0]].shape.count == 4,
+                descriptors[outputList[0]].shape[1] >= GraphFusion.minimumFusedPointwiseRows,
+                descriptors[outputList[0]].shape.last == descriptors[middle].shape.last,
+                let producer = writer(of: middle, model, runtimeOperators),
+                code(producer) == .conv2D, residual[producer] == nil, prelu[producer] == nil, padding[producer] == nil,
+                depthwise[producer] == nil, outputs(of: producer, graph.operators[producer]) == [middle],
+                readers(of: middle, model, runtimeOperators) == [index]
             else { continue }
             let conv = graph.operators[producer]
             let convInputs = inputs(of: producer, conv)
-            guard case let .conv2D(options) = conv.builtinOptions, options.strideHeight == 1, options.strideWidth == 1,
-                  let clamp = ActivationClamp(options.activation), !clamp.isTanh,
-                  convInputs.count >= 2, convInputs.count <= 3, convInputs[0] >= 0, convInputs[1] >= 0,
-                  !store.isConstant(convInputs[0]), descriptors[convInputs[0]].type == .float32,
-                  descriptors[convInputs[0]].shape.count == 4, store.isConstant(convInputs[1]),
-                  descriptors[convInputs[1]].type == .float32, descriptors[convInputs[1]].shape.count == 4,
-                  descriptors[convInputs[1]].shape[1] == 1, descriptors[convInputs[1]].shape[2] == 1,
-                  descriptors[convInputs[1]].shape[0] > ConvDotKernel.maximumOutputChannels,
-                  convInputs.count < 3 || convInputs[2] < 0 || store.isConstant(convInputs[2])
+            guard case .conv2D(let options) = conv.builtinOptions, options.strideHeight == 1, options.strideWidth == 1,
+                let clamp = ActivationClamp(options.activation), !clamp.isTanh,
+                convInputs.count >= 2, convInputs.count <= 3, convInputs[0] >= 0, convInputs[1] >= 0,
+                !store.isConstant(convInputs[0]), descriptors[convInputs[0]].type == .float32,
+                descriptors[convInputs[0]].shape.count == 4, store.isConstant(convInputs[1]),
+                descriptors[convInputs[1]].type == .float32, descriptors[convInputs[1]].shape.count == 4,
+                descriptors[convInputs[1]].shape[1] == 1, descriptors[convInputs[1]].shape[2] == 1,
+                descriptors[convInputs[1]].shape[0] > ConvDotKernel.maximumOutputChannels,
+                convInputs.count < 3 || convInputs[2] < 0 || store.isConstant(convInputs[2])
             else { continue }
             removed.insert(producer)
             list[0] = convInputs[0]
@@ -269,33 +289,40 @@ struct GraphFusion {
     }
 
     /// Plans the depthwise → 1×1 convolution fusions (after the other rewrites).
-    private mutating func fuseDepthwise(model: TFLiteModel, runtimeOperators: [Int], descriptors: [TensorDescriptor],
-                                        store: ConstantStore, graphOutputs: Set<Int>) {
+    private mutating func fuseDepthwise(
+        model: TFLiteModel, runtimeOperators: [Int], descriptors: [TensorDescriptor],
+        store: ConstantStore, graphOutputs: Set<Int>
+    ) {
         let graph = model.mainSubgraph
         func code(_ index: Int) -> BuiltinOperator { GraphFusion.code(index, model) }
         for index in runtimeOperators where !removed.contains(index) && code(index) == .conv2D {
             let op = graph.operators[index]
-            guard case let .conv2D(options) = op.builtinOptions, options.strideHeight == 1, options.strideWidth == 1,
-                  padding[index] == nil
+            guard case .conv2D(let options) = op.builtinOptions, options.strideHeight == 1, options.strideWidth == 1,
+                padding[index] == nil
             else { continue }
             var list = inputs(of: index, op)
             guard list.count >= 2, list[0] >= 0, list[1] >= 0, store.isConstant(list[1]),
-                  descriptors[list[1]].shape.count == 4, descriptors[list[1]].shape[1] == 1, descriptors[list[1]].shape[2] == 1,
-                  let filter = try? store.value(of: list[1]), filter.descriptor.type == .float32,
-                  // Sparse weights multiply tiles of pixels that bands of rows would cut badly.
-                  !SparseConvKernel.prefersSparse(filter.floats, n: descriptors[list[1]].shape[0], k: descriptors[list[1]].shape[3])
+                descriptors[list[1]].shape.count == 4, descriptors[list[1]].shape[1] == 1,
+                descriptors[list[1]].shape[2] == 1,
+                let filter = try? store.value(of: list[1]), filter.descriptor.type == .float32,
+                // Sparse weights multiply tiles of pixels that bands of rows would cut badly.
+                !SparseConvKernel.prefersSparse(
+                    filter.floats, n: descriptors[list[1]].shape[0], k: descriptors[list[1]].shape[3])
             else { continue }
             let middle = list[0]
-            guard descriptors[middle].type == .float32, op.outputs.count == 1, descriptors[Int(op.outputs[0])].type == .float32,
-                  DepthwisePointwiseKernel.worthFusing(descriptors[middle].shape), !graphOutputs.contains(middle), (descriptors[middle].byteCount ?? 0) >= GraphFusion.minimumFusedDepthwiseBytes,
-                  let producer = writer(of: middle, model, runtimeOperators),
-                  code(producer) == .depthwiseConv2D, prelu[producer] == nil,
-                  readers(of: middle, model, runtimeOperators) == [index]
+            guard descriptors[middle].type == .float32, op.outputs.count == 1,
+                descriptors[Int(op.outputs[0])].type == .float32,
+                DepthwisePointwiseKernel.worthFusing(descriptors[middle].shape), !graphOutputs.contains(middle),
+                (descriptors[middle].byteCount ?? 0) >= GraphFusion.minimumFusedDepthwiseBytes,
+                let producer = writer(of: middle, model, runtimeOperators),
+                code(producer) == .depthwiseConv2D, prelu[producer] == nil,
+                readers(of: middle, model, runtimeOperators) == [index]
             else { continue }
             let dw = graph.operators[producer]
             let dwInputs = inputs(of: producer, dw)
             // Multiplier 1 only (equal input and output depth).
-            guard dwInputs.count >= 2, dwInputs[0] >= 0, descriptors[dwInputs[0]].shape.last == descriptors[middle].shape.last
+            guard dwInputs.count >= 2, dwInputs[0] >= 0,
+                descriptors[dwInputs[0]].shape.last == descriptors[middle].shape.last
             else { continue }
             removed.insert(producer)
             list[0] = dwInputs[0]
@@ -309,12 +336,12 @@ struct GraphFusion {
     private static func zeroPaddings(_ op: Operator, descriptors: [TensorDescriptor], store: ConstantStore) -> [Int]? {
         let source = descriptors[Int(op.inputs[0])]
         guard source.type == .float32, source.shape.count == 4,
-              let paddings = try? store.value(of: Int(op.inputs[1]))?.integers(), paddings.count == 8,
-              paddings.allSatisfy({ $0 >= 0 })
+            let paddings = try? store.value(of: Int(op.inputs[1]))?.integers(), paddings.count == 8,
+            paddings.allSatisfy({ $0 >= 0 })
         else { return nil }
         if op.inputs.count > 2 && op.inputs[2] >= 0 {
             guard let value = try? store.value(of: Int(op.inputs[2])), value.descriptor.type == .float32,
-                  value.descriptor.elementCount == 1, value.floats[0] == 0
+                value.descriptor.elementCount == 1, value.floats[0] == 0
             else { return nil }
         }
         return paddings

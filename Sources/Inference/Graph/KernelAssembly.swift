@@ -31,14 +31,15 @@ final class KernelAssembly {
         let graph = model.mainSubgraph
         func context(_ index: Int) -> OperatorContext {
             let op = graph.operators[index]
-            return OperatorContext(index: index, code: model.operatorCodes[op.opcodeIndex], options: op.builtinOptions,
-                                   inputIndices: fusion.inputs(of: index, op), outputIndices: fusion.outputs(of: index, op),
-                                   descriptors: descriptors, constants: store, address: { self.address(of: $0) },
-                                   arithmetic: arithmetic, customOptions: op.customOptions, instructionSet: instructionSet,
-                                   inputPadding: fusion.padding[index],
-                                   channelPaddedInput: fusion.channelPadded.contains(index), preluAlpha: fusion.prelu[index],
-                                   residualOptions: fusion.residual[index].map { graph.operators[$0.add].builtinOptions },
-                                   residualChannelPadded: fusion.residual[index]?.channelPadded ?? false)
+            return OperatorContext(
+                index: index, code: model.operatorCodes[op.opcodeIndex], options: op.builtinOptions,
+                inputIndices: fusion.inputs(of: index, op), outputIndices: fusion.outputs(of: index, op),
+                descriptors: descriptors, constants: store, address: { self.address(of: $0) },
+                arithmetic: arithmetic, customOptions: op.customOptions, instructionSet: instructionSet,
+                inputPadding: fusion.padding[index],
+                channelPaddedInput: fusion.channelPadded.contains(index), preluAlpha: fusion.prelu[index],
+                residualOptions: fusion.residual[index].map { graph.operators[$0.add].builtinOptions },
+                residualChannelPadded: fusion.residual[index]?.channelPadded ?? false)
         }
         for index in runtimeOperators where !lifetimes.aliased.contains(index) {
             var ctx = context(index)

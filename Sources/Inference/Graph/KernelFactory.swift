@@ -11,7 +11,8 @@ enum KernelFactory {
 
     /// Checks that the engine implements `code` at `version`.
     static func validate(_ code: OperatorCode, index: Int) throws {
-        let maximum = code.builtinCode == .custom
+        let maximum =
+            code.builtinCode == .custom
             ? code.customCode.flatMap { SupportedOperators.customMaximumVersion[$0] }
             : SupportedOperators.maximumVersion[code.builtinCode]
         guard let maximum, code.version <= maximum
@@ -40,8 +41,11 @@ enum KernelFactory {
             // Equal shapes (the residual connections): the vectorised kernel that also takes
             // a folded channel PAD and a fused PRELU.
             if ctx.channelPaddedInput || ctx.preluAlpha != nil
-                || (ctx.inputCount == 2 && ctx.hasInput(0) && ctx.hasInput(1) && ctx.descriptors[ctx.inputIndices[0]].shape
-                    == ctx.descriptors[ctx.inputIndices[1]].shape && !ctx.descriptors[ctx.inputIndices[0]].shape.isEmpty) {
+                || (ctx.inputCount == 2 && ctx.hasInput(0) && ctx.hasInput(1)
+                    && ctx.descriptors[ctx.inputIndices[0]].shape
+                        == ctx.descriptors[ctx.inputIndices[1]].shape
+                    && !ctx.descriptors[ctx.inputIndices[0]].shape.isEmpty)
+            {
                 return try AddKernel.make(ctx)
             }
             return try BinaryKernel.make(ctx, operation: .add)
@@ -59,12 +63,16 @@ enum KernelFactory {
         case .sum: return try ReduceKernel.make(ctx, kind: .sum)
         case .logistic: return try UnaryKernel.make(ctx, operation: .logistic)
         case .tanh: return try UnaryKernel.make(ctx, operation: .tanh)
-        case .relu: return try UnaryKernel.make(ctx, operation: .clamp(ActivationClamp(lower: 0, upper: .infinity, isTanh: false)))
-        case .relu6: return try UnaryKernel.make(ctx, operation: .clamp(ActivationClamp(lower: 0, upper: 6, isTanh: false)))
-        case .reluN1To1: return try UnaryKernel.make(ctx, operation: .clamp(ActivationClamp(lower: -1, upper: 1, isTanh: false)))
+        case .relu:
+            return try UnaryKernel.make(
+                ctx, operation: .clamp(ActivationClamp(lower: 0, upper: .infinity, isTanh: false)))
+        case .relu6:
+            return try UnaryKernel.make(ctx, operation: .clamp(ActivationClamp(lower: 0, upper: 6, isTanh: false)))
+        case .reluN1To1:
+            return try UnaryKernel.make(ctx, operation: .clamp(ActivationClamp(lower: -1, upper: 1, isTanh: false)))
         case .hardSwish: return try UnaryKernel.make(ctx, operation: .hardSwish)
         case .leakyRelu:
-            guard case let .leakyRelu(alpha) = ctx.options else { throw ctx.invalid("missing LeakyReluOptions") }
+            guard case .leakyRelu(let alpha) = ctx.options else { throw ctx.invalid("missing LeakyReluOptions") }
             return try UnaryKernel.make(ctx, operation: .leakyRelu(alpha: alpha))
         case .softmax: return try SoftmaxKernel.make(ctx)
         case .resizeBilinear: return try ResizeKernel.make(ctx, bilinear: true)
@@ -103,18 +111,21 @@ enum KernelFactory {
     static func makeReshape(_ ctx: OperatorContext) throws -> Kernel {
         try validateReshape(ctx)
         let x = try ctx.input(0)
-        return CopyKernel(source: ctx.address(ctx.inputIndices[0]), destination: ctx.address(ctx.outputIndices[0]),
-                          byteCount: x.byteCount ?? 0)
+        return CopyKernel(
+            source: ctx.address(ctx.inputIndices[0]), destination: ctx.address(ctx.outputIndices[0]),
+            byteCount: x.byteCount ?? 0)
     }
 
     /// Checks that a reshape keeps the element count and type. Static shapes make the output
     /// tensor's recorded shape authoritative; the shape operand and options need not be read.
     static func validateReshape(_ ctx: OperatorContext) throws {
         guard ctx.inputCount >= 1, ctx.outputCount == 1 else { throw ctx.invalid("needs one input and one output") }
-        let x = try ctx.input(0), y = ctx.output(0)
+        let x = try ctx.input(0)
+        let y = ctx.output(0)
         guard x.type == y.type, x.byteCount != nil else { throw ctx.unsupported("type \(x.type) to \(y.type)") }
         guard x.elementCount == y.elementCount else {
-            throw ctx.invalid("cannot reshape \(x.shapeText) (\(x.elementCount) elements) to \(y.shapeText) (\(y.elementCount))")
+            throw ctx.invalid(
+                "cannot reshape \(x.shapeText) (\(x.elementCount) elements) to \(y.shapeText) (\(y.elementCount))")
         }
     }
 }

@@ -24,7 +24,8 @@ struct MemoryPlanner {
         var total = 0
         for request in ordered {
             let size = align(Swift.max(request.byteCount, 1))
-            let conflicts = placed
+            let conflicts =
+                placed
                 .filter { $0.first <= request.last && request.first <= $0.last }
                 .sorted { $0.offset < $1.offset }
             var offset = 0

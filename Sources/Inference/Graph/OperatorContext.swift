@@ -124,7 +124,9 @@ struct OperatorContext {
     func requireFloat(inputs: [Int]) throws {
         for i in inputs {
             let d = try input(i)
-            guard d.type == .float32 else { throw unsupported("input \(i) has type \(d.type); only FLOAT32 is supported") }
+            guard d.type == .float32 else {
+                throw unsupported("input \(i) has type \(d.type); only FLOAT32 is supported")
+            }
         }
         for o in 0..<outputIndices.count where output(o).type != .float32 {
             throw unsupported("output \(o) has type \(output(o).type); only FLOAT32 is supported")
@@ -134,7 +136,10 @@ struct OperatorContext {
     /// Checks that output `i` has `shape`.
     func requireOutputShape(_ shape: [Int], _ i: Int = 0) throws {
         guard output(i).shape == shape else {
-            throw invalid("output \(i) has shape \(output(i).shapeText), expected [\(shape.map(String.init).joined(separator: ", "))]")
+            throw invalid(
+                "output \(i) has shape \(output(i).shapeText), expected "
+                    + "[\(shape.map(String.init).joined(separator: ", "))]"
+            )
         }
     }
 

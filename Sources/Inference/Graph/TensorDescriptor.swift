@@ -21,7 +21,8 @@ package struct TensorDescriptor: Sendable {
         quantization = tensor.quantization.flatMap { $0.isQuantized ? $0 : nil }
     }
 
-    package init(index: Int, name: String, shape: [Int], type: TensorType, quantization: QuantizationParameters? = nil) {
+    package init(index: Int, name: String, shape: [Int], type: TensorType, quantization: QuantizationParameters? = nil)
+    {
         self.index = index
         self.name = name
         self.shape = shape

@@ -30,11 +30,13 @@ struct TensorLifetimes {
             let op = graph.operators[index]
             let code = model.operatorCodes[op.opcodeIndex]
             guard KernelFactory.isReshape(code.builtinCode), let input = op.inputs.first, input >= 0,
-                  op.outputs.count == 1, !store.isConstant(Int(input)) else { continue }
-            let ctx = OperatorContext(index: index, code: code, options: op.builtinOptions, inputIndices: op.inputs.map(Int.init),
-                                      outputIndices: op.outputs.map(Int.init), descriptors: descriptors, constants: store,
-                                      address: { _ in placeholder.raw }, arithmetic: arithmetic, customOptions: op.customOptions,
-                                      instructionSet: instructionSet)
+                op.outputs.count == 1, !store.isConstant(Int(input))
+            else { continue }
+            let ctx = OperatorContext(
+                index: index, code: code, options: op.builtinOptions, inputIndices: op.inputs.map(Int.init),
+                outputIndices: op.outputs.map(Int.init), descriptors: descriptors, constants: store,
+                address: { _ in placeholder.raw }, arithmetic: arithmetic, customOptions: op.customOptions,
+                instructionSet: instructionSet)
             try KernelFactory.validateReshape(ctx)
             let output = Int(op.outputs[0])
             // An output that is a graph input cannot be an alias (it is written by the caller).
@@ -43,8 +45,14 @@ struct TensorLifetimes {
             aliased.insert(index)
         }
         let end = graph.operators.count + 1
-        for t in graphInputs { live(t, -1); live(t, end) }
-        for t in graphOutputs { live(t, -1 * (store.isConstant(t) ? 1 : 0)); live(t, end) }
+        for t in graphInputs {
+            live(t, -1)
+            live(t, end)
+        }
+        for t in graphOutputs {
+            live(t, -1 * (store.isConstant(t) ? 1 : 0))
+            live(t, end)
+        }
         for (position, index) in runtimeOperators.enumerated() {
             let op = graph.operators[index]
             for t in fusion.inputs(of: index, op) where t >= 0 && !store.isConstant(t) { live(t, position) }
@@ -52,7 +60,8 @@ struct TensorLifetimes {
         }
         let outputSet = Set(graphOutputs)
         for t in first.keys where store.isConstant(t) && !outputSet.contains(t) {
-            throw InferenceError.invalidModel("constant tensor \(t) ('\(descriptors[t].name)') is written by an operator")
+            throw InferenceError.invalidModel(
+                "constant tensor \(t) ('\(descriptors[t].name)') is written by an operator")
         }
     }
 
@@ -77,7 +86,8 @@ struct TensorLifetimes {
         var requests: [MemoryPlanner.Request] = []
         for (r, start) in first {
             guard let byteCount = descriptors[r].byteCount else {
-                throw InferenceError.invalidModel("tensor \(r) ('\(descriptors[r].name)') has unsupported type \(descriptors[r].type)")
+                throw InferenceError.invalidModel(
+                    "tensor \(r) ('\(descriptors[r].name)') has unsupported type \(descriptors[r].type)")
             }
             requests.append(.init(id: r, byteCount: byteCount, first: start, last: last[r] ?? start))
         }

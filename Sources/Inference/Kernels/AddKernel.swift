@@ -27,11 +27,12 @@ final class AddKernel: Kernel, ParallelJob {
         try ctx.requireFloat(inputs: [0, 1])
         var clamp = ActivationClamp.identity
         switch ctx.options {
-        case let .elementwise(activation): clamp = try ctx.clamp(activation)
+        case .elementwise(let activation): clamp = try ctx.clamp(activation)
         case .none, .other: break
         default: throw ctx.invalid("unexpected options \(ctx.options)")
         }
-        let x = try ctx.input(0), y = try ctx.input(1)
+        let x = try ctx.input(0)
+        let y = try ctx.input(1)
         guard let channels = x.shape.last, channels > 0, let bChannels = y.shape.last else {
             throw ctx.unsupported("operands must have rank 1 or more, have \(x.shapeText) and \(y.shapeText)")
         }
@@ -46,18 +47,23 @@ final class AddKernel: Kernel, ParallelJob {
         var slopes: AlignedBuffer?
         if let alpha = ctx.preluAlpha {
             guard let value = try ctx.constants.value(of: alpha), value.descriptor.type == .float32,
-                  value.descriptor.elementCount == channels else {
+                value.descriptor.elementCount == channels
+            else {
                 throw ctx.invalid("the fused PRELU needs \(channels) constant FLOAT32 slopes")
             }
             slopes = AlignedBuffer(copying: UnsafeBufferPointer(start: value.floats, count: channels))
         }
-        return AddKernel(a: ctx.inputFloats(0), b: ctx.inputFloats(1), output: ctx.outputFloats(0),
-                         pixelCount: x.elementCount / channels, channels: channels, bChannels: bChannels, clamp: clamp,
-                         slopes: slopes, instructionSet: ctx.instructionSet)
+        return AddKernel(
+            a: ctx.inputFloats(0), b: ctx.inputFloats(1), output: ctx.outputFloats(0),
+            pixelCount: x.elementCount / channels, channels: channels, bChannels: bChannels, clamp: clamp,
+            slopes: slopes, instructionSet: ctx.instructionSet)
     }
 
-    init(a: UnsafeMutablePointer<Float>, b: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, pixelCount: Int,
-         channels: Int, bChannels: Int, clamp: ActivationClamp, slopes: AlignedBuffer?, instructionSet: InstructionSet) {
+    init(
+        a: UnsafeMutablePointer<Float>, b: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>,
+        pixelCount: Int,
+        channels: Int, bChannels: Int, clamp: ActivationClamp, slopes: AlignedBuffer?, instructionSet: InstructionSet
+    ) {
         self.a = a
         self.b = b
         self.output = output
@@ -71,24 +77,28 @@ final class AddKernel: Kernel, ParallelJob {
     }
 
     func execute(_ context: ExecutionContext) {
-        context.pool.run(self, taskCount: (pixelCount + pixelsPerTask - 1) / pixelsPerTask,
-                         work: pixelCount * channels)
+        context.pool.run(
+            self, taskCount: (pixelCount + pixelsPerTask - 1) / pixelsPerTask,
+            work: pixelCount * channels)
     }
 
     func run(tasks range: Range<Int>, thread: Int) {
         let first = range.lowerBound * pixelsPerTask
         let count = Swift.min(pixelCount, range.upperBound * pixelsPerTask) - first
-        let lower = clamp.isTanh ? -Float.infinity : clamp.lower, upper = clamp.isTanh ? Float.infinity : clamp.upper
+        let lower = clamp.isTanh ? -Float.infinity : clamp.lower
+        let upper = clamp.isTanh ? Float.infinity : clamp.upper
         let out = output + first * channels
         if clamp.isTanh {
             // Rare: tanh between the sum and the PRELU.
-            vk_add_pixels(instructionSet.isa, a + first * channels, b + first * bChannels, bChannels, out, count, channels,
-                          lower, upper, nil)
+            vk_add_pixels(
+                instructionSet.isa, a + first * channels, b + first * bChannels, bChannels, out, count, channels,
+                lower, upper, nil)
             clamp.apply(to: out, count: count * channels)
             if let slopes { vk_prelu_pixels(instructionSet.isa, out, out, count, channels, slopes.floats) }
             return
         }
-        vk_add_pixels(instructionSet.isa, a + first * channels, b + first * bChannels, bChannels, out, count, channels,
-                      lower, upper, slopes?.floats)
+        vk_add_pixels(
+            instructionSet.isa, a + first * channels, b + first * bChannels, bChannels, out, count, channels,
+            lower, upper, slopes?.floats)
     }
 }

@@ -28,18 +28,24 @@ enum DivOperation: BinaryOperation {
 
 enum MaximumOperation: BinaryOperation {
     @inline(__always) static func apply(_ a: Float, _ b: Float) -> Float { a > b ? a : b }
-    @inline(__always) static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { b.replacing(with: a, where: a .> b) }
+    @inline(__always) static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
+        b.replacing(with: a, where: a .> b)
+    }
 }
 
 enum MinimumOperation: BinaryOperation {
     @inline(__always) static func apply(_ a: Float, _ b: Float) -> Float { a < b ? a : b }
-    @inline(__always) static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { b.replacing(with: a, where: a .< b) }
+    @inline(__always) static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
+        b.replacing(with: a, where: a .< b)
+    }
 }
 
 /// PRELU: `x ≥ 0 ? x : x · alpha` (tensorflow/lite/kernels/activations.cc, `PreluEval`).
 enum PreluOperation: BinaryOperation {
     @inline(__always) static func apply(_ a: Float, _ b: Float) -> Float { a >= 0 ? a : a * b }
-    @inline(__always) static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { (a * b).replacing(with: a, where: a .>= 0) }
+    @inline(__always) static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
+        (a * b).replacing(with: a, where: a .>= 0)
+    }
 }
 
 /// ADD, SUB, MUL, DIV, MAXIMUM, MINIMUM and PRELU on float32 with NumPy-style broadcasting
@@ -64,11 +70,12 @@ final class BinaryKernel: Kernel, ParallelJob {
         try ctx.requireFloat(inputs: [0, 1])
         var clamp = ActivationClamp.identity
         switch ctx.options {
-        case let .elementwise(activation): clamp = try ctx.clamp(activation)
+        case .elementwise(let activation): clamp = try ctx.clamp(activation)
         case .none, .other: break
         default: throw ctx.invalid("unexpected options \(ctx.options)")
         }
-        let x = try ctx.input(0), y = try ctx.input(1)
+        let x = try ctx.input(0)
+        let y = try ctx.input(1)
         guard let shape = BroadcastShape(x.shape, y.shape) else {
             throw ctx.invalid("shapes \(x.shapeText) and \(y.shapeText) do not broadcast")
         }
@@ -81,12 +88,15 @@ final class BinaryKernel: Kernel, ParallelJob {
         } else {
             try ctx.requireOutputShape(shape.outputShape)
         }
-        return BinaryKernel(operation: operation, a: ctx.inputFloats(0), b: ctx.inputFloats(1),
-                            output: ctx.outputFloats(0), shape: shape, clamp: clamp)
+        return BinaryKernel(
+            operation: operation, a: ctx.inputFloats(0), b: ctx.inputFloats(1),
+            output: ctx.outputFloats(0), shape: shape, clamp: clamp)
     }
 
-    init(operation: Operation, a: UnsafeMutablePointer<Float>, b: UnsafeMutablePointer<Float>,
-         output: UnsafeMutablePointer<Float>, shape: BroadcastShape, clamp: ActivationClamp) {
+    init(
+        operation: Operation, a: UnsafeMutablePointer<Float>, b: UnsafeMutablePointer<Float>,
+        output: UnsafeMutablePointer<Float>, shape: BroadcastShape, clamp: ActivationClamp
+    ) {
         self.operation = operation
         self.a = a
         self.b = b
@@ -119,11 +129,15 @@ final class BinaryKernel: Kernel, ParallelJob {
         let dims = shape.dims
         let last = dims.count - 1
         let inner = dims[last]
-        let innerA = shape.stridesA[last], innerB = shape.stridesB[last]
+        let innerA = shape.stridesA[last]
+        let innerB = shape.stridesB[last]
         for task in range {
-            let row = task / chunksPerRow, chunk = task % chunksPerRow
+            let row = task / chunksPerRow
+            let chunk = task % chunksPerRow
             // Offsets of this row in a and b.
-            var offsetA = 0, offsetB = 0, rest = row
+            var offsetA = 0
+            var offsetB = 0
+            var rest = row
             var d = last - 1
             while d >= 0 {
                 let index = rest % dims[d]
@@ -135,7 +149,8 @@ final class BinaryKernel: Kernel, ParallelJob {
             let start = chunk * BinaryKernel.chunk
             let count = Swift.min(BinaryKernel.chunk, inner - start)
             let out = output + row * inner + start
-            let pa = a + offsetA + start * innerA, pb = b + offsetB + start * innerB
+            let pa = a + offsetA + start * innerA
+            let pb = b + offsetB + start * innerB
             switch (innerA, innerB) {
             case (1, 1): loop(Op.self, pa, 1, pb, 1, out, count)
             case (1, 0): loop(Op.self, pa, 1, pb, 0, out, count)
@@ -152,7 +167,8 @@ final class BinaryKernel: Kernel, ParallelJob {
     ) {
         var i = 0
         if !clamp.isTanh {
-            let lower = SIMD8<Float>(repeating: clamp.lower), upper = SIMD8<Float>(repeating: clamp.upper)
+            let lower = SIMD8<Float>(repeating: clamp.lower)
+            let upper = SIMD8<Float>(repeating: clamp.upper)
             while i + 8 <= count {
                 let x = sa == 1 ? UnsafeRawPointer(a + i).loadUnaligned(as: SIMD8<Float>.self) : SIMD8(repeating: a[0])
                 let y = sb == 1 ? UnsafeRawPointer(b + i).loadUnaligned(as: SIMD8<Float>.self) : SIMD8(repeating: b[0])

@@ -22,12 +22,14 @@ struct BroadcastShape: Equatable {
         // (size, a broadcasts, b broadcasts) for every output dimension larger than 1.
         var merged: [(size: Int, aOne: Bool, bOne: Bool)] = []
         for d in 0..<rank {
-            let x = pa[d], y = pb[d]
+            let x = pa[d]
+            let y = pb[d]
             guard x == y || x == 1 || y == 1 else { return nil }
             let size = x == 1 ? y : x
             output.append(size)
             guard size != 1 else { continue }
-            let aOne = x == 1, bOne = y == 1
+            let aOne = x == 1
+            let bOne = y == 1
             if let last = merged.last, last.aOne == aOne, last.bOne == bOne {
                 merged[merged.count - 1].size *= size
             } else {
@@ -37,11 +39,19 @@ struct BroadcastShape: Equatable {
         if merged.isEmpty { merged = [(1, false, false)] }
         outputShape = output
         dims = merged.map(\.size)
-        var sa = Array(repeating: 0, count: merged.count), sb = sa
-        var runA = 1, runB = 1
+        var sa = Array(repeating: 0, count: merged.count)
+        var sb = sa
+        var runA = 1
+        var runB = 1
         for d in stride(from: merged.count - 1, through: 0, by: -1) {
-            if !merged[d].aOne { sa[d] = runA; runA *= merged[d].size }
-            if !merged[d].bOne { sb[d] = runB; runB *= merged[d].size }
+            if !merged[d].aOne {
+                sa[d] = runA
+                runA *= merged[d].size
+            }
+            if !merged[d].bOne {
+                sb[d] = runB
+                runB *= merged[d].size
+            }
         }
         stridesA = sa
         stridesB = sb

@@ -12,8 +12,10 @@ final class ConcatenationKernel: Kernel, ParallelJob {
     let clamp: ActivationClamp
 
     static func make(_ ctx: OperatorContext) throws -> Kernel {
-        guard case let .concatenation(options) = ctx.options else { throw ctx.invalid("missing ConcatenationOptions") }
-        guard ctx.inputCount >= 1, ctx.outputCount == 1 else { throw ctx.invalid("needs at least one input and one output") }
+        guard case .concatenation(let options) = ctx.options else { throw ctx.invalid("missing ConcatenationOptions") }
+        guard ctx.inputCount >= 1, ctx.outputCount == 1 else {
+            throw ctx.invalid("needs at least one input and one output")
+        }
         try ctx.requireFloat(inputs: Array(0..<ctx.inputCount))
         let first = try ctx.input(0)
         let rank = first.shape.count
@@ -24,9 +26,12 @@ final class ConcatenationKernel: Kernel, ParallelJob {
         var chunks: [Int] = []
         for i in 0..<ctx.inputCount {
             let d = try ctx.input(i)
-            guard d.shape.count == rank else { throw ctx.invalid("input \(i) has rank \(d.shape.count), expected \(rank)") }
+            guard d.shape.count == rank else {
+                throw ctx.invalid("input \(i) has rank \(d.shape.count), expected \(rank)")
+            }
             for j in 0..<rank where j != axis && d.shape[j] != first.shape[j] {
-                throw ctx.invalid("input \(i) has shape \(d.shapeText), incompatible with \(first.shapeText) on axis \(axis)")
+                throw ctx.invalid(
+                    "input \(i) has shape \(d.shapeText), incompatible with \(first.shapeText) on axis \(axis)")
             }
             shape[axis] += d.shape[axis]
             chunks.append(d.shape[axis...].reduce(1, *))
@@ -37,8 +42,10 @@ final class ConcatenationKernel: Kernel, ParallelJob {
             outerCount: shape[..<axis].reduce(1, *), clamp: try ctx.clamp(options.activation))
     }
 
-    init(inputs: [UnsafeMutablePointer<Float>], chunks: [Int], output: UnsafeMutablePointer<Float>,
-         outerCount: Int, clamp: ActivationClamp) {
+    init(
+        inputs: [UnsafeMutablePointer<Float>], chunks: [Int], output: UnsafeMutablePointer<Float>,
+        outerCount: Int, clamp: ActivationClamp
+    ) {
         self.inputs = inputs
         self.chunks = chunks
         self.output = output
@@ -73,7 +80,7 @@ final class DepthToSpaceKernel: Kernel, ParallelJob {
     let block: Int
 
     static func make(_ ctx: OperatorContext) throws -> Kernel {
-        guard case let .depthToSpace(block) = ctx.options else { throw ctx.invalid("missing DepthToSpaceOptions") }
+        guard case .depthToSpace(let block) = ctx.options else { throw ctx.invalid("missing DepthToSpaceOptions") }
         try ctx.expect(inputs: 1...1, outputs: 1)
         try ctx.requireFloat(inputs: [0])
         let x = try ctx.input(0)
@@ -81,8 +88,11 @@ final class DepthToSpaceKernel: Kernel, ParallelJob {
         guard block >= 1, shape.channels % (block * block) == 0 else {
             throw ctx.invalid("block size \(block) does not divide depth \(shape.channels)")
         }
-        try ctx.requireOutputShape([shape.batch, shape.height * block, shape.width * block, shape.channels / (block * block)])
-        return DepthToSpaceKernel(input: ctx.inputFloats(0), output: ctx.outputFloats(0), inputShape: shape, block: block)
+        try ctx.requireOutputShape([
+            shape.batch, shape.height * block, shape.width * block, shape.channels / (block * block),
+        ])
+        return DepthToSpaceKernel(
+            input: ctx.inputFloats(0), output: ctx.outputFloats(0), inputShape: shape, block: block)
     }
 
     init(input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: NHWC, block: Int) {
@@ -101,12 +111,16 @@ final class DepthToSpaceKernel: Kernel, ParallelJob {
         let outWidth = inputShape.width * block
         for task in range {
             // task = one output row: (batch, y)
-            let b = task / (inputShape.height * block), y = task % (inputShape.height * block)
-            let iy = y / block, dy = y % block
+            let b = task / (inputShape.height * block)
+            let y = task % (inputShape.height * block)
+            let iy = y / block
+            let dy = y % block
             var out = output + task * outWidth * outDepth
             for x in 0..<outWidth {
-                let ix = x / block, dx = x % block
-                let source = input + ((b * inputShape.height + iy) * inputShape.width + ix) * inputShape.channels
+                let ix = x / block
+                let dx = x % block
+                let source =
+                    input + ((b * inputShape.height + iy) * inputShape.width + ix) * inputShape.channels
                     + (dy * block + dx) * outDepth
                 out.update(from: source, count: outDepth)
                 out += outDepth

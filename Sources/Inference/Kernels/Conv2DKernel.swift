@@ -23,7 +23,7 @@ final class Conv2DKernel: Kernel, ParallelJob {
     let pixelCount: Int
 
     static func make(_ ctx: OperatorContext) throws -> Kernel {
-        guard case let .conv2D(options) = ctx.options else { throw ctx.invalid("missing Conv2DOptions") }
+        guard case .conv2D(let options) = ctx.options else { throw ctx.invalid("missing Conv2DOptions") }
         // A fourth input is the operand of a fused residual ADD (GraphFusion).
         try ctx.expect(inputs: 2...(ctx.residualOptions == nil ? 3 : 4), outputs: 1)
         try ctx.requireFloat(inputs: [0])
@@ -41,42 +41,65 @@ final class Conv2DKernel: Kernel, ParallelJob {
         }
         guard filterShape.channels == inputShape.channels else {
             // Grouped convolution (filter depth dividing the input depth) is not implemented.
-            throw ctx.unsupported("filter depth \(filterShape.channels) differs from input depth \(inputShape.channels) (grouped convolution)")
+            throw ctx.unsupported(
+                "filter depth \(filterShape.channels) differs from input depth \(inputShape.channels) (grouped "
+                    + "convolution)"
+            )
         }
         let bias = try ctx.floatBias(2, count: filterShape.batch)
         let extra = ctx.inputPadding ?? ExplicitPadding(top: 0, bottom: 0, left: 0, right: 0)
-        guard let rows = WindowAxis(input: inputShape.height, filter: filterShape.height, stride: options.strideHeight,
-                                    dilation: options.dilationHeight, padding: options.padding,
-                                    before: extra.top, after: extra.bottom),
-              let columns = WindowAxis(input: inputShape.width, filter: filterShape.width, stride: options.strideWidth,
-                                       dilation: options.dilationWidth, padding: options.padding,
-                                       before: extra.left, after: extra.right)
-        else { throw ctx.invalid("invalid window: filter \(filter.descriptor.shapeText), strides \(options.strideHeight)x\(options.strideWidth), dilation \(options.dilationHeight)x\(options.dilationWidth) on input \(inputDescriptor.shapeText)") }
-        let outputShape = NHWC(batch: inputShape.batch, height: rows.output, width: columns.output, channels: filterShape.batch)
+        guard
+            let rows = WindowAxis(
+                input: inputShape.height, filter: filterShape.height, stride: options.strideHeight,
+                dilation: options.dilationHeight, padding: options.padding,
+                before: extra.top, after: extra.bottom),
+            let columns = WindowAxis(
+                input: inputShape.width, filter: filterShape.width, stride: options.strideWidth,
+                dilation: options.dilationWidth, padding: options.padding,
+                before: extra.left, after: extra.right)
+        else {
+            throw ctx.invalid(
+                "invalid window: filter \(filter.descriptor.shapeText), strides "
+                    + "\(options.strideHeight)x\(options.strideWidth), dilation "
+                    + "\(options.dilationHeight)x\(options.dilationWidth) on input \(inputDescriptor.shapeText)"
+            )
+        }
+        let outputShape = NHWC(
+            batch: inputShape.batch, height: rows.output, width: columns.output, channels: filterShape.batch)
         try ctx.requireOutputShape(outputShape.shape)
         let clamp = try ctx.clamp(options.activation)
         let epilogue = try ConvEpilogue(ctx, channels: outputShape.channels)
         if filterShape.batch <= ConvDotKernel.maximumOutputChannels {
-            return ConvDotKernel(input: ctx.inputFloats(0), output: ctx.outputFloats(0), inputShape: inputShape,
-                                 outputShape: outputShape, rows: rows, columns: columns, filter: filter.floats,
-                                 bias: bias?.floats, clamp: clamp, instructionSet: ctx.instructionSet, epilogue: epilogue)
+            return ConvDotKernel(
+                input: ctx.inputFloats(0), output: ctx.outputFloats(0), inputShape: inputShape,
+                outputShape: outputShape, rows: rows, columns: columns, filter: filter.floats,
+                bias: bias?.floats, clamp: clamp, instructionSet: ctx.instructionSet, epilogue: epilogue)
         }
-        let pointwise = filterShape.height == 1 && filterShape.width == 1 && rows.stride == 1 && columns.stride == 1
-            && rows.padBefore == 0 && columns.padBefore == 0 && rows.output == inputShape.height && columns.output == inputShape.width
+        let pointwise =
+            filterShape.height == 1 && filterShape.width == 1 && rows.stride == 1 && columns.stride == 1
+            && rows.padBefore == 0 && columns.padBefore == 0 && rows.output == inputShape.height
+            && columns.output == inputShape.width
         if let stage = ctx.fusedDepthwise {
-            guard pointwise, stage.multiplier == 1 else { throw ctx.invalid("only a 1×1 convolution takes a depthwise stage") }
+            guard pointwise, stage.multiplier == 1 else {
+                throw ctx.invalid("only a 1×1 convolution takes a depthwise stage")
+            }
             // GraphFusion leaves sparse weights unfused; the sparse stage remains for robustness.
-            let pointwiseStage = PointwiseWeights(filter: filter.floats, bias: bias?.floats, n: filterShape.batch,
-                                                  k: filterShape.channels, clamp: clamp, instructionSet: ctx.instructionSet,
-                                                  placeholder: ctx.outputFloats(0))
-            return DepthwisePointwiseKernel(depthwise: stage, pointwise: pointwiseStage, output: ctx.outputFloats(0),
-                                            outputChannels: filterShape.batch, epilogue: epilogue)
+            let pointwiseStage = PointwiseWeights(
+                filter: filter.floats, bias: bias?.floats, n: filterShape.batch,
+                k: filterShape.channels, clamp: clamp, instructionSet: ctx.instructionSet,
+                placeholder: ctx.outputFloats(0))
+            return DepthwisePointwiseKernel(
+                depthwise: stage, pointwise: pointwiseStage, output: ctx.outputFloats(0),
+                outputChannels: filterShape.batch, epilogue: epilogue)
         }
         if pointwise && !clamp.isTanh,
-           let sparse = SparseConvKernel(input: ctx.inputFloats(0), output: ctx.outputFloats(0), pixelCount: inputShape.batch
-                                            * inputShape.height * inputShape.width, filter: filter.floats, bias: bias?.floats,
-                                         n: filterShape.batch, k: filterShape.channels, clamp: clamp,
-                                         instructionSet: ctx.instructionSet, epilogue: epilogue) {
+            let sparse = SparseConvKernel(
+                input: ctx.inputFloats(0), output: ctx.outputFloats(0),
+                pixelCount: inputShape.batch
+                    * inputShape.height * inputShape.width, filter: filter.floats, bias: bias?.floats,
+                n: filterShape.batch, k: filterShape.channels, clamp: clamp,
+                instructionSet: ctx.instructionSet, epilogue: epilogue)
+        {
             return sparse
         }
         let weights = PackedWeights(
@@ -87,8 +110,11 @@ final class Conv2DKernel: Kernel, ParallelJob {
             rows: rows, columns: columns, weights: weights, clamp: clamp, epilogue: epilogue)
     }
 
-    init(input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: NHWC, outputShape: NHWC,
-         rows: WindowAxis, columns: WindowAxis, weights: PackedWeights, clamp: ActivationClamp, epilogue: ConvEpilogue = ConvEpilogue()) {
+    init(
+        input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: NHWC, outputShape: NHWC,
+        rows: WindowAxis, columns: WindowAxis, weights: PackedWeights, clamp: ActivationClamp,
+        epilogue: ConvEpilogue = ConvEpilogue()
+    ) {
         self.input = input
         self.epilogue = epilogue
         self.output = output
@@ -98,14 +124,16 @@ final class Conv2DKernel: Kernel, ParallelJob {
         self.columns = columns
         self.weights = weights
         self.clamp = clamp
-        isDirect = rows.filter == 1 && columns.filter == 1 && rows.padBefore == 0 && columns.padBefore == 0
+        isDirect =
+            rows.filter == 1 && columns.filter == 1 && rows.padBefore == 0 && columns.padBefore == 0
             && rows.stride == 1 && columns.stride == 1 && rows.output == rows.input && columns.output == columns.input
         pixelCount = outputShape.batch * outputShape.height * outputShape.width
         geometry = vk_conv_geometry(
             input: input, input_height: inputShape.height, input_width: inputShape.width, channels: inputShape.channels,
             output_height: outputShape.height, output_width: outputShape.width,
             kernel_height: rows.filter, kernel_width: columns.filter, stride_h: rows.stride, stride_w: columns.stride,
-            dilation_h: rows.dilation, dilation_w: columns.dilation, pad_top: rows.padBefore, pad_left: columns.padBefore)
+            dilation_h: rows.dilation, dilation_w: columns.dilation, pad_top: rows.padBefore,
+            pad_left: columns.padBefore)
         tiling = GemmTiling(rowCount: pixelCount, weights: weights)
         zeros = AlignedBuffer(byteCount: inputShape.channels * MemoryLayout<Float>.stride)
     }
@@ -138,7 +166,9 @@ final class Conv2DKernel: Kernel, ParallelJob {
 
     func run(tasks range: Range<Int>, thread: Int) {
         guard let context else { return }
-        let n = outputShape.channels, k = weights.k, tileRows = weights.tileRows
+        let n = outputShape.channels
+        let k = weights.k
+        let tileRows = weights.tileRows
         for task in range {
             let (rows, panels) = tiling.task(task, rowMajor: rowMajor)
             if isDirect {
@@ -148,12 +178,16 @@ final class Conv2DKernel: Kernel, ParallelJob {
             }
             if isIndirect {
                 withUnsafePointer(to: geometry) {
-                    let lower = clamp.isTanh ? -Float.infinity : clamp.lower, upper = clamp.isTanh ? Float.infinity : clamp.upper
-                    vk_gemm_conv(weights.shape, weights.data.floats, $0, zeros.floats, output, n, rows.lowerBound, rows.upperBound,
-                                 panels.lowerBound, panels.upperBound, lower, upper)
+                    let lower = clamp.isTanh ? -Float.infinity : clamp.lower
+                    let upper = clamp.isTanh ? Float.infinity : clamp.upper
+                    vk_gemm_conv(
+                        weights.shape, weights.data.floats, $0, zeros.floats, output, n, rows.lowerBound,
+                        rows.upperBound,
+                        panels.lowerBound, panels.upperBound, lower, upper)
                 }
                 if clamp.isTanh {
-                    var first = 0, end = 0
+                    var first = 0
+                    var end = 0
                     vk_gemm_panel_columns(weights.shape, panels.lowerBound, panels.upperBound, &first, &end)
                     for m in rows { clamp.apply(to: output + m * n + first, count: end - first) }
                 }
@@ -165,7 +199,9 @@ final class Conv2DKernel: Kernel, ParallelJob {
             while first < rows.upperBound {
                 let count = Swift.min(tileRows, rows.upperBound - first)
                 withUnsafePointer(to: geometry) { vk_im2col($0, first, count, scratch) }
-                weights.run(a: scratch, aStride: k, c: output + first * n, cStride: n, rows: 0..<count, panels: panels, clamp: clamp)
+                weights.run(
+                    a: scratch, aStride: k, c: output + first * n, cStride: n, rows: 0..<count, panels: panels,
+                    clamp: clamp)
                 applyEpilogue(rows: first..<(first + count), panels: panels)
                 first += count
             }
@@ -176,10 +212,12 @@ final class Conv2DKernel: Kernel, ParallelJob {
     @inline(__always)
     private func applyEpilogue(rows: Range<Int>, panels: Range<Int>) {
         if epilogue.isEmpty { return }
-        var first = 0, end = 0
+        var first = 0
+        var end = 0
         vk_gemm_panel_columns(weights.shape, panels.lowerBound, panels.upperBound, &first, &end)
-        epilogue.apply(InstructionSet(isa: weights.shape.isa), output: output, channels: outputShape.channels, rows: rows,
-                       columns: first..<end)
+        epilogue.apply(
+            InstructionSet(isa: weights.shape.isa), output: output, channels: outputShape.channels, rows: rows,
+            columns: first..<end)
     }
 }
 
@@ -210,9 +248,11 @@ final class ConvDotKernel: Kernel, ParallelJob {
     /// A fused residual ADD and PRELU.
     private let epilogue: ConvEpilogue
 
-    init(input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: NHWC, outputShape: NHWC,
-         rows: WindowAxis, columns: WindowAxis, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
-         clamp: ActivationClamp, instructionSet: InstructionSet, epilogue: ConvEpilogue = ConvEpilogue()) {
+    init(
+        input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: NHWC, outputShape: NHWC,
+        rows: WindowAxis, columns: WindowAxis, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
+        clamp: ActivationClamp, instructionSet: InstructionSet, epilogue: ConvEpilogue = ConvEpilogue()
+    ) {
         self.output = output
         self.epilogue = epilogue
         outputChannels = outputShape.channels
@@ -229,7 +269,8 @@ final class ConvDotKernel: Kernel, ParallelJob {
             input: input, input_height: inputShape.height, input_width: inputShape.width, channels: inputShape.channels,
             output_height: outputShape.height, output_width: outputShape.width,
             kernel_height: rows.filter, kernel_width: columns.filter, stride_h: rows.stride, stride_w: columns.stride,
-            dilation_h: rows.dilation, dilation_w: columns.dilation, pad_top: rows.padBefore, pad_left: columns.padBefore)
+            dilation_h: rows.dilation, dilation_w: columns.dilation, pad_top: rows.padBefore,
+            pad_left: columns.padBefore)
     }
 
     /// Stride 1 without dilation: pixels in vector lanes over transposed rows (`vk_conv_planar`).
@@ -242,7 +283,8 @@ final class ConvDotKernel: Kernel, ParallelJob {
     static let rowsPerTask = 8
 
     var scratchBytesPerThread: Int {
-        isPlanar ? withUnsafePointer(to: geometry) { vk_conv_planar_scratch_floats($0) } * MemoryLayout<Float>.stride : 0
+        isPlanar
+            ? withUnsafePointer(to: geometry) { vk_conv_planar_scratch_floats($0) } * MemoryLayout<Float>.stride : 0
     }
 
     private var context: ExecutionContext?
@@ -251,39 +293,48 @@ final class ConvDotKernel: Kernel, ParallelJob {
         if isPlanar {
             self.context = context
             let rows = pixelCount / Swift.max(1, geometry.output_width)
-            context.pool.run(self, taskCount: (rows + ConvDotKernel.rowsPerTask - 1) / ConvDotKernel.rowsPerTask,
-                             work: pixelCount * outputChannels * geometry.kernel_height * geometry.kernel_width * geometry.channels)
+            context.pool.run(
+                self, taskCount: (rows + ConvDotKernel.rowsPerTask - 1) / ConvDotKernel.rowsPerTask,
+                work: pixelCount * outputChannels * geometry.kernel_height * geometry.kernel_width * geometry.channels)
             self.context = nil
             return
         }
-        context.pool.run(self, taskCount: (pixelCount + ConvDotKernel.pixelsPerTask - 1) / ConvDotKernel.pixelsPerTask,
-                         work: pixelCount * outputChannels * geometry.kernel_height * geometry.kernel_width * geometry.channels)
+        context.pool.run(
+            self, taskCount: (pixelCount + ConvDotKernel.pixelsPerTask - 1) / ConvDotKernel.pixelsPerTask,
+            work: pixelCount * outputChannels * geometry.kernel_height * geometry.kernel_width * geometry.channels)
     }
 
     func run(tasks range: Range<Int>, thread: Int) {
         let k = geometry.kernel_height * geometry.kernel_width * geometry.channels
-        let lower = clamp.isTanh ? -Float.infinity : clamp.lower, upper = clamp.isTanh ? Float.infinity : clamp.upper
+        let lower = clamp.isTanh ? -Float.infinity : clamp.lower
+        let upper = clamp.isTanh ? Float.infinity : clamp.upper
         if isPlanar, let context {
             let rows = pixelCount / Swift.max(1, geometry.output_width)
             let first = range.lowerBound * ConvDotKernel.rowsPerTask
             let end = Swift.min(rows, range.upperBound * ConvDotKernel.rowsPerTask)
             withUnsafePointer(to: geometry) {
-                vk_conv_planar(instructionSet.isa, $0, weights.floats, hasBias ? weights.floats + k * outputChannels : nil,
-                               outputChannels, output, first, end, lower, upper, context.scratchFloats(thread: thread))
+                vk_conv_planar(
+                    instructionSet.isa, $0, weights.floats, hasBias ? weights.floats + k * outputChannels : nil,
+                    outputChannels, output, first, end, lower, upper, context.scratchFloats(thread: thread))
             }
             let pixels = (first * geometry.output_width)..<(end * geometry.output_width)
-            if clamp.isTanh { clamp.apply(to: output + pixels.lowerBound * outputChannels, count: pixels.count * outputChannels) }
-            epilogue.apply(instructionSet, output: output, channels: outputChannels, rows: pixels, columns: 0..<outputChannels)
+            if clamp.isTanh {
+                clamp.apply(to: output + pixels.lowerBound * outputChannels, count: pixels.count * outputChannels)
+            }
+            epilogue.apply(
+                instructionSet, output: output, channels: outputChannels, rows: pixels, columns: 0..<outputChannels)
             return
         }
         let first = range.lowerBound * ConvDotKernel.pixelsPerTask
         let count = Swift.min(pixelCount, range.upperBound * ConvDotKernel.pixelsPerTask) - first
         withUnsafePointer(to: geometry) {
-            vk_conv_dot(instructionSet.isa, $0, weights.floats, hasBias ? weights.floats + k * outputChannels : nil,
-                        outputChannels, output + first * outputChannels, first, count, lower, upper, zeros.floats)
+            vk_conv_dot(
+                instructionSet.isa, $0, weights.floats, hasBias ? weights.floats + k * outputChannels : nil,
+                outputChannels, output + first * outputChannels, first, count, lower, upper, zeros.floats)
         }
         if clamp.isTanh { clamp.apply(to: output + first * outputChannels, count: count * outputChannels) }
-        epilogue.apply(instructionSet, output: output, channels: outputChannels, rows: first..<(first + count),
-                       columns: 0..<outputChannels)
+        epilogue.apply(
+            instructionSet, output: output, channels: outputChannels, rows: first..<(first + count),
+            columns: 0..<outputChannels)
     }
 }

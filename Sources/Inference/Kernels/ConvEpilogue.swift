@@ -21,30 +21,35 @@ struct ConvEpilogue {
     /// (a PRELU alone is not expressed here).
     var residualEpilogue: vk_epilogue? {
         guard let residual, !clamp.isTanh else { return nil }
-        return vk_epilogue(residual: residual, residual_channels: residualChannels, lo: clamp.lower, hi: clamp.upper,
-                           alpha: slopes.map { UnsafePointer($0.floats) })
+        return vk_epilogue(
+            residual: residual, residual_channels: residualChannels, lo: clamp.lower, hi: clamp.upper,
+            alpha: slopes.map { UnsafePointer($0.floats) })
     }
 
     /// Reads the fused ADD and PRELU of `ctx` for an output of `channels` channels.
     init(_ ctx: OperatorContext, channels: Int) throws {
         if let alpha = ctx.preluAlpha {
             guard let value = try ctx.constants.value(of: alpha), value.descriptor.type == .float32,
-                  value.descriptor.elementCount == channels else {
+                value.descriptor.elementCount == channels
+            else {
                 throw ctx.invalid("the fused PRELU needs \(channels) constant FLOAT32 slopes")
             }
             slopes = AlignedBuffer(copying: UnsafeBufferPointer(start: value.floats, count: channels))
         }
         if let options = ctx.residualOptions {
             switch options {
-            case let .elementwise(activation): clamp = try ctx.clamp(activation)
+            case .elementwise(let activation): clamp = try ctx.clamp(activation)
             case .none, .other: break
             default: throw ctx.invalid("unexpected options of the fused ADD")
             }
-            let r = try ctx.input(3), out = ctx.output(0)
+            let r = try ctx.input(3)
+            let out = ctx.output(0)
             guard r.type == .float32, let rc = r.shape.last, r.shape.count == out.shape.count,
-                  r.shape.dropLast() == out.shape.dropLast(),
-                  ctx.residualChannelPadded ? rc <= channels : rc == channels
-            else { throw ctx.invalid("the fused ADD's operand \(r.shapeText) does not match the output \(out.shapeText)") }
+                r.shape.dropLast() == out.shape.dropLast(),
+                ctx.residualChannelPadded ? rc <= channels : rc == channels
+            else {
+                throw ctx.invalid("the fused ADD's operand \(r.shapeText) does not match the output \(out.shapeText)")
+            }
             residual = UnsafePointer(ctx.inputFloats(3))
             residualChannels = rc
         }
@@ -53,7 +58,9 @@ struct ConvEpilogue {
     init() {}
 
     /// Applies the epilogue to pixels `rows`, channels `columns` of `output` (`channels` per pixel).
-    func apply(_ isa: InstructionSet, output: UnsafeMutablePointer<Float>, channels: Int, rows: Range<Int>, columns: Range<Int>) {
+    func apply(
+        _ isa: InstructionSet, output: UnsafeMutablePointer<Float>, channels: Int, rows: Range<Int>, columns: Range<Int>
+    ) {
         guard !isEmpty, !rows.isEmpty, !columns.isEmpty else { return }
         let alpha = slopes.map { UnsafePointer($0.floats) }
         guard let residual else {
@@ -70,11 +77,13 @@ struct ConvEpilogue {
             }
             return
         }
-        let lower = clamp.isTanh ? -Float.infinity : clamp.lower, upper = clamp.isTanh ? Float.infinity : clamp.upper
+        let lower = clamp.isTanh ? -Float.infinity : clamp.lower
+        let upper = clamp.isTanh ? Float.infinity : clamp.upper
         let rc = residualChannels
         if columns.count == channels && !clamp.isTanh {
             let out = output + rows.lowerBound * channels
-            vk_add_pixels(isa.isa, out, residual + rows.lowerBound * rc, rc, out, rows.count, channels, lower, upper, alpha)
+            vk_add_pixels(
+                isa.isa, out, residual + rows.lowerBound * rc, rc, out, rows.count, channels, lower, upper, alpha)
             return
         }
         for m in rows {
@@ -87,7 +96,9 @@ struct ConvEpilogue {
                 clamp.apply(to: out, count: columns.count)
                 if let alpha { vk_prelu_pixels(isa.isa, out, out, 1, columns.count, alpha + columns.lowerBound) }
             } else {
-                vk_add_pixels(isa.isa, out, source, width, out, 1, columns.count, lower, upper, alpha.map { $0 + columns.lowerBound })
+                vk_add_pixels(
+                    isa.isa, out, source, width, out, 1, columns.count, lower, upper,
+                    alpha.map { $0 + columns.lowerBound })
             }
         }
     }

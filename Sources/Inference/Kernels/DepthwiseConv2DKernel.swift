@@ -25,7 +25,9 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
     let convolution: vk_dwconv
 
     static func make(_ ctx: OperatorContext) throws -> Kernel {
-        guard case let .depthwiseConv2D(options) = ctx.options else { throw ctx.invalid("missing DepthwiseConv2DOptions") }
+        guard case .depthwiseConv2D(let options) = ctx.options else {
+            throw ctx.invalid("missing DepthwiseConv2DOptions")
+        }
         try ctx.expect(inputs: 2...3, outputs: 1)
         try ctx.requireFloat(inputs: [0])
         let inputDescriptor = try ctx.input(0)
@@ -49,19 +51,29 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
         // (output channels / input channels, in `init`).
         let bias = try ctx.floatBias(2, count: outputChannels)
         let extra = ctx.inputPadding ?? ExplicitPadding(top: 0, bottom: 0, left: 0, right: 0)
-        guard let rows = WindowAxis(input: inputShape.height, filter: filterShape.height, stride: options.strideHeight,
-                                    dilation: options.dilationHeight, padding: options.padding,
-                                    before: extra.top, after: extra.bottom),
-              let columns = WindowAxis(input: inputShape.width, filter: filterShape.width, stride: options.strideWidth,
-                                       dilation: options.dilationWidth, padding: options.padding,
-                                       before: extra.left, after: extra.right)
-        else { throw ctx.invalid("invalid window: filter \(filter.descriptor.shapeText), strides \(options.strideHeight)x\(options.strideWidth) on input \(inputDescriptor.shapeText)") }
-        let outputShape = NHWC(batch: inputShape.batch, height: rows.output, width: columns.output, channels: outputChannels)
+        guard
+            let rows = WindowAxis(
+                input: inputShape.height, filter: filterShape.height, stride: options.strideHeight,
+                dilation: options.dilationHeight, padding: options.padding,
+                before: extra.top, after: extra.bottom),
+            let columns = WindowAxis(
+                input: inputShape.width, filter: filterShape.width, stride: options.strideWidth,
+                dilation: options.dilationWidth, padding: options.padding,
+                before: extra.left, after: extra.right)
+        else {
+            throw ctx.invalid(
+                "invalid window: filter \(filter.descriptor.shapeText), strides "
+                    + "\(options.strideHeight)x\(options.strideWidth) on input \(inputDescriptor.shapeText)"
+            )
+        }
+        let outputShape = NHWC(
+            batch: inputShape.batch, height: rows.output, width: columns.output, channels: outputChannels)
         try ctx.requireOutputShape(outputShape.shape)
 
         let kernel = DepthwiseConv2DKernel(
             input: ctx.inputFloats(0), output: ctx.outputFloats(0), inputShape: inputShape, outputShape: outputShape,
-            rows: rows, columns: columns, filter: filter.floats, bias: bias?.floats, clamp: try ctx.clamp(options.activation),
+            rows: rows, columns: columns, filter: filter.floats, bias: bias?.floats,
+            clamp: try ctx.clamp(options.activation),
             instructionSet: ctx.instructionSet)
         if let stage = ctx.fusedPointwise {
             guard kernel.multiplier == 1, rows.filter <= 32 else {
@@ -73,9 +85,11 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
     }
 
     /// `filter` is `[kh · kw][outputChannels]` (TFLite's `[1, kh, kw, channels]`).
-    init(input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: NHWC, outputShape: NHWC,
-         rows: WindowAxis, columns: WindowAxis, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
-         clamp: ActivationClamp, instructionSet: InstructionSet = .best) {
+    init(
+        input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: NHWC, outputShape: NHWC,
+        rows: WindowAxis, columns: WindowAxis, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
+        clamp: ActivationClamp, instructionSet: InstructionSet = .best
+    ) {
         self.input = input
         self.output = output
         self.inputShape = inputShape
@@ -84,7 +98,8 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
         self.columns = columns
         multiplier = Swift.max(1, outputShape.channels / Swift.max(1, inputShape.channels))
         self.clamp = clamp
-        let channels = outputShape.channels, taps = rows.filter * columns.filter
+        let channels = outputShape.channels
+        let taps = rows.filter * columns.filter
         weights = AlignedBuffer(byteCount: (taps + 1) * channels * MemoryLayout<Float>.stride)
         weights.floats.update(from: filter, count: taps * channels)
         if let bias { (weights.floats + taps * channels).update(from: bias, count: channels) }
@@ -92,8 +107,10 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
         convolution = vk_dwconv(
             isa: instructionSet.isa, input: input, input_height: inputShape.height, input_width: inputShape.width,
             channels: channels, output: output, output_height: outputShape.height, output_width: outputShape.width,
-            output_row_offset: 0, input_row_offset: 0, kernel_height: rows.filter, kernel_width: columns.filter, stride_h: rows.stride, stride_w: columns.stride,
-            dilation_h: rows.dilation, dilation_w: columns.dilation, pad_top: rows.padBefore, pad_left: columns.padBefore,
+            output_row_offset: 0, input_row_offset: 0, kernel_height: rows.filter, kernel_width: columns.filter,
+            stride_h: rows.stride, stride_w: columns.stride,
+            dilation_h: rows.dilation, dilation_w: columns.dilation, pad_top: rows.padBefore,
+            pad_left: columns.padBefore,
             weights: weights.floats, zeros: zeros.floats,
             lo: clamp.isTanh ? -.infinity : clamp.lower, hi: clamp.isTanh ? .infinity : clamp.upper)
     }
@@ -108,21 +125,27 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
     func execute(_ context: ExecutionContext) {
         let rowCount = outputShape.batch * outputShape.height
         let threads = context.pool.threadCount
-        channelSplits = multiplier == 1 && rows.filter <= 32 && threads > 1 && rowCount % threads != 0 && rowCount < 4 * threads
+        channelSplits =
+            multiplier == 1 && rows.filter <= 32 && threads > 1 && rowCount % threads != 0 && rowCount < 4 * threads
             ? Swift.max(1, Swift.min(outputShape.channels / 16, (4 * threads + rowCount - 1) / rowCount)) : 1
-        context.pool.run(self, taskCount: outputShape.batch * outputShape.height * channelSplits,
-                         work: outputShape.batch * outputShape.height * outputShape.width * outputShape.channels * rows.filter * columns.filter)
+        context.pool.run(
+            self, taskCount: outputShape.batch * outputShape.height * channelSplits,
+            work: outputShape.batch * outputShape.height * outputShape.width * outputShape.channels * rows.filter
+                * columns.filter)
     }
 
     func run(tasks range: Range<Int>, thread: Int) {
         if multiplier == 1 && rows.filter <= 32 {
             let imageInput = inputShape.height * inputShape.width * inputShape.channels
             let imageOutput = outputShape.height * outputShape.width * outputShape.channels
-            let splits = channelSplits, blocks = (outputShape.channels + 15) / 16
+            let splits = channelSplits
+            let blocks = (outputShape.channels + 15) / 16
             if splits > 1 {
                 for task in range {
-                    let row = task / splits, split = task % splits
-                    let b = row / outputShape.height, oy = row % outputShape.height
+                    let row = task / splits
+                    let split = task % splits
+                    let b = row / outputShape.height
+                    let oy = row % outputShape.height
                     let first = Swift.min(outputShape.channels, blocks * split / splits * 16)
                     let end = Swift.min(outputShape.channels, blocks * (split + 1) / splits * 16)
                     var conv = convolution
@@ -131,8 +154,10 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
                     withUnsafePointer(to: conv) { vk_dwconv_run_channels($0, oy, oy + 1, first, end) }
                     if clamp.isTanh {
                         for ox in 0..<outputShape.width {
-                            clamp.apply(to: output + b * imageOutput + (oy * outputShape.width + ox) * outputShape.channels + first,
-                                        count: end - first)
+                            clamp.apply(
+                                to: output + b * imageOutput + (oy * outputShape.width + ox) * outputShape.channels
+                                    + first,
+                                count: end - first)
                         }
                     }
                 }
@@ -141,15 +166,17 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
             var task = range.lowerBound
             while task < range.upperBound {
                 // One call per image: rows [oy, end) of image b.
-                let b = task / outputShape.height, oy = task % outputShape.height
+                let b = task / outputShape.height
+                let oy = task % outputShape.height
                 let end = Swift.min(range.upperBound - task, outputShape.height - oy)
                 var conv = convolution
                 conv.input = UnsafePointer(input + b * imageInput)
                 conv.output = output + b * imageOutput
                 withUnsafePointer(to: conv) { vk_dwconv_run($0, oy, oy + end) }
                 if clamp.isTanh {
-                    clamp.apply(to: output + b * imageOutput + oy * outputShape.width * outputShape.channels,
-                                count: end * outputShape.width * outputShape.channels)
+                    clamp.apply(
+                        to: output + b * imageOutput + oy * outputShape.width * outputShape.channels,
+                        count: end * outputShape.width * outputShape.channels)
                 }
                 task += end
             }
@@ -161,7 +188,8 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
     }
 
     private func rowWithMultiplier(b: Int, oy: Int) {
-        let channels = outputShape.channels, inputChannels = inputShape.channels
+        let channels = outputShape.channels
+        let inputChannels = inputShape.channels
         let w = weights.floats
         let biasRow = rows.filter * columns.filter * channels
         let ys = rows.validTaps(oy)
@@ -169,7 +197,8 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
         var out = output + ((b * outputShape.height + oy) * outputShape.width) * channels
         for ox in 0..<outputShape.width {
             let xs = columns.validTaps(ox)
-            let iy0 = rows.origin(oy), ix0 = columns.origin(ox)
+            let iy0 = rows.origin(oy)
+            let ix0 = columns.origin(ox)
             for c in 0..<channels {
                 let ic = c / multiplier
                 var acc = w[biasRow + c]

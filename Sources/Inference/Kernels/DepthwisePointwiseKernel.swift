@@ -34,8 +34,11 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
     /// Bands in the current job (see ``bandCount(height:width:bandRows:threads:)``).
     private var bandCount = 1
 
-    init(depthwise: DepthwiseConv2DKernel, pointwise: PointwiseWeights, output: UnsafeMutablePointer<Float>, outputChannels: Int,
-         epilogue: ConvEpilogue) {
+    init(
+        depthwise: DepthwiseConv2DKernel, pointwise: PointwiseWeights, output: UnsafeMutablePointer<Float>,
+        outputChannels: Int,
+        epilogue: ConvEpilogue
+    ) {
         self.depthwise = depthwise
         self.pointwise = pointwise
         self.output = output
@@ -68,22 +71,27 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
 
     func execute(_ context: ExecutionContext) {
         self.context = context
-        bandCount = Self.bandCount(height: middle.height, width: middle.width, bandRows: bandRows,
-                                   threads: context.pool.threadCount)
-        context.pool.run(self, taskCount: middle.batch * bandCount,
-                         work: middle.batch * middle.height * middle.width * middle.channels * (outputChannels + 9))
+        bandCount = Self.bandCount(
+            height: middle.height, width: middle.width, bandRows: bandRows,
+            threads: context.pool.threadCount)
+        context.pool.run(
+            self, taskCount: middle.batch * bandCount,
+            work: middle.batch * middle.height * middle.width * middle.channels * (outputChannels + 9))
         self.context = nil
     }
 
     func run(tasks range: Range<Int>, thread: Int) {
         guard let context else { return }
         let band = context.scratchFloats(thread: thread)
-        let c = middle.channels, n = outputChannels
+        let c = middle.channels
+        let n = outputChannels
         let imageIn = depthwise.inputShape.height * depthwise.inputShape.width * depthwise.inputShape.channels
         for task in range {
-            let b = task / bandCount, index = task % bandCount
+            let b = task / bandCount
+            let index = task % bandCount
             let span = RowBands.rows(index, of: bandCount, height: middle.height)
-            let first = span.lowerBound, end = span.upperBound
+            let first = span.lowerBound
+            let end = span.upperBound
             var conv = depthwise.convolution
             conv.input = UnsafePointer(depthwise.input + b * imageIn)
             conv.output = band
@@ -94,8 +102,9 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
             // Output pixels of this band, counted over the batch.
             let firstPixel = (b * middle.height + first) * middle.width
             pointwise.multiply(band, pixels: pixels, output: output + firstPixel * n, scratch: band + bandFloats)
-            epilogue.apply(InstructionSet(isa: depthwise.convolution.isa), output: output, channels: n,
-                           rows: firstPixel..<(firstPixel + pixels), columns: 0..<n)
+            epilogue.apply(
+                InstructionSet(isa: depthwise.convolution.isa), output: output, channels: n,
+                rows: firstPixel..<(firstPixel + pixels), columns: 0..<n)
         }
     }
 }

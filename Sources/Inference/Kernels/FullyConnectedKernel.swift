@@ -13,16 +13,22 @@ final class FullyConnectedKernel: Kernel, ParallelJob {
     let clamp: ActivationClamp
 
     static func make(_ ctx: OperatorContext) throws -> Kernel {
-        guard case let .fullyConnected(options) = ctx.options else { throw ctx.invalid("missing FullyConnectedOptions") }
+        guard case .fullyConnected(let options) = ctx.options else {
+            throw ctx.invalid("missing FullyConnectedOptions")
+        }
         try ctx.expect(inputs: 2...3, outputs: 1)
         try ctx.requireFloat(inputs: [0])
-        guard options.weightsFormat == 0 else { throw ctx.unsupported("shuffled weights format \(options.weightsFormat)") }
+        guard options.weightsFormat == 0 else {
+            throw ctx.unsupported("shuffled weights format \(options.weightsFormat)")
+        }
         let inputDescriptor = try ctx.input(0)
         let filter = try ctx.requireConstant(1, "the weights")
         guard filter.descriptor.type == .float32, filter.descriptor.shape.count == 2 else {
-            throw ctx.unsupported("weights must be a 2-D FLOAT32 tensor, found \(filter.descriptor.type) \(filter.descriptor.shapeText)")
+            throw ctx.unsupported(
+                "weights must be a 2-D FLOAT32 tensor, found \(filter.descriptor.type) \(filter.descriptor.shapeText)")
         }
-        let n = filter.descriptor.shape[0], k = filter.descriptor.shape[1]
+        let n = filter.descriptor.shape[0]
+        let k = filter.descriptor.shape[1]
         guard k > 0, n > 0, inputDescriptor.elementCount % k == 0 else {
             throw ctx.invalid("input \(inputDescriptor.shapeText) does not divide into rows of \(k)")
         }
@@ -32,12 +38,15 @@ final class FullyConnectedKernel: Kernel, ParallelJob {
         try ctx.requireOutputShape(expected)
         return FullyConnectedKernel(
             input: ctx.inputFloats(0), output: ctx.outputFloats(0), rowCount: m,
-            weights: PackedWeights(weights: filter.floats, bias: bias?.floats, n: n, k: k, instructionSet: ctx.instructionSet),
+            weights: PackedWeights(
+                weights: filter.floats, bias: bias?.floats, n: n, k: k, instructionSet: ctx.instructionSet),
             clamp: try ctx.clamp(options.activation))
     }
 
-    init(input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, rowCount: Int,
-         weights: PackedWeights, clamp: ActivationClamp) {
+    init(
+        input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, rowCount: Int,
+        weights: PackedWeights, clamp: ActivationClamp
+    ) {
         self.input = input
         self.output = output
         self.rowCount = rowCount
@@ -60,7 +69,8 @@ final class FullyConnectedKernel: Kernel, ParallelJob {
     func run(tasks range: Range<Int>, thread: Int) {
         for task in range {
             let (rows, panels) = tiling.task(task, rowMajor: rowMajor)
-            weights.run(a: input, aStride: weights.k, c: output, cStride: weights.n, rows: rows, panels: panels, clamp: clamp)
+            weights.run(
+                a: input, aStride: weights.k, c: output, cStride: weights.n, rows: rows, panels: panels, clamp: clamp)
         }
     }
 }

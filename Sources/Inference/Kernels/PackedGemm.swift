@@ -16,8 +16,10 @@ final class PackedWeights {
     let tileRows: Int
     let data: AlignedBuffer
 
-    init(weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?, n: Int, k: Int,
-         instructionSet: InstructionSet = .best) {
+    init(
+        weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?, n: Int, k: Int,
+        instructionSet: InstructionSet = .best
+    ) {
         self.k = k
         self.n = n
         shape = vk_gemm_shape(isa: instructionSet.isa, n: n, k: k)
@@ -34,15 +36,19 @@ final class PackedWeights {
     /// writes `c + m * cStride`. Each output is `bias + a[0]·w[0] + a[1]·w[1] + …` in this
     /// order (fused multiply-adds where the instruction set has them), whatever the tiling.
     @inline(__always)
-    func run(a: UnsafePointer<Float>, aStride: Int, c: UnsafeMutablePointer<Float>, cStride: Int,
-             rows: Range<Int>, panels: Range<Int>, clamp: ActivationClamp) {
+    func run(
+        a: UnsafePointer<Float>, aStride: Int, c: UnsafeMutablePointer<Float>, cStride: Int,
+        rows: Range<Int>, panels: Range<Int>, clamp: ActivationClamp
+    ) {
         let lower = clamp.isTanh ? -Float.infinity : clamp.lower
         let upper = clamp.isTanh ? Float.infinity : clamp.upper
-        vk_gemm_run(shape, data.floats, a, aStride, c, cStride, rows.lowerBound, rows.upperBound,
-                    panels.lowerBound, panels.upperBound, lower, upper)
+        vk_gemm_run(
+            shape, data.floats, a, aStride, c, cStride, rows.lowerBound, rows.upperBound,
+            panels.lowerBound, panels.upperBound, lower, upper)
         if clamp.isTanh {
             // Fused TANH (rare): applied after the product, to these panels' columns.
-            var first = 0, end = 0
+            var first = 0
+            var end = 0
             vk_gemm_panel_columns(shape, panels.lowerBound, panels.upperBound, &first, &end)
             for m in rows { clamp.apply(to: c + m * cStride + first, count: end - first) }
         }
@@ -105,7 +111,9 @@ struct GemmTiling {
         let block = rowMajor ? task / groupCount : task % blockCount
         let group = rowMajor ? task % groupCount : task / blockCount
         let first = block * rowsPerBlock
-        return (first..<Swift.min(rowCount, first + rowsPerBlock),
-                (panelCount * group / groupCount)..<(panelCount * (group + 1) / groupCount))
+        return (
+            first..<Swift.min(rowCount, first + rowsPerBlock),
+            (panelCount * group / groupCount)..<(panelCount * (group + 1) / groupCount)
+        )
     }
 }

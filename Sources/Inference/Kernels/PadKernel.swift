@@ -29,23 +29,29 @@ final class PadKernel: Kernel, ParallelJob {
             }
             value = v.floats[0]
         }
-        var before: [Int] = [], shape: [Int] = []
+        var before: [Int] = []
+        var shape: [Int] = []
         for d in 0..<rank {
-            let lo = paddings[2 * d], hi = paddings[2 * d + 1]
+            let lo = paddings[2 * d]
+            let hi = paddings[2 * d + 1]
             guard lo >= 0, hi >= 0 else { throw ctx.invalid("negative padding \(lo), \(hi) in dimension \(d)") }
             before.append(lo)
             shape.append(x.shape[d] + lo + hi)
         }
         try ctx.requireOutputShape(shape)
         if rank == 0 {
-            return CopyKernel(source: ctx.address(ctx.inputIndices[0]), destination: ctx.address(ctx.outputIndices[0]), byteCount: 4)
+            return CopyKernel(
+                source: ctx.address(ctx.inputIndices[0]), destination: ctx.address(ctx.outputIndices[0]), byteCount: 4)
         }
-        return PadKernel(input: ctx.inputFloats(0), output: ctx.outputFloats(0), inputShape: x.shape,
-                         outputShape: shape, before: before, value: value)
+        return PadKernel(
+            input: ctx.inputFloats(0), output: ctx.outputFloats(0), inputShape: x.shape,
+            outputShape: shape, before: before, value: value)
     }
 
-    init(input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: [Int],
-         outputShape: [Int], before: [Int], value: Float) {
+    init(
+        input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: [Int],
+        outputShape: [Int], before: [Int], value: Float
+    ) {
         self.input = input
         self.output = output
         self.inputShape = inputShape
@@ -61,11 +67,16 @@ final class PadKernel: Kernel, ParallelJob {
 
     func run(tasks range: Range<Int>, thread: Int) {
         let last = outputShape.count - 1
-        let width = outputShape[last], inputWidth = inputShape[last], left = before[last]
+        let width = outputShape[last]
+        let inputWidth = inputShape[last]
+        let left = before[last]
         for row in range {
             let out = output + row * width
             // Decompose the row index; find the matching input row, if any.
-            var rest = row, inputRow = 0, inside = true, scale = 1
+            var rest = row
+            var inputRow = 0
+            var inside = true
+            var scale = 1
             var d = last - 1
             while d >= 0 {
                 let index = rest % outputShape[d] - before[d]

@@ -26,7 +26,7 @@ final class PointwiseDepthwiseKernel: Kernel, ParallelJob {
     /// weights and no fused epilogue, as ``GraphFusion`` checks): sparse or dense weights chosen
     /// exactly as ``Conv2DKernel`` chooses them, so the values are the same.
     static func stage(_ ctx: OperatorContext) throws -> Stage {
-        guard case let .conv2D(options) = ctx.options else { throw ctx.invalid("missing Conv2DOptions") }
+        guard case .conv2D(let options) = ctx.options else { throw ctx.invalid("missing Conv2DOptions") }
         try ctx.expect(inputs: 2...3, outputs: 1)
         try ctx.requireFloat(inputs: [0])
         let inputDescriptor = try ctx.input(0)
@@ -35,19 +35,21 @@ final class PointwiseDepthwiseKernel: Kernel, ParallelJob {
         }
         let filter = try ctx.requireConstant(1, "the filter")
         guard filter.descriptor.type == .float32, let filterShape = NHWC(filter.descriptor.shape),
-              filterShape.height == 1, filterShape.width == 1, filterShape.channels == inputShape.channels,
-              options.strideHeight == 1, options.strideWidth == 1, ctx.inputPadding == nil
+            filterShape.height == 1, filterShape.width == 1, filterShape.channels == inputShape.channels,
+            options.strideHeight == 1, options.strideWidth == 1, ctx.inputPadding == nil
         else { throw ctx.invalid("only a float 1×1, stride-1 convolution runs as a fused 1×1 stage") }
         let bias = try ctx.floatBias(2, count: filterShape.batch)
         let clamp = try ctx.clamp(options.activation)
         guard !clamp.isTanh, filterShape.batch > ConvDotKernel.maximumOutputChannels else {
             throw ctx.invalid("this 1×1 convolution does not run as a fused 1×1 stage")
         }
-        let n = filterShape.batch, k = filterShape.channels
+        let n = filterShape.batch
+        let k = filterShape.channels
         // The model's shape of the 1×1 output (never stored now) must be what the stage computes.
         try ctx.requireOutputShape([inputShape.batch, inputShape.height, inputShape.width, n])
-        let pointwise = PointwiseWeights(filter: filter.floats, bias: bias?.floats, n: n, k: k, clamp: clamp,
-                                         instructionSet: ctx.instructionSet, placeholder: ctx.inputFloats(0))
+        let pointwise = PointwiseWeights(
+            filter: filter.floats, bias: bias?.floats, n: n, k: k, clamp: clamp,
+            instructionSet: ctx.instructionSet, placeholder: ctx.inputFloats(0))
         return Stage(pointwise: pointwise, input: ctx.inputFloats(0), inputShape: inputShape, channels: n)
     }
 
@@ -70,11 +72,13 @@ final class PointwiseDepthwiseKernel: Kernel, ParallelJob {
         self.stage = stage
         self.depthwise = depthwise
         middle = stage.outputShape
-        let axis = depthwise.rows, height = depthwise.outputShape.height
+        let axis = depthwise.rows
+        let height = depthwise.outputShape.height
         let rowBytes = Swift.max(1, middle.width * middle.channels * MemoryLayout<Float>.stride)
         // Output rows whose input rows fit `bandBytes`, but at least enough that the shared rows
         // are at most a third of a band's input rows.
-        let window = (axis.filter - 1) * axis.dilation + 1, shared = Swift.max(0, window - axis.stride)
+        let window = (axis.filter - 1) * axis.dilation + 1
+        let shared = Swift.max(0, window - axis.stride)
         let fitting = (PointwiseDepthwiseKernel.bandBytes / rowBytes - window) / Swift.max(1, axis.stride) + 1
         let least = (2 * shared + axis.stride - 1) / Swift.max(1, axis.stride)
         bandRows = Swift.max(1, Swift.min(height, Swift.max(fitting, least)))
@@ -101,23 +105,29 @@ final class PointwiseDepthwiseKernel: Kernel, ParallelJob {
 
     func execute(_ context: ExecutionContext) {
         self.context = context
-        bandCount = Self.bandCount(height: depthwise.outputShape.height, bandRows: bandRows, threads: context.pool.threadCount)
-        context.pool.run(self, taskCount: middle.batch * bandCount,
-                         work: middle.batch * middle.height * middle.width * middle.channels * (stage.inputShape.channels + 9))
+        bandCount = Self.bandCount(
+            height: depthwise.outputShape.height, bandRows: bandRows, threads: context.pool.threadCount)
+        context.pool.run(
+            self, taskCount: middle.batch * bandCount,
+            work: middle.batch * middle.height * middle.width * middle.channels * (stage.inputShape.channels + 9))
         self.context = nil
     }
 
     func run(tasks range: Range<Int>, thread: Int) {
         guard let context else { return }
         let band = context.scratchFloats(thread: thread)
-        let rows = depthwise.rows, outputShape = depthwise.outputShape
-        let k = stage.inputShape.channels, width = middle.width
+        let rows = depthwise.rows
+        let outputShape = depthwise.outputShape
+        let k = stage.inputShape.channels
+        let width = middle.width
         let imageIn = stage.inputShape.height * stage.inputShape.width * k
         let imageOut = outputShape.height * outputShape.width * outputShape.channels
         for task in range {
-            let b = task / bandCount, index = task % bandCount
+            let b = task / bandCount
+            let index = task % bandCount
             let span = RowBands.rows(index, of: bandCount, height: outputShape.height)
-            let first = span.lowerBound, end = span.upperBound
+            let first = span.lowerBound
+            let end = span.upperBound
             // The input rows inside the image that output rows [first, end) reach.
             let low = Swift.max(0, rows.origin(first))
             let high = Swift.min(middle.height, rows.origin(end - 1) + (rows.filter - 1) * rows.dilation + 1)
@@ -133,8 +143,9 @@ final class PointwiseDepthwiseKernel: Kernel, ParallelJob {
             conv.output = depthwise.output + b * imageOut
             withUnsafePointer(to: conv) { vk_dwconv_run($0, first, end) }
             if depthwise.clamp.isTanh {
-                depthwise.clamp.apply(to: depthwise.output + b * imageOut + first * outputShape.width * outputShape.channels,
-                                      count: (end - first) * outputShape.width * outputShape.channels)
+                depthwise.clamp.apply(
+                    to: depthwise.output + b * imageOut + first * outputShape.width * outputShape.channels,
+                    count: (end - first) * outputShape.width * outputShape.channels)
             }
         }
     }

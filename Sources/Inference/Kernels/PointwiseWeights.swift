@@ -13,12 +13,17 @@ struct PointwiseWeights {
     let clamp: ActivationClamp
 
     /// `n` rows of `k` weights, their bias and the activation after them.
-    init(filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?, n: Int, k: Int, clamp: ActivationClamp,
-         instructionSet: InstructionSet, placeholder: UnsafeMutablePointer<Float>) {
+    init(
+        filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?, n: Int, k: Int, clamp: ActivationClamp,
+        instructionSet: InstructionSet, placeholder: UnsafeMutablePointer<Float>
+    ) {
         self.clamp = clamp
         // The sparse kernel's own input and output are not used by `multiply`.
-        if !clamp.isTanh, let sparse = SparseConvKernel(input: placeholder, output: placeholder, pixelCount: 0, filter: filter,
-                                                        bias: bias, n: n, k: k, clamp: clamp, instructionSet: instructionSet) {
+        if !clamp.isTanh,
+            let sparse = SparseConvKernel(
+                input: placeholder, output: placeholder, pixelCount: 0, filter: filter,
+                bias: bias, n: n, k: k, clamp: clamp, instructionSet: instructionSet)
+        {
             weights = .sparse(sparse)
         } else {
             weights = .dense(PackedWeights(weights: filter, bias: bias, n: n, k: k, instructionSet: instructionSet))
@@ -28,25 +33,29 @@ struct PointwiseWeights {
     /// Bytes of the weights as kept.
     var constantByteCount: Int {
         switch weights {
-        case let .dense(weights): return weights.byteCount
-        case let .sparse(sparse): return sparse.constantByteCount
+        case .dense(let weights): return weights.byteCount
+        case .sparse(let sparse): return sparse.constantByteCount
         }
     }
 
     /// Floats of per-thread scratch that `multiply` needs.
     var scratchFloats: Int {
-        if case let .sparse(sparse) = weights { return sparse.scratchBytesPerThread / MemoryLayout<Float>.stride }
+        if case .sparse(let sparse) = weights { return sparse.scratchBytesPerThread / MemoryLayout<Float>.stride }
         return 0
     }
 
     /// Multiplies `pixels` rows of `a` (`k` floats each) into `output` (`n` floats each), with the
     /// bias and ``clamp``.
-    func multiply(_ a: UnsafePointer<Float>, pixels: Int, output: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>) {
+    func multiply(
+        _ a: UnsafePointer<Float>, pixels: Int, output: UnsafeMutablePointer<Float>,
+        scratch: UnsafeMutablePointer<Float>
+    ) {
         switch weights {
-        case let .dense(weights):
-            weights.run(a: a, aStride: weights.k, c: output, cStride: weights.n, rows: 0..<pixels,
-                        panels: 0..<weights.panelCount, clamp: clamp)
-        case let .sparse(sparse):
+        case .dense(let weights):
+            weights.run(
+                a: a, aStride: weights.k, c: output, cStride: weights.n, rows: 0..<pixels,
+                panels: 0..<weights.panelCount, clamp: clamp)
+        case .sparse(let sparse):
             sparse.multiply(a, pixels: pixels, output: output, scratch: scratch)
         }
     }

@@ -22,26 +22,37 @@ final class Pool2DKernel: Kernel, ParallelJob {
     private let geometry: vk_conv_geometry
 
     static func make(_ ctx: OperatorContext, kind: Kind) throws -> Kernel {
-        guard case let .pool2D(options) = ctx.options else { throw ctx.invalid("missing Pool2DOptions") }
+        guard case .pool2D(let options) = ctx.options else { throw ctx.invalid("missing Pool2DOptions") }
         try ctx.expect(inputs: 1...1, outputs: 1)
         try ctx.requireFloat(inputs: [0])
         let x = try ctx.input(0)
         guard let shape = NHWC(x.shape) else { throw ctx.unsupported("input must have rank 4, has \(x.shapeText)") }
-        guard let rows = WindowAxis(input: shape.height, filter: options.filterHeight, stride: options.strideHeight,
-                                    dilation: 1, padding: options.padding),
-              let columns = WindowAxis(input: shape.width, filter: options.filterWidth, stride: options.strideWidth,
-                                       dilation: 1, padding: options.padding)
-        else { throw ctx.invalid("invalid window \(options.filterHeight)x\(options.filterWidth) stride \(options.strideHeight)x\(options.strideWidth) on \(x.shapeText)") }
+        guard
+            let rows = WindowAxis(
+                input: shape.height, filter: options.filterHeight, stride: options.strideHeight,
+                dilation: 1, padding: options.padding),
+            let columns = WindowAxis(
+                input: shape.width, filter: options.filterWidth, stride: options.strideWidth,
+                dilation: 1, padding: options.padding)
+        else {
+            throw ctx.invalid(
+                "invalid window \(options.filterHeight)x\(options.filterWidth) stride "
+                    + "\(options.strideHeight)x\(options.strideWidth) on \(x.shapeText)"
+            )
+        }
         let outputShape = NHWC(batch: shape.batch, height: rows.output, width: columns.output, channels: shape.channels)
         try ctx.requireOutputShape(outputShape.shape)
-        return Pool2DKernel(kind: kind, input: ctx.inputFloats(0), output: ctx.outputFloats(0), inputShape: shape,
-                            outputShape: outputShape, rows: rows, columns: columns, clamp: try ctx.clamp(options.activation),
-                            instructionSet: ctx.instructionSet)
+        return Pool2DKernel(
+            kind: kind, input: ctx.inputFloats(0), output: ctx.outputFloats(0), inputShape: shape,
+            outputShape: outputShape, rows: rows, columns: columns, clamp: try ctx.clamp(options.activation),
+            instructionSet: ctx.instructionSet)
     }
 
-    init(kind: Kind, input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: NHWC,
-         outputShape: NHWC, rows: WindowAxis, columns: WindowAxis, clamp: ActivationClamp,
-         instructionSet: InstructionSet = .best) {
+    init(
+        kind: Kind, input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: NHWC,
+        outputShape: NHWC, rows: WindowAxis, columns: WindowAxis, clamp: ActivationClamp,
+        instructionSet: InstructionSet = .best
+    ) {
         self.kind = kind
         self.instructionSet = instructionSet
         geometry = vk_conv_geometry(
@@ -59,20 +70,24 @@ final class Pool2DKernel: Kernel, ParallelJob {
     }
 
     func execute(_ context: ExecutionContext) {
-        context.pool.run(self, taskCount: outputShape.batch * outputShape.height,
-                         work: outputShape.batch * outputShape.height * outputShape.width * outputShape.channels * rows.filter * columns.filter)
+        context.pool.run(
+            self, taskCount: outputShape.batch * outputShape.height,
+            work: outputShape.batch * outputShape.height * outputShape.width * outputShape.channels * rows.filter
+                * columns.filter)
     }
 
     func run(tasks range: Range<Int>, thread: Int) {
         if kind == .max && !clamp.isTanh {
             withUnsafePointer(to: geometry) {
-                vk_max_pool(instructionSet.isa, $0, output, range.lowerBound, range.upperBound, clamp.lower, clamp.upper)
+                vk_max_pool(
+                    instructionSet.isa, $0, output, range.lowerBound, range.upperBound, clamp.lower, clamp.upper)
             }
             return
         }
         let channels = inputShape.channels
         for task in range {
-            let b = task / outputShape.height, oy = task % outputShape.height
+            let b = task / outputShape.height
+            let oy = task % outputShape.height
             let ys = rows.validTaps(oy)
             var out = output + task * outputShape.width * channels
             for ox in 0..<outputShape.width {

@@ -29,7 +29,7 @@ final class ReduceKernel: Kernel, ParallelJob {
         try ctx.expect(inputs: 2...2, outputs: 1)
         try ctx.requireFloat(inputs: [0])
         var keepDims = false
-        if case let .reducer(keep) = ctx.options { keepDims = keep }
+        if case .reducer(let keep) = ctx.options { keepDims = keep }
         let x = try ctx.input(0)
         let rank = x.shape.count
         var reduced = Array(repeating: false, count: rank)
@@ -43,10 +43,14 @@ final class ReduceKernel: Kernel, ParallelJob {
             if !reduced[d] { shape.append(x.shape[d]) } else if keepDims { shape.append(1) }
         }
         try ctx.requireOutputShape(shape)
-        return ReduceKernel(kind: kind, input: ctx.inputFloats(0), output: ctx.outputFloats(0), inputShape: x.shape, reduced: reduced)
+        return ReduceKernel(
+            kind: kind, input: ctx.inputFloats(0), output: ctx.outputFloats(0), inputShape: x.shape, reduced: reduced)
     }
 
-    init(kind: Kind, input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: [Int], reduced: [Bool]) {
+    init(
+        kind: Kind, input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: [Int],
+        reduced: [Bool]
+    ) {
         self.kind = kind
         self.input = input
         self.output = output
@@ -55,13 +59,16 @@ final class ReduceKernel: Kernel, ParallelJob {
         outputCount = zip(inputShape, reduced).reduce(1) { $0 * ($1.1 ? 1 : $1.0) }
         reducedCount = zip(inputShape, reduced).reduce(1) { $0 * ($1.1 ? $1.0 : 1) }
         var strides = Array(repeating: 1, count: inputShape.count)
-        for d in stride(from: inputShape.count - 2, through: 0, by: -1) { strides[d] = strides[d + 1] * inputShape[d + 1] }
+        for d in stride(from: inputShape.count - 2, through: 0, by: -1) {
+            strides[d] = strides[d + 1] * inputShape[d + 1]
+        }
         self.strides = strides
         // Adjacent reduced axes (ignoring size-1 dimensions) give the blocked form.
         let significant = (0..<inputShape.count).filter { inputShape[$0] != 1 }
         let flags = significant.map { reduced[$0] }
         if let first = flags.firstIndex(of: true), let last = flags.lastIndex(of: true),
-           flags[first...last].allSatisfy({ $0 }) {
+            flags[first...last].allSatisfy({ $0 })
+        {
             let outer = significant[..<first].reduce(1) { $0 * inputShape[$1] }
             let inner = significant[(last + 1)...].reduce(1) { $0 * inputShape[$1] }
             block = (outer, reducedCount, inner)
@@ -80,7 +87,8 @@ final class ReduceKernel: Kernel, ParallelJob {
         let scale: Float = kind == .mean ? 1 / Float(reducedCount) : 1
         if let block {
             for o in range {
-                let outer = o / block.inner, inner = o % block.inner
+                let outer = o / block.inner
+                let inner = o % block.inner
                 var p = input + outer * block.reduced * block.inner + inner
                 var sum: Float = 0
                 for _ in 0..<block.reduced {
@@ -94,14 +102,16 @@ final class ReduceKernel: Kernel, ParallelJob {
         // General case: walk the reduced sub-space of each output element.
         let rank = inputShape.count
         for o in range {
-            var base = 0, rest = o
+            var base = 0
+            var rest = o
             for d in stride(from: rank - 1, through: 0, by: -1) where !reduced[d] {
                 base += (rest % inputShape[d]) * strides[d]
                 rest /= inputShape[d]
             }
             var sum: Float = 0
             for r in 0..<reducedCount {
-                var offset = base, remaining = r
+                var offset = base
+                var remaining = r
                 for d in stride(from: rank - 1, through: 0, by: -1) where reduced[d] {
                     offset += (remaining % inputShape[d]) * strides[d]
                     remaining /= inputShape[d]

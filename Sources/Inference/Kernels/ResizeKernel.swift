@@ -9,7 +9,8 @@ import ModelFile
 /// `xnnpackBilinearAxis` and `vk_resize_bilinear`); ``axis(_:_:_:_:_:)`` gives TFLite's reference
 /// samples (tensorflow/lite/kernels/internal/reference/resize_bilinear.h,
 /// `ComputeInterpolationValues`: `(o + 0.5) · scale - 0.5` or `o · scale`, between
-/// `max(floor(v), 0)` and `min(ceil(v), in - 1)`) for the quantized kernel; nearest neighbour follows TFLite's reference kernel
+/// `max(floor(v), 0)` and `min(ceil(v), in - 1)`) for the quantized kernel; nearest neighbour
+/// follows TFLite's reference kernel
 /// (tensorflow/lite/kernels/internal/reference/resize_nearest_neighbor.h, `GetNearestNeighbor`).
 /// The per-axis indices and weights are computed once at load.
 final class ResizeKernel: Kernel, ParallelJob {
@@ -29,10 +30,13 @@ final class ResizeKernel: Kernel, ParallelJob {
     var constantByteCount: Int { table.byteCount }
 
     static func make(_ ctx: OperatorContext, bilinear: Bool) throws -> Kernel {
-        var alignCorners = false, halfPixelCenters = false
+        var alignCorners = false
+        var halfPixelCenters = false
         switch ctx.options {
-        case let .resizeBilinear(o) where bilinear: (alignCorners, halfPixelCenters) = (o.alignCorners, o.halfPixelCenters)
-        case let .resizeNearestNeighbor(o) where !bilinear: (alignCorners, halfPixelCenters) = (o.alignCorners, o.halfPixelCenters)
+        case .resizeBilinear(let o) where bilinear:
+            (alignCorners, halfPixelCenters) = (o.alignCorners, o.halfPixelCenters)
+        case .resizeNearestNeighbor(let o) where !bilinear:
+            (alignCorners, halfPixelCenters) = (o.alignCorners, o.halfPixelCenters)
         case .none: break
         default: throw ctx.invalid("missing resize options")
         }
@@ -41,24 +45,32 @@ final class ResizeKernel: Kernel, ParallelJob {
         let x = try ctx.input(0)
         guard let shape = NHWC(x.shape) else { throw ctx.unsupported("input must have rank 4, has \(x.shapeText)") }
         let size = try ctx.constantIntegers(1, "the output size")
-        guard size.count == 2, size[0] > 0, size[1] > 0 else { throw ctx.invalid("output size \(size) must be two positive values") }
+        guard size.count == 2, size[0] > 0, size[1] > 0 else {
+            throw ctx.invalid("output size \(size) must be two positive values")
+        }
         let outputShape = NHWC(batch: shape.batch, height: size[0], width: size[1], channels: shape.channels)
         try ctx.requireOutputShape(outputShape.shape)
         if alignCorners && halfPixelCenters {
             throw ctx.unsupported("align_corners together with half_pixel_centers")
         }
-        return ResizeKernel(input: ctx.inputFloats(0), output: ctx.outputFloats(0), inputShape: shape, outputShape: outputShape,
-                            isBilinear: bilinear,
-                            ys: bilinear ? xnnpackBilinearAxis(shape.height, size[0], alignCorners, halfPixelCenters)
-                                : axis(shape.height, size[0], alignCorners, halfPixelCenters, false),
-                            xs: bilinear ? xnnpackBilinearAxis(shape.width, size[1], alignCorners, halfPixelCenters)
-                                : axis(shape.width, size[1], alignCorners, halfPixelCenters, false),
-                            instructionSet: ctx.instructionSet)
+        return ResizeKernel(
+            input: ctx.inputFloats(0), output: ctx.outputFloats(0), inputShape: shape, outputShape: outputShape,
+            isBilinear: bilinear,
+            ys: bilinear
+                ? xnnpackBilinearAxis(shape.height, size[0], alignCorners, halfPixelCenters)
+                : axis(shape.height, size[0], alignCorners, halfPixelCenters, false),
+            xs: bilinear
+                ? xnnpackBilinearAxis(shape.width, size[1], alignCorners, halfPixelCenters)
+                : axis(shape.width, size[1], alignCorners, halfPixelCenters, false),
+            instructionSet: ctx.instructionSet)
     }
 
     /// Source indices and upper weight for every output position along one axis.
-    static func axis(_ input: Int, _ output: Int, _ alignCorners: Bool, _ halfPixelCenters: Bool, _ bilinear: Bool) -> [(Int, Int, Float)] {
-        let scale = alignCorners && output > 1
+    static func axis(_ input: Int, _ output: Int, _ alignCorners: Bool, _ halfPixelCenters: Bool, _ bilinear: Bool)
+        -> [(Int, Int, Float)]
+    {
+        let scale =
+            alignCorners && output > 1
             ? Float(input - 1) / Float(output - 1) : Float(input) / Float(output)
         return (0..<output).map { o in
             if bilinear {
@@ -69,7 +81,8 @@ final class ResizeKernel: Kernel, ParallelJob {
             }
             let offset: Float = halfPixelCenters ? 0.5 : 0
             let v = (Float(o) + offset) * scale
-            var index = Swift.min(alignCorners ? Int(v.rounded(.toNearestOrAwayFromZero)) : Int(v.rounded(.down)), input - 1)
+            var index = Swift.min(
+                alignCorners ? Int(v.rounded(.toNearestOrAwayFromZero)) : Int(v.rounded(.down)), input - 1)
             if halfPixelCenters { index = Swift.max(0, index) }
             return (index, index, 0)
         }
@@ -81,8 +94,11 @@ final class ResizeKernel: Kernel, ParallelJob {
     /// `min(o·scale, in - 1)`; lower = truncation, upper = `min(lower + 1, in - 1)`, weight =
     /// `v - lower`. The same samples as TFLite's reference kernel except at the clamped borders,
     /// with XNNPACK's float rounding (each product and sum rounded separately).
-    static func xnnpackBilinearAxis(_ input: Int, _ output: Int, _ alignCorners: Bool, _ halfPixelCenters: Bool) -> [(Int, Int, Float)] {
-        let scale = alignCorners && output > 1
+    static func xnnpackBilinearAxis(_ input: Int, _ output: Int, _ alignCorners: Bool, _ halfPixelCenters: Bool) -> [(
+        Int, Int, Float
+    )] {
+        let scale =
+            alignCorners && output > 1
             ? Float(input - 1) / Float(output - 1) : Float(input) / Float(output)
         let last = Float(input - 1)
         let offset = 0.5 * scale - 0.5
@@ -99,22 +115,32 @@ final class ResizeKernel: Kernel, ParallelJob {
         }
     }
 
-    init(input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: NHWC, outputShape: NHWC,
-         isBilinear: Bool, ys: [(Int, Int, Float)], xs: [(Int, Int, Float)], instructionSet: InstructionSet = .best) {
+    init(
+        input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: NHWC, outputShape: NHWC,
+        isBilinear: Bool, ys: [(Int, Int, Float)], xs: [(Int, Int, Float)], instructionSet: InstructionSet = .best
+    ) {
         self.instructionSet = instructionSet
         // Indices and weights for the C kernel: two indices per row / column, one weight.
         let table = AlignedBuffer(byteCount: (3 * ys.count + 3 * xs.count) * 4)
         let indices = table.bound(to: Int32.self)
-        for (i, y) in ys.enumerated() { indices[2 * i] = Int32(y.0); indices[2 * i + 1] = Int32(y.1) }
-        for (i, x) in xs.enumerated() { indices[2 * ys.count + 2 * i] = Int32(x.0); indices[2 * ys.count + 2 * i + 1] = Int32(x.1) }
-        let weights = (UnsafeMutableRawPointer(indices + 2 * (ys.count + xs.count))).bindMemory(to: Float.self, capacity: ys.count + xs.count)
+        for (i, y) in ys.enumerated() {
+            indices[2 * i] = Int32(y.0)
+            indices[2 * i + 1] = Int32(y.1)
+        }
+        for (i, x) in xs.enumerated() {
+            indices[2 * ys.count + 2 * i] = Int32(x.0)
+            indices[2 * ys.count + 2 * i + 1] = Int32(x.1)
+        }
+        let weights = (UnsafeMutableRawPointer(indices + 2 * (ys.count + xs.count))).bindMemory(
+            to: Float.self, capacity: ys.count + xs.count)
         for (i, y) in ys.enumerated() { weights[i] = y.2 }
         for (i, x) in xs.enumerated() { weights[ys.count + i] = x.2 }
         self.table = table
-        resize = vk_resize(input: input, input_height: inputShape.height, input_width: inputShape.width,
-                           channels: inputShape.channels, output: output, output_height: outputShape.height,
-                           output_width: outputShape.width, y_index: indices, y_weight: weights,
-                           x_index: indices + 2 * ys.count, x_weight: weights + ys.count)
+        resize = vk_resize(
+            input: input, input_height: inputShape.height, input_width: inputShape.width,
+            channels: inputShape.channels, output: output, output_height: outputShape.height,
+            output_width: outputShape.width, y_index: indices, y_weight: weights,
+            x_index: indices + 2 * ys.count, x_weight: weights + ys.count)
         self.input = input
         self.output = output
         self.inputShape = inputShape
@@ -125,22 +151,27 @@ final class ResizeKernel: Kernel, ParallelJob {
     }
 
     func execute(_ context: ExecutionContext) {
-        context.pool.run(self, taskCount: outputShape.batch * outputShape.height,
-                         work: 4 * outputShape.batch * outputShape.height * outputShape.width * outputShape.channels)
+        context.pool.run(
+            self, taskCount: outputShape.batch * outputShape.height,
+            work: 4 * outputShape.batch * outputShape.height * outputShape.width * outputShape.channels)
     }
 
     func run(tasks range: Range<Int>, thread: Int) {
         if isBilinear {
-            withUnsafePointer(to: resize) { vk_resize_bilinear(instructionSet.isa, $0, range.lowerBound, range.upperBound) }
+            withUnsafePointer(to: resize) {
+                vk_resize_bilinear(instructionSet.isa, $0, range.lowerBound, range.upperBound)
+            }
             return
         }
         let channels = inputShape.channels
         let rowStride = inputShape.width * channels
         for task in range {
-            let b = task / outputShape.height, oy = task % outputShape.height
+            let b = task / outputShape.height
+            let oy = task % outputShape.height
             let (y0, y1, dy) = ys[oy]
             let image = input + b * inputShape.height * rowStride
-            let top = image + y0 * rowStride, bottom = image + y1 * rowStride
+            let top = image + y0 * rowStride
+            let bottom = image + y1 * rowStride
             var out = output + task * outputShape.width * channels
             for ox in 0..<outputShape.width {
                 let (x0, x1, dx) = xs[ox]
@@ -148,10 +179,13 @@ final class ResizeKernel: Kernel, ParallelJob {
                     out.update(from: top + x0 * channels, count: channels)
                 } else {
                     // XNNPACK's interpolation, as vk_resize_bilinear.
-                    let p00 = top + x0 * channels, p01 = top + x1 * channels
-                    let p10 = bottom + x0 * channels, p11 = bottom + x1 * channels
+                    let p00 = top + x0 * channels
+                    let p01 = top + x1 * channels
+                    let p10 = bottom + x0 * channels
+                    let p11 = bottom + x1 * channels
                     for c in 0..<channels {
-                        let t = p00[c] + (p01[c] - p00[c]) * dx, b = p10[c] + (p11[c] - p10[c]) * dx
+                        let t = p00[c] + (p01[c] - p00[c]) * dx
+                        let b = p10[c] + (p11[c] - p10[c]) * dx
                         out[c] = t + (b - t) * dy
                     }
                 }
@@ -171,16 +205,22 @@ final class SoftmaxKernel: Kernel, ParallelJob {
     let beta: Float
 
     static func make(_ ctx: OperatorContext) throws -> Kernel {
-        guard case let .softmax(beta) = ctx.options else { throw ctx.invalid("missing SoftmaxOptions") }
+        guard case .softmax(let beta) = ctx.options else { throw ctx.invalid("missing SoftmaxOptions") }
         try ctx.expect(inputs: 1...1, outputs: 1)
         try ctx.requireFloat(inputs: [0])
         let x = try ctx.input(0)
-        guard let depth = x.shape.last, depth > 0 else { throw ctx.unsupported("input must have rank ≥ 1, has \(x.shapeText)") }
+        guard let depth = x.shape.last, depth > 0 else {
+            throw ctx.unsupported("input must have rank ≥ 1, has \(x.shapeText)")
+        }
         try ctx.requireOutputShape(x.shape)
-        return SoftmaxKernel(input: ctx.inputFloats(0), output: ctx.outputFloats(0), rowCount: x.elementCount / depth, depth: depth, beta: beta)
+        return SoftmaxKernel(
+            input: ctx.inputFloats(0), output: ctx.outputFloats(0), rowCount: x.elementCount / depth, depth: depth,
+            beta: beta)
     }
 
-    init(input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, rowCount: Int, depth: Int, beta: Float) {
+    init(
+        input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, rowCount: Int, depth: Int, beta: Float
+    ) {
         self.input = input
         self.output = output
         self.rowCount = rowCount
@@ -194,7 +234,8 @@ final class SoftmaxKernel: Kernel, ParallelJob {
 
     func run(tasks range: Range<Int>, thread: Int) {
         for row in range {
-            let x = input + row * depth, y = output + row * depth
+            let x = input + row * depth
+            let y = output + row * depth
             var maximum = x[0]
             for i in 1..<Swift.max(depth, 1) where x[i] > maximum { maximum = x[i] }
             var sum: Float = 0

@@ -10,7 +10,8 @@ enum RowBands {
     /// `threads`: rounded down while the bands still fit `capacity`, else up (at most `height`).
     static func count(height: Int, wanted: Int, capacity: Int, threads: Int) -> Int {
         guard height > 0 else { return 1 }
-        let capacity = Swift.max(1, capacity), threads = Swift.max(1, threads)
+        let capacity = Swift.max(1, capacity)
+        let threads = Swift.max(1, threads)
         let wanted = Swift.max(wanted, (height + capacity - 1) / capacity)
         let down = wanted / threads * threads
         if down >= 1, (height + down - 1) / down <= capacity { return Swift.min(height, down) }

@@ -70,8 +70,10 @@ final class SparseConvKernel: Kernel, ParallelJob {
             if slicedTiles == 0 { return (task, 0, 1) }
             // `slices` equal segments (one per thread): whole tiles first, then one slice of
             // each cut tile.
-            let wholePerSegment = wholeTiles / slices, segmentLength = wholePerSegment + slicedTiles
-            let segment = task / segmentLength, offset = task % segmentLength
+            let wholePerSegment = wholeTiles / slices
+            let segmentLength = wholePerSegment + slicedTiles
+            let segment = task / segmentLength
+            let offset = task % segmentLength
             if offset < wholePerSegment { return (segment * wholePerSegment + offset, 0, 1) }
             return (wholeTiles + offset - wholePerSegment, segment, slices)
         }
@@ -83,9 +85,11 @@ final class SparseConvKernel: Kernel, ParallelJob {
     }
 
     /// `nil` when the weights are too dense to gain from sparsity (or memory runs out).
-    init?(input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, pixelCount: Int,
-          filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?, n: Int, k: Int, clamp: ActivationClamp,
-          instructionSet: InstructionSet, epilogue: ConvEpilogue = ConvEpilogue()) {
+    init?(
+        input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, pixelCount: Int,
+        filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?, n: Int, k: Int, clamp: ActivationClamp,
+        instructionSet: InstructionSet, epilogue: ConvEpilogue = ConvEpilogue()
+    ) {
         guard SparseConvKernel.prefersSparse(filter, n: n, k: k) else { return nil }
         let words = vk_sparse_packed_count(instructionSet.isa, n, k, filter)
         guard words > 0 else { return nil }
@@ -106,7 +110,8 @@ final class SparseConvKernel: Kernel, ParallelJob {
         // pixels.
         splittable = epilogue.isEmpty || epilogue.residualEpilogue != nil
         fusedEpilogue = epilogue.residualEpilogue
-        scratchBytesPerThread = vk_sparse_scratch_count(instructionSet.isa, packed.floats, n) * MemoryLayout<Float>.stride
+        scratchBytesPerThread =
+            vk_sparse_scratch_count(instructionSet.isa, packed.floats, n) * MemoryLayout<Float>.stride
     }
 
     var constantByteCount: Int { packed.byteCount + epilogue.byteCount }
@@ -117,9 +122,13 @@ final class SparseConvKernel: Kernel, ParallelJob {
 
     /// Computes `pixels` rows read from `a` (row stride `k`) into `output` (row stride `n`), with
     /// this kernel's bias and clamp (not its epilogue); `scratch` holds ``scratchBytesPerThread``.
-    func multiply(_ a: UnsafePointer<Float>, pixels: Int, output: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>) {
-        vk_sparse_run(instructionSet.isa, packed.floats, n, k, a, k, output, n, 0, pixels, 0, groupCount,
-                      clamp.lower, clamp.upper, nil, scratch)
+    func multiply(
+        _ a: UnsafePointer<Float>, pixels: Int, output: UnsafeMutablePointer<Float>,
+        scratch: UnsafeMutablePointer<Float>
+    ) {
+        vk_sparse_run(
+            instructionSet.isa, packed.floats, n, k, a, k, output, n, 0, pixels, 0, groupCount,
+            clamp.lower, clamp.upper, nil, scratch)
     }
 
     func execute(_ context: ExecutionContext) {
@@ -136,18 +145,25 @@ final class SparseConvKernel: Kernel, ParallelJob {
             let (tile, slice, slices) = split.task(task)
             let first = tile * tilePixels
             let end = Swift.min(pixelCount, first + tilePixels)
-            let groups = slices == 1 ? 0..<groupCount
-                : vk_sparse_group_split(packed.floats, slices, slice)..<vk_sparse_group_split(packed.floats, slices, slice + 1)
+            let groups =
+                slices == 1
+                ? 0..<groupCount
+                : vk_sparse_group_split(
+                    packed.floats, slices, slice)..<vk_sparse_group_split(packed.floats, slices, slice + 1)
             if groups.isEmpty { continue }
             if var fused = fusedEpilogue {
                 withUnsafePointer(to: &fused) {
-                    vk_sparse_run(instructionSet.isa, packed.floats, n, k, input, k, output, n, first, end,
-                                  groups.lowerBound, groups.upperBound, clamp.lower, clamp.upper, $0, scratch)
+                    vk_sparse_run(
+                        instructionSet.isa, packed.floats, n, k, input, k, output, n, first, end,
+                        groups.lowerBound, groups.upperBound, clamp.lower, clamp.upper, $0, scratch)
                 }
             } else {
-                vk_sparse_run(instructionSet.isa, packed.floats, n, k, input, k, output, n, first, end,
-                              groups.lowerBound, groups.upperBound, clamp.lower, clamp.upper, nil, scratch)
-                if slices == 1 { epilogue.apply(instructionSet, output: output, channels: n, rows: first..<end, columns: 0..<n) }
+                vk_sparse_run(
+                    instructionSet.isa, packed.floats, n, k, input, k, output, n, first, end,
+                    groups.lowerBound, groups.upperBound, clamp.lower, clamp.upper, nil, scratch)
+                if slices == 1 {
+                    epilogue.apply(instructionSet, output: output, channels: n, rows: first..<end, columns: 0..<n)
+                }
             }
         }
     }

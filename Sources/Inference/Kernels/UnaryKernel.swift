@@ -29,14 +29,17 @@ final class UnaryKernel: Kernel, ParallelJob {
         try ctx.requireFloat(inputs: [0])
         let x = try ctx.input(0)
         try ctx.requireOutputShape(x.shape)
-        return UnaryKernel(operation: operation, input: ctx.inputFloats(0), output: ctx.outputFloats(0), count: x.elementCount,
-                           instructionSet: ctx.instructionSet)
+        return UnaryKernel(
+            operation: operation, input: ctx.inputFloats(0), output: ctx.outputFloats(0), count: x.elementCount,
+            instructionSet: ctx.instructionSet)
     }
 
     let instructionSet: InstructionSet
 
-    init(operation: Operation, input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, count: Int,
-         instructionSet: InstructionSet = .best) {
+    init(
+        operation: Operation, input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, count: Int,
+        instructionSet: InstructionSet = .best
+    ) {
         self.operation = operation
         self.instructionSet = instructionSet
         self.input = input
@@ -57,14 +60,14 @@ final class UnaryKernel: Kernel, ParallelJob {
                 vk_sigmoid(instructionSet.isa, input + start, output + start, end - start)
             case .tanh:
                 for i in start..<end { output[i] = Float.tanhValue(input[i]) }
-            case let .clamp(clamp):
+            case .clamp(let clamp):
                 for i in start..<end { output[i] = clamp.apply(input[i]) }
             case .hardSwish:
                 for i in start..<end {
                     let x = input[i]
                     output[i] = x * Swift.min(Swift.max(x + 3, 0), 6) / 6
                 }
-            case let .leakyRelu(alpha):
+            case .leakyRelu(let alpha):
                 for i in start..<end {
                     let x = input[i]
                     output[i] = x > 0 ? x : alpha * x
@@ -93,15 +96,22 @@ final class DequantizeKernel: Kernel {
         let x = try ctx.input(0)
         guard ctx.output(0).type == .float32 else { throw ctx.unsupported("output type \(ctx.output(0).type)") }
         try ctx.requireOutputShape(x.shape)
-        var scales: [Float] = [1], zeroPoints: [Int] = [0], channels = 1, channelStride = 1
+        var scales: [Float] = [1]
+        var zeroPoints: [Int] = [0]
+        var channels = 1
+        var channelStride = 1
         switch x.type {
         case .float16:
             break
         case .int8, .uint8:
-            guard let q = x.quantization, !q.scale.isEmpty else { throw ctx.unsupported("\(x.type) input without quantization parameters") }
+            guard let q = x.quantization, !q.scale.isEmpty else {
+                throw ctx.unsupported("\(x.type) input without quantization parameters")
+            }
             scales = q.scale
             zeroPoints = q.zeroPoint.isEmpty ? Array(repeating: 0, count: q.scale.count) : q.zeroPoint.map { Int($0) }
-            guard zeroPoints.count == scales.count else { throw ctx.invalid("\(scales.count) scales but \(zeroPoints.count) zero points") }
+            guard zeroPoints.count == scales.count else {
+                throw ctx.invalid("\(scales.count) scales but \(zeroPoints.count) zero points")
+            }
             if scales.count > 1 {
                 let axis = q.quantizedDimension
                 guard axis >= 0, axis < x.shape.count, x.shape[axis] == scales.count else {
@@ -113,13 +123,16 @@ final class DequantizeKernel: Kernel {
         default:
             throw ctx.unsupported("input type \(x.type) is not supported")
         }
-        return DequantizeKernel(input: ctx.address(ctx.inputIndices[0]), output: ctx.outputFloats(0), type: x.type,
-                                count: x.elementCount, scales: scales, zeroPoints: zeroPoints,
-                                channels: channels, channelStride: channelStride)
+        return DequantizeKernel(
+            input: ctx.address(ctx.inputIndices[0]), output: ctx.outputFloats(0), type: x.type,
+            count: x.elementCount, scales: scales, zeroPoints: zeroPoints,
+            channels: channels, channelStride: channelStride)
     }
 
-    init(input: UnsafeMutableRawPointer, output: UnsafeMutablePointer<Float>, type: TensorType, count: Int,
-         scales: [Float], zeroPoints: [Int], channels: Int, channelStride: Int) {
+    init(
+        input: UnsafeMutableRawPointer, output: UnsafeMutablePointer<Float>, type: TensorType, count: Int,
+        scales: [Float], zeroPoints: [Int], channels: Int, channelStride: Int
+    ) {
         self.input = input
         self.output = output
         self.type = type

@@ -39,7 +39,8 @@ struct WindowAxis: Equatable {
     @inline(__always)
     func validTaps(_ o: Int) -> Range<Int> {
         let origin = o * stride - padBefore
-        var lo = 0, hi = filter
+        var lo = 0
+        var hi = filter
         if origin < 0 { lo = (-origin + dilation - 1) / dilation }
         let lastInside = input - 1 - origin
         if lastInside < (filter - 1) * dilation { hi = lastInside < 0 ? 0 : lastInside / dilation + 1 }
@@ -57,11 +58,17 @@ struct NHWC: Equatable {
 
     init?(_ shape: [Int]) {
         guard shape.count == 4 else { return nil }
-        batch = shape[0]; height = shape[1]; width = shape[2]; channels = shape[3]
+        batch = shape[0]
+        height = shape[1]
+        width = shape[2]
+        channels = shape[3]
     }
 
     init(batch: Int, height: Int, width: Int, channels: Int) {
-        self.batch = batch; self.height = height; self.width = width; self.channels = channels
+        self.batch = batch
+        self.height = height
+        self.width = width
+        self.channels = channels
     }
 
     var shape: [Int] { [batch, height, width, channels] }

@@ -50,7 +50,6 @@ final class ThreadPool {
         slot.deallocate()
     }
 
-
     private static let callback: vk_task_fn = { context, begin, end, thread in
         guard let context else { return }
         context.assumingMemoryBound(to: JobSlot.self).pointee.job.run(tasks: begin..<end, thread: thread)
@@ -62,7 +61,8 @@ final class ThreadPool {
     private static let entry: vk_entry_fn = { context, thread in
         guard let slot = context?.assumingMemoryBound(to: JobSlot.self), let pool = slot.pointee.pool else { return }
         let job = slot.pointee.job
-        var begin = 0, end = 0
+        var begin = 0
+        var end = 0
         while vk_pool_claim(pool, thread, &begin, &end) != 0 { job.run(tasks: begin..<end, thread: thread) }
     }
 

@@ -73,7 +73,8 @@ struct FlatTable {
         let vtableSize = Int(try buffer.load(UInt16.self, at: vtable, what: what() + " (vtable)"))
         let tableSize = Int(try buffer.load(UInt16.self, at: vtable + 2, what: what() + " (vtable)"))
         guard vtableSize >= 4, vtableSize % 2 == 0, vtable + vtableSize <= buffer.size else {
-            throw ModelFileError.outOfBounds(what: what() + " (vtable)", offset: vtable, length: vtableSize, size: buffer.size)
+            throw ModelFileError.outOfBounds(
+                what: what() + " (vtable)", offset: vtable, length: vtableSize, size: buffer.size)
         }
         guard tableSize >= 4, position + tableSize <= buffer.size else {
             throw ModelFileError.outOfBounds(what: what(), offset: position, length: tableSize, size: buffer.size)
@@ -90,7 +91,8 @@ struct FlatTable {
         let offset = Int(try buffer.load(UInt16.self, at: vtable + entry, what: what()))
         guard offset != 0 else { return nil }
         guard offset + width <= tableSize else {
-            throw ModelFileError.outOfBounds(what: what(), offset: position + offset, length: width, size: position + tableSize)
+            throw ModelFileError.outOfBounds(
+                what: what(), offset: position + offset, length: width, size: position + tableSize)
         }
         return position + offset
     }

@@ -18,14 +18,14 @@ package enum FlexValue: Sendable, Equatable {
     package static func == (lhs: FlexValue, rhs: FlexValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
-        case let (.int(a), .int(b)): return a == b
-        case let (.uint(a), .uint(b)): return a == b
-        case let (.double(a), .double(b)): return a == b
-        case let (.bool(a), .bool(b)): return a == b
-        case let (.string(a), .string(b)): return a == b
-        case let (.blob(a), .blob(b)): return a == b
-        case let (.vector(a), .vector(b)): return a == b
-        case let (.map(a), .map(b)): return a.map(\.0) == b.map(\.0) && a.map(\.1) == b.map(\.1)
+        case (.int(let a), .int(let b)): return a == b
+        case (.uint(let a), .uint(let b)): return a == b
+        case (.double(let a), .double(let b)): return a == b
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.string(let a), .string(let b)): return a == b
+        case (.blob(let a), .blob(let b)): return a == b
+        case (.vector(let a), .vector(let b)): return a == b
+        case (.map(let a), .map(let b)): return a.map(\.0) == b.map(\.0) && a.map(\.1) == b.map(\.1)
         default: return false
         }
     }
@@ -37,17 +37,17 @@ package enum FlexValue: Sendable, Equatable {
 
     /// The value for `key` when this is a map.
     package subscript(key: String) -> FlexValue? {
-        guard case let .map(entries) = self else { return nil }
+        guard case .map(let entries) = self else { return nil }
         return entries.first { $0.0 == key }?.1
     }
 
     /// The value as a floating-point number, converting integers and booleans.
     package var doubleValue: Double? {
         switch self {
-        case let .double(value): return value
-        case let .int(value): return Double(value)
-        case let .uint(value): return Double(value)
-        case let .bool(value): return value ? 1 : 0
+        case .double(let value): return value
+        case .int(let value): return Double(value)
+        case .uint(let value): return Double(value)
+        case .bool(let value): return value ? 1 : 0
         default: return nil
         }
     }
@@ -55,10 +55,10 @@ package enum FlexValue: Sendable, Equatable {
     /// The value as an integer, converting exact floating-point values and booleans.
     package var intValue: Int? {
         switch self {
-        case let .int(value): return Int(exactly: value)
-        case let .uint(value): return Int(exactly: value)
-        case let .bool(value): return value ? 1 : 0
-        case let .double(value): return Int(exactly: value)
+        case .int(let value): return Int(exactly: value)
+        case .uint(let value): return Int(exactly: value)
+        case .bool(let value): return value ? 1 : 0
+        case .double(let value): return Int(exactly: value)
         default: return nil
         }
     }
@@ -66,9 +66,9 @@ package enum FlexValue: Sendable, Equatable {
     /// The value as a boolean (non-zero numbers are true).
     package var boolValue: Bool? {
         switch self {
-        case let .bool(value): return value
-        case let .int(value): return value != 0
-        case let .uint(value): return value != 0
+        case .bool(let value): return value
+        case .int(let value): return value != 0
+        case .uint(let value): return value != 0
         default: return nil
         }
     }
@@ -91,7 +91,8 @@ private struct FlexReader {
 
     private func checkRange(_ position: Int, _ width: Int) throws {
         guard position >= 0, width >= 0, position <= bytes.count - width else {
-            throw ModelFileError.outOfBounds(what: "flexbuffer value", offset: position, length: width, size: bytes.count)
+            throw ModelFileError.outOfBounds(
+                what: "flexbuffer value", offset: position, length: width, size: bytes.count)
         }
     }
 
@@ -149,8 +150,10 @@ private struct FlexReader {
         case Code.float: return .double(try readFloat(position, width: parentWidth))
         case Code.bool: return .bool(try readUInt(position, width: parentWidth) != 0)
         case Code.indirectInt: return .int(try readInt(try indirect(position, width: parentWidth), width: childWidth))
-        case Code.indirectUInt: return .uint(try readUInt(try indirect(position, width: parentWidth), width: childWidth))
-        case Code.indirectFloat: return .double(try readFloat(try indirect(position, width: parentWidth), width: childWidth))
+        case Code.indirectUInt:
+            return .uint(try readUInt(try indirect(position, width: parentWidth), width: childWidth))
+        case Code.indirectFloat:
+            return .double(try readFloat(try indirect(position, width: parentWidth), width: childWidth))
         case Code.key: return .string(try cString(at: try indirect(position, width: parentWidth)))
         case Code.string, Code.blob:
             let start = try indirect(position, width: parentWidth)
@@ -167,12 +170,14 @@ private struct FlexReader {
             let start = try indirect(position, width: parentWidth)
             let count = try length(before: start, width: childWidth)
             let elementType = type == Code.vectorBool ? Code.bool : type - Code.vectorInt + Code.int
-            return .vector(try typedElements(at: start, count: count, width: childWidth, elementType: elementType, depth: depth))
+            return .vector(
+                try typedElements(at: start, count: count, width: childWidth, elementType: elementType, depth: depth))
         case Code.vectorInt2...Code.vectorFloat4:
             let start = try indirect(position, width: parentWidth)
             let fixed = (type - Code.vectorInt2) / 3 + 2
             let elementType = (type - Code.vectorInt2) % 3 + Code.int
-            return .vector(try typedElements(at: start, count: fixed, width: childWidth, elementType: elementType, depth: depth))
+            return .vector(
+                try typedElements(at: start, count: fixed, width: childWidth, elementType: elementType, depth: depth))
         default:
             throw fail("unknown type \(type)")
         }
@@ -190,20 +195,29 @@ private struct FlexReader {
         return String(decoding: bytes[start..<end], as: UTF8.self)
     }
 
-    private func typedElements(at start: Int, count: Int, width: Int, elementType: Int, depth: Int) throws -> [FlexValue] {
-        guard count <= bytes.count / Swift.max(width, 1) else { throw fail("vector of \(count) elements exceeds the buffer") }
+    private func typedElements(at start: Int, count: Int, width: Int, elementType: Int, depth: Int) throws
+        -> [FlexValue]
+    {
+        guard count <= bytes.count / Swift.max(width, 1) else {
+            throw fail("vector of \(count) elements exceeds the buffer")
+        }
         try checkRange(start, count * width)
         let packed = UInt8(elementType << 2)  // width of scalars comes from the vector
-        return try (0..<count).map { try value(at: start + $0 * width, parentWidth: width, packed: packed, depth: depth + 1) }
+        return try (0..<count).map {
+            try value(at: start + $0 * width, parentWidth: width, packed: packed, depth: depth + 1)
+        }
     }
 
     private func untypedVector(at start: Int, width: Int, depth: Int) throws -> [FlexValue] {
         let count = try length(before: start, width: width)
-        guard count <= bytes.count / Swift.max(width, 1) else { throw fail("vector of \(count) elements exceeds the buffer") }
+        guard count <= bytes.count / Swift.max(width, 1) else {
+            throw fail("vector of \(count) elements exceeds the buffer")
+        }
         let typesStart = start + count * width
         try checkRange(typesStart, count)
         return try (0..<count).map { index in
-            try value(at: start + index * width, parentWidth: width, packed: bytes[typesStart + index], depth: depth + 1)
+            try value(
+                at: start + index * width, parentWidth: width, packed: bytes[typesStart + index], depth: depth + 1)
         }
     }
 
@@ -215,7 +229,9 @@ private struct FlexReader {
         let keyCount = try length(before: keysStart, width: keysWidth)
         guard keyCount == values.count else { throw fail("map has \(keyCount) keys for \(values.count) values") }
         try checkRange(keysStart, keyCount * keysWidth)
-        let keys = try (0..<keyCount).map { try cString(at: try indirect(keysStart + $0 * keysWidth, width: keysWidth)) }
+        let keys = try (0..<keyCount).map {
+            try cString(at: try indirect(keysStart + $0 * keysWidth, width: keysWidth))
+        }
         return .map(Array(zip(keys, values)))
     }
 }

@@ -105,25 +105,25 @@ package struct TensorMetadata: Sendable, Equatable {
 
     /// The first normalization process unit, which sets an input tensor's value range.
     package var normalization: NormalizationOptions? {
-        for unit in processUnits { if case let .normalization(options) = unit { return options } }
+        for unit in processUnits { if case .normalization(let options) = unit { return options } }
         return nil
     }
 
     /// The first score calibration process unit.
     package var scoreCalibration: ScoreCalibrationOptions? {
-        for unit in processUnits { if case let .scoreCalibration(options) = unit { return options } }
+        for unit in processUnits { if case .scoreCalibration(let options) = unit { return options } }
         return nil
     }
 
     /// The image properties of an image tensor.
     package var imageProperties: ImageProperties? {
-        if case let .image(properties) = content?.properties { return properties }
+        if case .image(let properties) = content?.properties { return properties }
         return nil
     }
 
     /// The bounding-box properties of a box tensor.
     package var boundingBoxProperties: BoundingBoxProperties? {
-        if case let .boundingBox(properties) = content?.properties { return properties }
+        if case .boundingBox(let properties) = content?.properties { return properties }
         return nil
     }
 }
@@ -186,11 +186,15 @@ package struct ImageProperties: Sendable, Equatable {
 package struct BoundingBoxProperties: Sendable, Equatable {
     /// `BoundingBoxType`.
     package enum BoxType: UInt8, Sendable {
-        case unknown = 0, boundaries = 1, upperLeft = 2, center = 3
+        case unknown = 0
+        case boundaries = 1
+        case upperLeft = 2
+        case center = 3
     }
     /// `CoordinateType`.
     package enum CoordinateType: UInt8, Sendable {
-        case ratio = 0, pixel = 1
+        case ratio = 0
+        case pixel = 1
     }
     /// Positions of (left, top, right, bottom) — or the type's equivalents — in the tensor.
     package var index: [UInt32]
@@ -225,7 +229,9 @@ package struct NormalizationOptions: Sendable, Equatable {
 package struct ScoreCalibrationOptions: Sendable, Equatable {
     /// `ScoreTransformationType`.
     package enum Transformation: UInt8, Sendable {
-        case identity = 0, log = 1, inverseLogistic = 2
+        case identity = 0
+        case log = 1
+        case inverseLogistic = 2
     }
     package var transformation: Transformation
     package var defaultScore: Float
@@ -246,17 +252,19 @@ package enum ProcessUnit: Sendable, Equatable {
             let options = try unit.table(1, "\(what).options")
             switch type {
             case 1:
-                return .normalization(NormalizationOptions(
-                    mean: try options?.floats(0, "\(what).mean") ?? [],
-                    std: try options?.floats(1, "\(what).std") ?? []))
+                return .normalization(
+                    NormalizationOptions(
+                        mean: try options?.floats(0, "\(what).mean") ?? [],
+                        std: try options?.floats(1, "\(what).std") ?? []))
             case 2:
                 let raw = try options?.integer(0, default: UInt8(0), "\(what).score_transformation") ?? 0
                 guard let transformation = ScoreCalibrationOptions.Transformation(rawValue: raw) else {
                     throw ModelFileError.malformed("\(what) has unknown score transformation \(raw)")
                 }
-                return .scoreCalibration(ScoreCalibrationOptions(
-                    transformation: transformation,
-                    defaultScore: try options?.float(1, default: 0, "\(what).default_score") ?? 0))
+                return .scoreCalibration(
+                    ScoreCalibrationOptions(
+                        transformation: transformation,
+                        defaultScore: try options?.float(1, default: 0, "\(what).default_score") ?? 0))
             case 3:
                 return .scoreThresholding(
                     globalThreshold: try options?.float(0, default: 0, "\(what).global_score_threshold") ?? 0)

@@ -62,7 +62,11 @@ package struct ModelSummary: Sendable {
         var counts: [(name: String, count: Int)] = []
         var macsByName: [(name: String, macs: Int)] = []
         func add(_ name: String, to list: inout [(name: String, count: Int)]) {
-            if let i = list.firstIndex(where: { $0.name == name }) { list[i].count += 1 } else { list.append((name, 1)) }
+            if let i = list.firstIndex(where: { $0.name == name }) {
+                list[i].count += 1
+            } else {
+                list.append((name, 1))
+            }
         }
         for op in graph.operators {
             let name = model.operatorCodes[op.opcodeIndex].name

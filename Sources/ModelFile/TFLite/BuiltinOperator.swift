@@ -19,7 +19,8 @@ package struct BuiltinOperator: RawRepresentable, Hashable, Sendable, CustomStri
 
     package var description: String { name }
 
-    /// Operator names indexed by schema value (tensorflow/compiler/mlir/lite/schema/schema.fbs, `enum BuiltinOperator`).
+    /// Operator names indexed by schema value
+    /// (tensorflow/compiler/mlir/lite/schema/schema.fbs, `enum BuiltinOperator`).
     static let names: [String] = [
         "ADD", "AVERAGE_POOL_2D", "CONCATENATION", "CONV_2D", "DEPTHWISE_CONV_2D", "DEPTH_TO_SPACE",
         "DEQUANTIZE", "EMBEDDING_LOOKUP", "FLOOR", "FULLY_CONNECTED", "HASHTABLE_LOOKUP", "L2_NORMALIZATION",
@@ -46,7 +47,8 @@ package struct BuiltinOperator: RawRepresentable, Hashable, Sendable, CustomStri
         "CONV_3D", "IMAG", "REAL", "COMPLEX_ABS", "HASHTABLE", "HASHTABLE_FIND",
         "HASHTABLE_IMPORT", "HASHTABLE_SIZE", "REDUCE_ALL", "CONV_3D_TRANSPOSE", "VAR_HANDLE", "READ_VARIABLE",
         "ASSIGN_VARIABLE", "BROADCAST_ARGS", "RANDOM_STANDARD_NORMAL", "BUCKETIZE", "RANDOM_UNIFORM", "MULTINOMIAL",
-        "GELU", "DYNAMIC_UPDATE_SLICE", "RELU_0_TO_1", "UNSORTED_SEGMENT_PROD", "UNSORTED_SEGMENT_MAX", "UNSORTED_SEGMENT_SUM",
+        "GELU", "DYNAMIC_UPDATE_SLICE", "RELU_0_TO_1", "UNSORTED_SEGMENT_PROD", "UNSORTED_SEGMENT_MAX",
+        "UNSORTED_SEGMENT_SUM",
         "ATAN2", "UNSORTED_SEGMENT_MIN", "SIGN", "BITCAST", "BITWISE_XOR", "RIGHT_SHIFT",
     ]
 

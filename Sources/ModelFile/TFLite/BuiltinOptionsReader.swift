@@ -18,7 +18,9 @@ enum BuiltinOptionsReader {
         func bool(_ id: Int) throws -> Bool { try t?.bool(id, default: false, what) ?? false }
         func padding(_ id: Int) throws -> Padding {
             let raw = try byte(id)
-            guard let value = Padding(rawValue: raw) else { throw ModelFileError.malformed("\(what) has unknown padding \(raw)") }
+            guard let value = Padding(rawValue: raw) else {
+                throw ModelFileError.malformed("\(what) has unknown padding \(raw)")
+            }
             return value
         }
         func activation(_ id: Int) throws -> FusedActivation {
@@ -30,22 +32,26 @@ enum BuiltinOptionsReader {
         }
         switch type {
         case 1:  // Conv2DOptions
-            return .conv2D(Conv2DOptions(
-                padding: try padding(0), strideWidth: try int(1, 0), strideHeight: try int(2, 0),
-                activation: try activation(3), dilationWidth: try int(4, 1), dilationHeight: try int(5, 1)))
+            return .conv2D(
+                Conv2DOptions(
+                    padding: try padding(0), strideWidth: try int(1, 0), strideHeight: try int(2, 0),
+                    activation: try activation(3), dilationWidth: try int(4, 1), dilationHeight: try int(5, 1)))
         case 2:  // DepthwiseConv2DOptions
-            return .depthwiseConv2D(DepthwiseConv2DOptions(
-                padding: try padding(0), strideWidth: try int(1, 0), strideHeight: try int(2, 0),
-                depthMultiplier: try int(3, 0), activation: try activation(4),
-                dilationWidth: try int(5, 1), dilationHeight: try int(6, 1)))
+            return .depthwiseConv2D(
+                DepthwiseConv2DOptions(
+                    padding: try padding(0), strideWidth: try int(1, 0), strideHeight: try int(2, 0),
+                    depthMultiplier: try int(3, 0), activation: try activation(4),
+                    dilationWidth: try int(5, 1), dilationHeight: try int(6, 1)))
         case 5:  // Pool2DOptions
-            return .pool2D(Pool2DOptions(
-                padding: try padding(0), strideWidth: try int(1, 0), strideHeight: try int(2, 0),
-                filterWidth: try int(3, 0), filterHeight: try int(4, 0), activation: try activation(5)))
+            return .pool2D(
+                Pool2DOptions(
+                    padding: try padding(0), strideWidth: try int(1, 0), strideHeight: try int(2, 0),
+                    filterWidth: try int(3, 0), filterHeight: try int(4, 0), activation: try activation(5)))
         case 8:  // FullyConnectedOptions
-            return .fullyConnected(FullyConnectedOptions(
-                activation: try activation(0), weightsFormat: try byte(1),
-                keepNumDims: try bool(2), asymmetricQuantizeInputs: try bool(3)))
+            return .fullyConnected(
+                FullyConnectedOptions(
+                    activation: try activation(0), weightsFormat: try byte(1),
+                    keepNumDims: try bool(2), asymmetricQuantizeInputs: try bool(3)))
         case 9:  // SoftmaxOptions
             return .softmax(beta: try t?.float(0, default: 0, what) ?? 0)
         case 10:  // ConcatenationOptions

@@ -44,7 +44,8 @@ package struct TFLiteModel: Sendable {
         description = try root.string(3, "model description")
 
         operatorCodes = try root.tables(1, "operator_codes").enumerated().map { index, table in
-            let deprecated = Int32(try table.integer(0, default: Int8(0), "operator_codes[\(index)].deprecated_builtin_code"))
+            let deprecated = Int32(
+                try table.integer(0, default: Int8(0), "operator_codes[\(index)].deprecated_builtin_code"))
             let builtin = try table.integer(3, default: Int32(0), "operator_codes[\(index)].builtin_code")
             return OperatorCode(
                 builtinCode: BuiltinOperator(rawValue: Swift.max(deprecated, builtin)),
@@ -79,7 +80,8 @@ package struct TFLiteModel: Sendable {
             // Data stored after the flatbuffer, addressed from the start of the model.
             let size = try table.integer(2, default: UInt64(0), "buffers[\(index)].size")
             guard offset <= UInt64(Int.max), size <= UInt64(Int.max) else {
-                throw ModelFileError.outOfBounds(what: "buffers[\(index)]", offset: Int.max, length: 0, size: model.count)
+                throw ModelFileError.outOfBounds(
+                    what: "buffers[\(index)]", offset: Int.max, length: 0, size: model.count)
             }
             return try model.slice(offset: Int(offset), count: Int(size), what: "buffers[\(index)] data")
         }
@@ -108,17 +110,21 @@ package struct TFLiteModel: Sendable {
             for (t, tensor) in subgraph.tensors.enumerated() {
                 guard tensor.buffer < buffers.count else {
                     throw ModelFileError.malformed(
-                        "subgraph \(s) tensor \(t) ('\(tensor.name)') refers to buffer \(tensor.buffer) of \(buffers.count)")
+                        "subgraph \(s) tensor \(t) ('\(tensor.name)') refers to buffer \(tensor.buffer) of "
+                            + "\(buffers.count)"
+                    )
                 }
                 for dimension in tensor.shape where dimension < 0 {
-                    throw ModelFileError.malformed("subgraph \(s) tensor \(t) ('\(tensor.name)') has negative dimension \(dimension)")
+                    throw ModelFileError.malformed(
+                        "subgraph \(s) tensor \(t) ('\(tensor.name)') has negative dimension \(dimension)")
                 }
                 // Dimensions must multiply without overflow (each fits in Int32, rank is bounded).
                 var product = 1
                 for dimension in tensor.shape {
                     let (next, overflow) = product.multipliedReportingOverflow(by: Int(dimension))
                     guard !overflow, next <= Int(Int32.max) * 64 else {
-                        throw ModelFileError.malformed("subgraph \(s) tensor \(t) ('\(tensor.name)') has too many elements")
+                        throw ModelFileError.malformed(
+                            "subgraph \(s) tensor \(t) ('\(tensor.name)') has too many elements")
                     }
                     product = next
                 }
@@ -126,7 +132,9 @@ package struct TFLiteModel: Sendable {
             for (o, op) in subgraph.operators.enumerated() {
                 guard op.opcodeIndex < operatorCodes.count else {
                     throw ModelFileError.malformed(
-                        "subgraph \(s) operator \(o) refers to operator code \(op.opcodeIndex) of \(operatorCodes.count)")
+                        "subgraph \(s) operator \(o) refers to operator code \(op.opcodeIndex) of "
+                            + "\(operatorCodes.count)"
+                    )
                 }
                 try check(op.inputs, optional: true, "operator \(o) inputs")
                 try check(op.outputs, optional: false, "operator \(o) outputs")
@@ -238,9 +246,11 @@ private struct SubgraphReader {
         if largeOffset > 1 {
             let size = try o.integer(10, default: UInt64(0), "\(tag).large_custom_options_size")
             guard largeOffset <= UInt64(Int.max), size <= UInt64(Int.max) else {
-                throw ModelFileError.outOfBounds(what: "\(tag).large_custom_options", offset: Int.max, length: 0, size: model.count)
+                throw ModelFileError.outOfBounds(
+                    what: "\(tag).large_custom_options", offset: Int.max, length: 0, size: model.count)
             }
-            customOptions = try model.slice(offset: Int(largeOffset), count: Int(size), what: "\(tag).large_custom_options")
+            customOptions = try model.slice(
+                offset: Int(largeOffset), count: Int(size), what: "\(tag).large_custom_options")
         }
         return Operator(
             opcodeIndex: Int(try o.integer(0, default: UInt32(0), "\(tag).opcode_index")),

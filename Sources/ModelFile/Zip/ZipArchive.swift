@@ -78,10 +78,12 @@ package struct ZipArchive: Sendable {
         case 8:
             output = try Inflater.inflate(member.data.bytes, expectedSize: member.uncompressedSize, name: member.name)
         default:
-            throw ModelFileError.zip("member '\(member.name)' uses unsupported compression method \(member.compressionMethod)")
+            throw ModelFileError.zip(
+                "member '\(member.name)' uses unsupported compression method \(member.compressionMethod)")
         }
         guard output.count == member.uncompressedSize else {
-            throw ModelFileError.zip("member '\(member.name)' has \(output.count) bytes, the directory says \(member.uncompressedSize)")
+            throw ModelFileError.zip(
+                "member '\(member.name)' has \(output.count) bytes, the directory says \(member.uncompressedSize)")
         }
         let crc = output.withUnsafeBufferPointer { buffer -> UInt32 in
             UInt32(truncatingIfNeeded: CZlib.crc32(0, buffer.baseAddress, UInt32(buffer.count)))
@@ -105,12 +107,16 @@ private struct ZipReader {
     private static let maxCommentSize = 0xFFFF
 
     private func u16(_ at: Int) throws -> Int {
-        guard at >= 0, at <= bytes.count - 2 else { throw ModelFileError.zip("record at \(at) runs past the end of the archive") }
+        guard at >= 0, at <= bytes.count - 2 else {
+            throw ModelFileError.zip("record at \(at) runs past the end of the archive")
+        }
         return Int(UInt16(littleEndian: bytes.bytes.loadUnaligned(fromByteOffset: at, as: UInt16.self)))
     }
 
     private func u32(_ at: Int) throws -> UInt32 {
-        guard at >= 0, at <= bytes.count - 4 else { throw ModelFileError.zip("record at \(at) runs past the end of the archive") }
+        guard at >= 0, at <= bytes.count - 4 else {
+            throw ModelFileError.zip("record at \(at) runs past the end of the archive")
+        }
         return UInt32(littleEndian: bytes.bytes.loadUnaligned(fromByteOffset: at, as: UInt32.self))
     }
 
@@ -123,7 +129,8 @@ private struct ZipReader {
         var position = count - Self.endRecordSize
         while position >= lowest {
             if (try? u32(position)) == Self.endSignature, let comment = try? u16(position + 20),
-               position + Self.endRecordSize + comment == count {
+                position + Self.endRecordSize + comment == count
+            {
                 return position
             }
             position -= 1
@@ -135,11 +142,15 @@ private struct ZipReader {
         guard let end = findEndRecord() else {
             throw ModelFileError.zip("no end-of-central-directory record (not a zip archive, or truncated)")
         }
-        let disk = try u16(end + 4), directoryDisk = try u16(end + 6)
-        let entriesOnDisk = try u16(end + 8), entries = try u16(end + 10)
-        let directorySize = Int(try u32(end + 12)), directoryOffset = Int(try u32(end + 16))
+        let disk = try u16(end + 4)
+        let directoryDisk = try u16(end + 6)
+        let entriesOnDisk = try u16(end + 8)
+        let entries = try u16(end + 10)
+        let directorySize = Int(try u32(end + 12))
+        let directoryOffset = Int(try u32(end + 16))
         if entries == 0xFFFF || directorySize == 0xFFFF_FFFF || directoryOffset == 0xFFFF_FFFF
-            || (end >= 20 && (try? u32(end - 20)) == Self.zip64LocatorSignature) {
+            || (end >= 20 && (try? u32(end - 20)) == Self.zip64LocatorSignature)
+        {
             throw ModelFileError.zip("ZIP64 archives are not supported")
         }
         guard disk == 0, directoryDisk == 0, entriesOnDisk == entries else {
@@ -168,7 +179,8 @@ private struct ZipReader {
             let crc = try u32(position + 16)
             let compressedSize = Int(try u32(position + 20))
             let uncompressedSize = Int(try u32(position + 24))
-            let nameLength = try u16(position + 28), extraLength = try u16(position + 30)
+            let nameLength = try u16(position + 28)
+            let extraLength = try u16(position + 30)
             let commentLength = try u16(position + 32)
             let localOffset = Int(try u32(position + 42)) + shift
             let nameStart = position + 46
@@ -185,9 +197,10 @@ private struct ZipReader {
             if method == 0, compressedSize != uncompressedSize {
                 throw ModelFileError.zip("stored member '\(name)' has different compressed and uncompressed sizes")
             }
-            members.append(ZipArchive.Member(
-                name: name, compressionMethod: method, compressedSize: compressedSize,
-                uncompressedSize: uncompressedSize, crc32: crc, localHeaderOffset: localOffset, data: data))
+            members.append(
+                ZipArchive.Member(
+                    name: name, compressionMethod: method, compressedSize: compressedSize,
+                    uncompressedSize: uncompressedSize, crc32: crc, localHeaderOffset: localOffset, data: data))
             position = next
         }
         return members
@@ -198,10 +211,12 @@ private struct ZipReader {
         guard localOffset >= 0, localOffset + 30 <= limit, try u32(localOffset) == Self.localSignature else {
             throw ModelFileError.zip("member '\(name)' has no local header at offset \(localOffset)")
         }
-        let nameLength = try u16(localOffset + 26), extraLength = try u16(localOffset + 28)
+        let nameLength = try u16(localOffset + 26)
+        let extraLength = try u16(localOffset + 28)
         let start = localOffset + 30 + nameLength + extraLength
         guard start <= limit, size <= limit - start else {
-            throw ModelFileError.zip("member '\(name)' data (\(size) bytes at \(start)) runs past the central directory")
+            throw ModelFileError.zip(
+                "member '\(name)' data (\(size) bytes at \(start)) runs past the central directory")
         }
         return try bytes.slice(offset: start, count: size, what: "zip member '\(name)'")
     }
@@ -214,7 +229,8 @@ private enum Inflater {
 
     static func inflate(_ input: UnsafeRawBufferPointer, expectedSize: Int, name: String) throws -> [UInt8] {
         guard expectedSize <= maximumSize else {
-            throw ModelFileError.zip("member '\(name)' declares \(expectedSize) bytes, more than the \(maximumSize)-byte limit")
+            throw ModelFileError.zip(
+                "member '\(name)' declares \(expectedSize) bytes, more than the \(maximumSize)-byte limit")
         }
         var output = [UInt8](repeating: 0, count: expectedSize)
         var stream = z_stream()

@@ -22,15 +22,15 @@ package enum OptionValidation {
         try checkDelegate(runningMode: options.runningMode, hasDelegate: options.liveStreamDelegate != nil)
         for rule in options.optionRules {
             switch rule {
-            case let .confidence(value, option, protoName):
+            case .confidence(let value, let option, let protoName):
                 try checkConfidence(value, option: option, protoName: protoName)
-            case let .resultCount(value, option):
+            case .resultCount(let value, let option):
                 try checkResultCount(value, option: option)
-            case let .maxResults(value):
+            case .maxResults(let value):
                 try checkMaxResults(value)
-            case let .exclusiveCategoryLists(allowlist, denylist):
+            case .exclusiveCategoryLists(let allowlist, let denylist):
                 try checkCategoryLists(allowlist: allowlist, denylist: denylist)
-            case let .handTrackingConfidence(value):
+            case .handTrackingConfidence(let value):
                 try checkHandTrackingConfidence(value, runningMode: options.runningMode)
             }
         }

@@ -6,11 +6,11 @@ extension TasksError {
     /// fault.
     package init(_ error: ModelFileError) {
         switch error {
-        case let .cannotOpen(path, reason):
+        case .cannotOpen(let path, let reason):
             self = .modelFileNotFound(path: path, reason: reason)
-        case let .memberNotFound(name, available):
+        case .memberNotFound(let name, let available):
             self = .bundleMemberNotFound(name: name, members: available)
-        case let .compressedMember(name):
+        case .compressedMember(let name):
             self = .compressedBundleMember(name: name)
         case .unsupported:
             self = .unsupportedModel(error.description)

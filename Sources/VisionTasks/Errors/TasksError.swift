@@ -47,8 +47,8 @@ public enum TasksError: Error, Sendable, Equatable {
     public var code: TasksErrorCode {
         switch self {
         case .delegateNotAllowed, .delegateMissing, .runningModeMismatch, .nonIncreasingTimestamp,
-             .invalidOption, .mutuallyExclusiveCategoryLists, .categoryListsRequireLabels,
-             .missingModelPath, .invalidModel, .missingMetadata, .invalidImage:
+            .invalidOption, .mutuallyExclusiveCategoryLists, .categoryListsRequireLabels,
+            .missingModelPath, .invalidModel, .missingMetadata, .invalidImage:
             return .invalidArgumentError
         case .modelFileNotFound, .bundleMemberNotFound:
             return .notFoundError
@@ -70,14 +70,14 @@ public enum TasksError: Error, Sendable, Equatable {
         case .delegateMissing:
             return "The vision task is in live stream mode. An object must be set as the delegate of the task "
                 + "in its options to ensure asynchronous delivery of results."
-        case let .runningModeMismatch(expected, actual):
+        case .runningModeMismatch(let expected, let actual):
             return "The vision task is not initialized with \(expected.sentenceName) mode. "
                 + "Current Running Mode: \(actual.displayName)"
-        case let .nonIncreasingTimestamp(previous, received):
+        case .nonIncreasingTimestamp(let previous, let received):
             // mediapipe/tasks/cc/core/task_runner.cc
             return "Input timestamp must be monotonically increasing. "
                 + "Received \(received) ms after \(previous) ms."
-        case let .invalidOption(_, message):
+        case .invalidOption(_, let message):
             return message
         case .mutuallyExclusiveCategoryLists:
             // mediapipe/tasks/cc/components/processors/detection_postprocessing_graph.cc
@@ -89,20 +89,20 @@ public enum TasksError: Error, Sendable, Equatable {
             // mediapipe/tasks/cc/core/external_file_handler.cc
             return "ExternalFile must specify at least one of 'file_content', 'file_name', 'file_pointer_meta' "
                 + "or 'file_descriptor_meta'. (BaseOptions.modelAssetPath is nil or empty.)"
-        case let .modelFileNotFound(path, reason):
+        case .modelFileNotFound(let path, let reason):
             let detail = reason.map { ": \($0)" } ?? ""
             return "Unable to open file at \(path)\(detail)"
-        case let .invalidModel(details):
+        case .invalidModel(let details):
             return "The model is not a valid model file: \(details)"
-        case let .bundleMemberNotFound(name, members):
+        case .bundleMemberNotFound(let name, let members):
             // mediapipe/tasks/cc/core/model_asset_bundle_resources.cc
             let list = members.isEmpty ? "(none)" : members.joined(separator: ", ")
             return "No file with name: \(name). All files in the model asset bundle are: \(list)."
-        case let .compressedBundleMember(name):
+        case .compressedBundleMember(let name):
             // mediapipe/tasks/cc/metadata/utils/zip_utils.cc
             return "Expected uncompressed zip archive. (Member '\(name)' is compressed.)"
-        case let .missingMetadata(message), let .unsupportedModel(message), let .invalidImage(message),
-             let .internalError(message):
+        case .missingMetadata(let message), .unsupportedModel(let message), .invalidImage(let message),
+            .internalError(let message):
             return message
         }
     }

@@ -65,7 +65,7 @@ public enum TasksErrorCode: Int, Sendable, CaseIterable {
         case .dataLossError: return "DATA_LOSS"
         case .unauthenticatedError: return "UNAUTHENTICATED"
         case .audioRecordPermissionDeniedError, .audioRecordPermissionUndeterminedError,
-             .audioRecordWaitingForNewMicInputError, .audioRecordNotTappingMicError:
+            .audioRecordWaitingForNewMicInputError, .audioRecordNotTappingMicError:
             return nil
         }
     }

@@ -15,9 +15,11 @@ enum HandDeduplication {
     /// The indices of the hands to keep, in order. Hands are compared with the hands kept
     /// before them, starting at index 0.
     static func keptIndices(_ hands: [[NormalizedLandmark]], imageSize: ImageSize) -> [Int] {
-        let width = Double(imageSize.width), height = Double(imageSize.height)
+        let width = Double(imageSize.width)
+        let height = Double(imageSize.height)
         func distance(_ a: NormalizedLandmark, _ b: NormalizedLandmark) -> Float {
-            let dx = Double((a.x - b.x) * Float(width)), dy = Double((a.y - b.y) * Float(height))
+            let dx = Double((a.x - b.x) * Float(width))
+            let dy = Double((a.y - b.y) * Float(height))
             return Float((dx * dx + dy * dy).squareRoot())
         }
         // baseline = max of the wrist–index MCP, index MCP–pinky MCP and pinky MCP–wrist distances.
@@ -40,10 +42,12 @@ enum HandDeduplication {
 
     /// The min/max box of a hand's landmarks as (left, top, right, bottom).
     private static func bounds(_ hand: [NormalizedLandmark]) -> SIMD4<Float> {
-        var box = SIMD4<Float>(.greatestFiniteMagnitude, .greatestFiniteMagnitude,
-                               -.greatestFiniteMagnitude, -.greatestFiniteMagnitude)
+        var box = SIMD4<Float>(
+            .greatestFiniteMagnitude, .greatestFiniteMagnitude,
+            -.greatestFiniteMagnitude, -.greatestFiniteMagnitude)
         for landmark in hand {
-            box = SIMD4(min(box[0], landmark.x), min(box[1], landmark.y), max(box[2], landmark.x), max(box[3], landmark.y))
+            box = SIMD4(
+                min(box[0], landmark.x), min(box[1], landmark.y), max(box[2], landmark.x), max(box[3], landmark.y))
         }
         return box
     }
@@ -51,7 +55,8 @@ enum HandDeduplication {
     /// IoU of two (left, top, right, bottom) boxes, 0 when either has no area
     /// (landmarks_utils.cc `CalculateIOU`).
     static func iou(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> Float {
-        let areaA = (a[2] - a[0]) * (a[3] - a[1]), areaB = (b[2] - b[0]) * (b[3] - b[1])
+        let areaA = (a[2] - a[0]) * (a[3] - a[1])
+        let areaB = (b[2] - b[0]) * (b[3] - b[1])
         if areaA <= 0 || areaB <= 0 { return 0 }
         let intersection = max(min(a[3], b[3]) - max(a[1], b[1]), 0) * max(min(a[2], b[2]) - max(a[0], b[0]), 0)
         return intersection / (areaA + areaB - intersection)

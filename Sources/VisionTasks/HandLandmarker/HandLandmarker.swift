@@ -60,7 +60,9 @@ public final class HandLandmarker: Sendable {
     ///
     /// - Throws: ``TasksError`` when the landmarker is not in video mode, the timestamp does not
     ///   increase, or the image cannot be processed.
-    public func detect(videoFrame image: MPImage, timestampInMilliseconds: Int) throws(TasksError) -> HandLandmarkerResult {
+    public func detect(videoFrame image: MPImage, timestampInMilliseconds: Int) throws(TasksError)
+        -> HandLandmarkerResult
+    {
         try shell.processVideoFrame(image, timestampInMilliseconds: timestampInMilliseconds)
     }
 

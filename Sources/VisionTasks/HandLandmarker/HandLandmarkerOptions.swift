@@ -59,7 +59,8 @@ extension HandLandmarkerOptions: VisionTaskOptions {
         [
             .resultCount(numHands, option: "numHands"),
             .confidence(
-                minHandDetectionConfidence, option: "minHandDetectionConfidence", protoName: "min_detection_confidence"),
+                minHandDetectionConfidence, option: "minHandDetectionConfidence",
+                protoName: "min_detection_confidence"),
             .confidence(
                 minHandPresenceConfidence, option: "minHandPresenceConfidence", protoName: "min_detection_confidence"),
             .handTrackingConfidence(minTrackingConfidence),

@@ -43,7 +43,8 @@ struct HandLandmarkerProcessor: FrameProcessor {
 
     init(bundle: ModelAssetBundle, settings: Settings, tracks: Bool, threadCount: Int?) throws(TasksError) {
         detector = try TaskModel(
-            model: TaskModel.member(Self.detectorMember, of: bundle), name: Self.detectorMember, threadCount: threadCount)
+            model: TaskModel.member(Self.detectorMember, of: bundle), name: Self.detectorMember,
+            threadCount: threadCount)
         landmarker = try TaskModel(
             model: TaskModel.member(Self.landmarksMember, of: bundle), name: Self.landmarksMember,
             threadCount: threadCount)
@@ -97,7 +98,8 @@ struct HandLandmarkerProcessor: FrameProcessor {
         let geometry = try detector.setInput(image, region: .fullImage, keepAspectRatio: true, border: .zero)
         try detector.invoke()
         let matrix = geometry.matrix
-        let palms = palms, minScore = settings.minHandDetectionConfidence
+        let palms = palms
+        let minScore = settings.minHandDetectionConfidence
         let detections = try detector.withOutput(HandModelOutputs.detectorBoxes) { (boxes) throws(TasksError) in
             try detector.withOutput(HandModelOutputs.detectorScores) { (scores) throws(TasksError) in
                 try palms.detections(boxes: boxes, scores: scores, minScore: minScore, matrix: matrix)
@@ -115,7 +117,8 @@ struct HandLandmarkerProcessor: FrameProcessor {
         let presence = try landmarker.withOutput(HandModelOutputs.presence) { $0.first ?? 0 }
         guard presence > settings.minHandPresenceConfidence else { return nil }
         let handedness = try landmarker.withOutput(HandModelOutputs.handedness) { $0.first ?? 0 }
-        let model = landmarker, minPresence = settings.minHandPresenceConfidence
+        let model = landmarker
+        let minPresence = settings.minHandPresenceConfidence
         return try model.withOutput(HandModelOutputs.landmarks) { (landmarks) throws(TasksError) in
             try model.withOutput(HandModelOutputs.worldLandmarks) { (world) throws(TasksError) in
                 try HandLandmarksDecoder.decode(

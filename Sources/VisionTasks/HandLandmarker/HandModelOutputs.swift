@@ -22,18 +22,22 @@ enum HandModelOutputs {
     /// anchor (2016 for the 192 × 192 input).
     static func checkDetector(_ model: TaskModel) throws(TasksError) {
         let anchors = DetectionDecoderOptions.palmDetector(minScore: 0).numBoxes
-        try check(model, name: HandLandmarkerProcessor.detectorMember, sizes: [
-            (detectorBoxes, anchors * detectorCoordinates), (detectorScores, anchors),
-        ])
+        try check(
+            model, name: HandLandmarkerProcessor.detectorMember,
+            sizes: [
+                (detectorBoxes, anchors * detectorCoordinates), (detectorScores, anchors),
+            ])
     }
 
     /// Checks that the landmark model has the four outputs the pipeline reads: 63, 1, 1 and 63
     /// values.
     static func checkLandmarker(_ model: TaskModel) throws(TasksError) {
         let values = HandLandmarksDecoder.landmarkCount * 3
-        try check(model, name: HandLandmarkerProcessor.landmarksMember, sizes: [
-            (landmarks, values), (presence, 1), (handedness, 1), (worldLandmarks, values),
-        ])
+        try check(
+            model, name: HandLandmarkerProcessor.landmarksMember,
+            sizes: [
+                (landmarks, values), (presence, 1), (handedness, 1), (worldLandmarks, values),
+            ])
     }
 
     private static func check(_ model: TaskModel, name: String, sizes: [(index: Int, count: Int)]) throws(TasksError) {

@@ -34,7 +34,9 @@ enum HandRegions {
     /// The next frame's region from a hand's image-normalized landmarks: MediaPipe's
     /// `HandLandmarksToRectCalculator` on the 12-landmark subset, then ×2, shifted by −0.1
     /// along its y-axis, square.
-    static func nextFrameRegion(landmarks: [NormalizedLandmark], imageSize: ImageSize) throws(TasksError) -> NormalizedRect {
+    static func nextFrameRegion(landmarks: [NormalizedLandmark], imageSize: ImageSize) throws(TasksError)
+        -> NormalizedRect
+    {
         guard landmarks.count == HandLandmarksDecoder.landmarkCount else {
             throw .internalError("hand has \(landmarks.count) landmarks, expected 21")
         }
@@ -48,9 +50,11 @@ enum HandRegions {
     /// 12-point subset: rotation from the wrist towards the mean of the index, middle and ring
     /// MCPs, then the tightest rect in that rotated frame.
     static func landmarksRect(_ points: [SIMD2<Float>], imageSize: ImageSize) -> NormalizedRect {
-        let width = Float(imageSize.width), height = Float(imageSize.height)
+        let width = Float(imageSize.width)
+        let height = Float(imageSize.height)
         // Subset positions 0, 4, 6, 8 are landmarks 0, 5, 9, 13.
-        let x0 = points[0].x * width, y0 = points[0].y * height
+        let x0 = points[0].x * width
+        let y0 = points[0].y * height
         var x1 = (points[4].x + points[8].x) / 2
         var y1 = (points[4].y + points[8].y) / 2
         x1 = (x1 + points[6].x) / 2 * width
@@ -61,17 +65,21 @@ enum HandRegions {
         let reverse = Radians.normalized(-rotation)
 
         // Upstream starts the running maxima at the smallest positive float, not at −∞.
-        var maxX = Float.leastNormalMagnitude, maxY = Float.leastNormalMagnitude
-        var minX = Float.greatestFiniteMagnitude, minY = Float.greatestFiniteMagnitude
+        var maxX = Float.leastNormalMagnitude
+        var maxY = Float.leastNormalMagnitude
+        var minX = Float.greatestFiniteMagnitude
+        var minY = Float.greatestFiniteMagnitude
         for point in points {
             maxX = max(maxX, point.x)
             maxY = max(maxY, point.y)
             minX = min(minX, point.x)
             minY = min(minY, point.y)
         }
-        let centerX = (maxX + minX) / 2, centerY = (maxY + minY) / 2
+        let centerX = (maxX + minX) / 2
+        let centerY = (maxY + minY) / 2
 
-        let cosReverse = CorrectlyRounded.cos(reverse), sinReverse = CorrectlyRounded.sin(reverse)
+        let cosReverse = CorrectlyRounded.cos(reverse)
+        let sinReverse = CorrectlyRounded.sin(reverse)
         maxX = Float.leastNormalMagnitude
         maxY = Float.leastNormalMagnitude
         minX = Float.greatestFiniteMagnitude
@@ -86,8 +94,10 @@ enum HandRegions {
             minX = min(minX, projectedX)
             minY = min(minY, projectedY)
         }
-        let projectedCenterX = (maxX + minX) / 2, projectedCenterY = (maxY + minY) / 2
-        let cosine = CorrectlyRounded.cos(rotation), sine = CorrectlyRounded.sin(rotation)
+        let projectedCenterX = (maxX + minX) / 2
+        let projectedCenterY = (maxY + minY) / 2
+        let cosine = CorrectlyRounded.cos(rotation)
+        let sine = CorrectlyRounded.sin(rotation)
         let rectCenterX = projectedCenterX * cosine - projectedCenterY * sine + width * centerX
         let rectCenterY = projectedCenterX * sine + projectedCenterY * cosine + height * centerY
         return NormalizedRect(

@@ -1,13 +1,14 @@
 import Foundation
 import Imaging
+
 #if canImport(UIKit)
-import UIKit
+    import UIKit
 #endif
 #if canImport(CoreVideo)
-import CoreVideo
+    import CoreVideo
 #endif
 #if canImport(CoreMedia)
-import CoreMedia
+    import CoreMedia
 #endif
 
 /// An image to run a vision task on: MediaPipe's `MPImage` (`MPPImage`,
@@ -43,16 +44,16 @@ public final class MPImage: @unchecked Sendable {
     package let bitmap: Bitmap
 
     #if canImport(UIKit)
-    /// The `UIImage` this image was created from, or `nil`.
-    public let image: UIImage?
+        /// The `UIImage` this image was created from, or `nil`.
+        public let image: UIImage?
     #endif
     #if canImport(CoreVideo)
-    /// The pixel buffer this image was created from, or `nil`.
-    public let pixelBuffer: CVPixelBuffer?
+        /// The pixel buffer this image was created from, or `nil`.
+        public let pixelBuffer: CVPixelBuffer?
     #endif
     #if canImport(CoreMedia)
-    /// The sample buffer this image was created from, or `nil`.
-    public let sampleBuffer: CMSampleBuffer?
+        /// The sample buffer this image was created from, or `nil`.
+        public let sampleBuffer: CMSampleBuffer?
     #endif
 
     /// Wraps pixels that are already decoded. `width` and `height` default to the stored size
@@ -61,7 +62,8 @@ public final class MPImage: @unchecked Sendable {
         bitmap: Bitmap, orientation: ImageOrientation, sourceType: MPImageSourceType,
         reportedSize: (width: Int, height: Int)? = nil
     ) {
-        let size = reportedSize
+        let size =
+            reportedSize
             ?? (sourceType == .image
                 ? orientation.uprightSize(width: bitmap.width, height: bitmap.height)
                 : (bitmap.width, bitmap.height))
@@ -71,37 +73,37 @@ public final class MPImage: @unchecked Sendable {
         width = CGFloat(size.width)
         height = CGFloat(size.height)
         #if canImport(UIKit)
-        image = nil
+            image = nil
         #endif
         #if canImport(CoreVideo)
-        pixelBuffer = nil
+            pixelBuffer = nil
         #endif
         #if canImport(CoreMedia)
-        sampleBuffer = nil
+            sampleBuffer = nil
         #endif
     }
 
     #if canImport(UIKit) || canImport(CoreVideo) || canImport(CoreMedia)
-    /// Wraps pixels converted from an Apple image type, keeping the original object.
-    init(
-        bitmap: Bitmap, orientation: ImageOrientation, sourceType: MPImageSourceType,
-        reportedSize: (width: Int, height: Int), appleSource: AppleImageSource
-    ) {
-        self.bitmap = bitmap
-        self.orientation = orientation
-        imageSourceType = sourceType
-        width = CGFloat(reportedSize.width)
-        height = CGFloat(reportedSize.height)
-        #if canImport(UIKit)
-        image = appleSource.image
-        #endif
-        #if canImport(CoreVideo)
-        pixelBuffer = appleSource.pixelBuffer
-        #endif
-        #if canImport(CoreMedia)
-        sampleBuffer = appleSource.sampleBuffer
-        #endif
-    }
+        /// Wraps pixels converted from an Apple image type, keeping the original object.
+        init(
+            bitmap: Bitmap, orientation: ImageOrientation, sourceType: MPImageSourceType,
+            reportedSize: (width: Int, height: Int), appleSource: AppleImageSource
+        ) {
+            self.bitmap = bitmap
+            self.orientation = orientation
+            imageSourceType = sourceType
+            width = CGFloat(reportedSize.width)
+            height = CGFloat(reportedSize.height)
+            #if canImport(UIKit)
+                image = appleSource.image
+            #endif
+            #if canImport(CoreVideo)
+                pixelBuffer = appleSource.pixelBuffer
+            #endif
+            #if canImport(CoreMedia)
+                sampleBuffer = appleSource.sampleBuffer
+            #endif
+        }
     #endif
 
     // MARK: - Files and data

@@ -48,7 +48,8 @@ package final class TaskModel {
             return
         }
         guard inputType == .float32 else {
-            throw TasksError.unsupportedModel("\(name): input tensor type \(inputType) is not supported (FLOAT32 or UINT8)")
+            throw TasksError.unsupportedModel(
+                "\(name): input tensor type \(inputType) is not supported (FLOAT32 or UINT8)")
         }
         guard let normalization = metadata?.inputTensors.first?.normalization ?? normalization else {
             throw TasksError.missingMetadata(

@@ -47,10 +47,12 @@ enum DetectionOutput {
         for category: ObjectDetectionCandidate.Category, labels: [String]?, displayNames: [String]?
     ) -> ResultCategory {
         guard let labels, labels.indices.contains(category.classIndex) else {
-            return ResultCategory(index: category.classIndex, score: category.score, categoryName: nil, displayName: nil)
+            return ResultCategory(
+                index: category.classIndex, score: category.score, categoryName: nil, displayName: nil)
         }
         let display = displayNames.flatMap { $0.indices.contains(category.classIndex) ? $0[category.classIndex] : nil }
-        return ResultCategory(index: -1, score: category.score, categoryName: labels[category.classIndex], displayName: display)
+        return ResultCategory(
+            index: -1, score: category.score, categoryName: labels[category.classIndex], displayName: display)
     }
 
     private struct BoxKey: Hashable {
@@ -61,8 +63,8 @@ enum DetectionOutput {
     }
 }
 
-private extension Float {
-    func clamped(to range: ClosedRange<Float>) -> Float {
+extension Float {
+    fileprivate func clamped(to range: ClosedRange<Float>) -> Float {
         Swift.min(Swift.max(self, range.lowerBound), range.upperBound)
     }
 }

@@ -43,14 +43,18 @@ enum InModelDetectionDecoder {
                 guard rawClass.isFinite, abs(rawClass) < Float(Int32.max) else { continue }
                 let classIndex = Int(rawClass.rounded(.towardZero))
                 var score = scores[entry]
-                if let calibration = options.calibration { score = try calibration.calibrate(score, classIndex: classIndex) }
+                if let calibration = options.calibration {
+                    score = try calibration.calibrate(score, classIndex: classIndex)
+                }
                 guard options.classFilter.allows(classIndex), score >= options.scoreThreshold else { continue }
                 categories.append(.init(classIndex: classIndex, score: score))
             }
             if categories.isEmpty { continue }
             let base = first * 4
-            let left = boxes[base + index[0]], top = boxes[base + index[1]]
-            let right = boxes[base + index[2]], bottom = boxes[base + index[3]]
+            let left = boxes[base + index[0]]
+            let top = boxes[base + index[1]]
+            let right = boxes[base + index[2]]
+            let bottom = boxes[base + index[3]]
             let box = RelativeBox(xMin: left, yMin: top, width: right - left, height: bottom - top)
             if box.width < 0 || box.height < 0 || box.width.isNaN || box.height.isNaN { continue }
             candidates.append(ObjectDetectionCandidate(box: box, categories: categories))

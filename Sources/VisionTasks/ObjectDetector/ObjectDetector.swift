@@ -29,7 +29,9 @@ public final class ObjectDetector: Sendable {
     public init(options: ObjectDetectorOptions) throws(TasksError) {
         shell = try TaskShell(
             options: options, taskName: "objectDetector",
-            makeProcessor: { try ObjectDetectorProcessor(model: try TaskModel.model(options.baseOptions), options: options) },
+            makeProcessor: {
+                try ObjectDetectorProcessor(model: try TaskModel.model(options.baseOptions), options: options)
+            },
             deliver: { task, delegate, result, timestamp, error in
                 (delegate as? any ObjectDetectorLiveStreamDelegate)?.objectDetector(
                     task, didFinishDetection: result, timestampInMilliseconds: timestamp, error: error)
@@ -51,7 +53,9 @@ public final class ObjectDetector: Sendable {
     ///
     /// - Throws: ``TasksError`` when the detector is not in video mode, the timestamp does not
     ///   increase, or the image cannot be processed.
-    public func detect(videoFrame image: MPImage, timestampInMilliseconds: Int) throws(TasksError) -> ObjectDetectorResult {
+    public func detect(videoFrame image: MPImage, timestampInMilliseconds: Int) throws(TasksError)
+        -> ObjectDetectorResult
+    {
         try shell.processVideoFrame(image, timestampInMilliseconds: timestampInMilliseconds)
     }
 

@@ -51,11 +51,14 @@ struct ObjectDetectorModelInfo: Sendable {
             if Self.endsInPostProcess(model) { boxIndices = Self.postProcessBoxIndices }
             return
         }
-        normalization = metadata.inputTensors.first?.normalization.map { InputNormalization(mean: $0.mean, std: $0.std) }
+        normalization = metadata.inputTensors.first?.normalization.map {
+            InputNormalization(mean: $0.mean, std: $0.std)
+        }
 
         let tensors = metadata.outputTensors
         guard tensors.count == 4 else {
-            throw .invalidModel("Mismatch between number of output tensors (4) and output tensors metadata (\(tensors.count)).")
+            throw .invalidModel(
+                "Mismatch between number of output tensors (4) and output tensors metadata (\(tensors.count)).")
         }
         let names = tensors.map { $0.name ?? "" }
         if let indices = Optional(Self.outputNames.map { names.firstIndex(of: $0) }), !indices.contains(nil) {
@@ -83,7 +86,9 @@ struct ObjectDetectorModelInfo: Sendable {
     /// The score tensor's calibration: its first ScoreCalibrationOptions unit and first
     /// TENSOR_AXIS_SCORE_CALIBRATION file (GetScoreCalibrationOptionsIfAny in
     /// detection_postprocessing_graph.cc).
-    private static func scoreCalibration(model: TFLiteModel, tensor: TensorMetadata) throws(TasksError) -> ScoreCalibration? {
+    private static func scoreCalibration(model: TFLiteModel, tensor: TensorMetadata) throws(TasksError)
+        -> ScoreCalibration?
+    {
         guard let options = tensor.scoreCalibration else { return nil }
         guard let file = tensor.associatedFiles.first(where: { $0.type == .tensorAxisScoreCalibration }) else {
             throw .invalidModel(
@@ -110,7 +115,9 @@ struct ObjectDetectorModelInfo: Sendable {
                 let names = LabelFile.lines(try model.associatedFile(named: localized.name))
                 guard names.count == labels?.count else {
                     throw TasksError.invalidModel(
-                        "The display name file '\(localized.name)' has \(names.count) lines but the label file has \(labels?.count ?? 0).")
+                        "The display name file '\(localized.name)' has \(names.count) lines but the label file has "
+                            + "\(labels?.count ?? 0)."
+                    )
                 }
                 displayNames = names
             }
@@ -121,7 +128,8 @@ struct ObjectDetectorModelInfo: Sendable {
 
     /// The class filter for `options`' allow or deny list; names the labels lack are ignored.
     func classFilter(_ options: ObjectDetectorOptions) throws(TasksError) -> DetectionDecoderOptions.ClassFilter {
-        let allow = options.categoryAllowlist, deny = options.categoryDenylist
+        let allow = options.categoryAllowlist
+        let deny = options.categoryDenylist
         guard !allow.isEmpty || !deny.isEmpty else { return .all }
         guard let labels else { throw .categoryListsRequireLabels }
         func indices(_ names: [String]) -> Set<Int> {
@@ -132,7 +140,9 @@ struct ObjectDetectorModelInfo: Sendable {
     }
 
     private static func postProcessOperator(_ model: TFLiteModel) -> Operator? {
-        model.mainSubgraph.operators.last { model.operatorCodes[$0.opcodeIndex].name == "CUSTOM:TFLite_Detection_PostProcess" }
+        model.mainSubgraph.operators.last {
+            model.operatorCodes[$0.opcodeIndex].name == "CUSTOM:TFLite_Detection_PostProcess"
+        }
     }
 
     private static func endsInPostProcess(_ model: TFLiteModel) -> Bool {
@@ -143,8 +153,8 @@ struct ObjectDetectorModelInfo: Sendable {
     /// detection_postprocessing_graph.cc).
     private static func classesPerDetection(_ model: TFLiteModel) -> Int {
         guard let op = postProcessOperator(model), let bytes = op.customOptions,
-              let options = try? FlexValue(bytes: bytes),
-              let value = options["max_classes_per_detection"]?.intValue, value > 0
+            let options = try? FlexValue(bytes: bytes),
+            let value = options["max_classes_per_detection"]?.intValue, value > 0
         else { return 1 }
         return value
     }

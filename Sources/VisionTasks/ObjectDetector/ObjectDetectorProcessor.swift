@@ -26,7 +26,8 @@ struct ObjectDetectorProcessor: FrameProcessor {
         let geometry = try model.setInput(image, region: .fullImage, keepAspectRatio: false, border: .replicate)
         try model.invoke()
         let count = try model.withOutput(info.countOutput) { $0.first ?? 0 }
-        let info = info, options = decoderOptions
+        let info = info
+        let options = decoderOptions
         let candidates = try model.withOutput(info.locationOutput) { (boxes) throws(TasksError) in
             try model.withOutput(info.categoryOutput) { (classes) throws(TasksError) in
                 try model.withOutput(info.scoreOutput) { (scores) throws(TasksError) in

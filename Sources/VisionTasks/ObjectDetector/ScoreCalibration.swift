@@ -30,10 +30,14 @@ struct ScoreCalibration: Sendable, Equatable {
         guard !file.isEmpty else { throw .invalidModel("Expected non-empty score calibration file.") }
         var sigmoids: [Sigmoid?] = []
         for line in file.split(separator: "\n", omittingEmptySubsequences: false) {
-            guard !line.isEmpty else { sigmoids.append(nil); continue }
+            guard !line.isEmpty else {
+                sigmoids.append(nil)
+                continue
+            }
             let fields = line.split(separator: ",", omittingEmptySubsequences: false)
             guard fields.count == 3 || fields.count == 4 else {
-                throw .invalidModel("Expected 3 or 4 parameters per line in score calibration file, got \(fields.count).")
+                throw .invalidModel(
+                    "Expected 3 or 4 parameters per line in score calibration file, got \(fields.count).")
             }
             var values: [Float] = []
             for field in fields {
@@ -46,7 +50,10 @@ struct ScoreCalibration: Sendable, Equatable {
             guard values[0] >= 0 else {
                 throw .invalidModel("The scale parameter of the sigmoids must be positive, found \(values[0]).")
             }
-            sigmoids.append(Sigmoid(scale: values[0], slope: values[1], offset: values[2], minScore: values.count == 4 ? values[3] : nil))
+            sigmoids.append(
+                Sigmoid(
+                    scale: values[0], slope: values[1], offset: values[2], minScore: values.count == 4 ? values[3] : nil
+                ))
         }
         self.sigmoids = sigmoids
     }
@@ -58,7 +65,9 @@ struct ScoreCalibration: Sendable, Equatable {
     func calibrate(_ score: Float, classIndex: Int) throws(TasksError) -> Float {
         guard sigmoids.indices.contains(classIndex) else {
             throw .invalidModel(
-                "Unable to get score calibration parameters for index \(classIndex) : only \(sigmoids.count) sigmoids were provided.")
+                "Unable to get score calibration parameters for index \(classIndex) : only \(sigmoids.count) "
+                    + "sigmoids were provided."
+            )
         }
         guard let sigmoid = sigmoids[classIndex] else { return defaultScore }
         if let minimum = sigmoid.minScore, score < minimum { return defaultScore }

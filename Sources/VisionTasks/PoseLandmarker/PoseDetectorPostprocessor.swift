@@ -35,11 +35,14 @@ struct PoseDetectorPostprocessor: Sendable {
 
     /// The expanded pose rects for all detections, in NMS order: alignment-points rect then
     /// ×1.25, square.
-    static func regions(for detections: [PipelineDetection], imageSize: ImageSize) throws(TasksError) -> [NormalizedRect] {
+    static func regions(for detections: [PipelineDetection], imageSize: ImageSize) throws(TasksError)
+        -> [NormalizedRect]
+    {
         var rects: [NormalizedRect] = []
         rects.reserveCapacity(detections.count)
         for detection in detections {
-            let rect = try DetectionToRect.alignmentPointsRect(for: detection, alignment: alignment, imageSize: imageSize)
+            let rect = try DetectionToRect.alignmentPointsRect(
+                for: detection, alignment: alignment, imageSize: imageSize)
             rects.append(RectTransformation.pose.apply(to: rect, imageSize: imageSize))
         }
         return rects

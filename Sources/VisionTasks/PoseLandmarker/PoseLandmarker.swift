@@ -65,7 +65,9 @@ public final class PoseLandmarker: Sendable {
     /// - Throws: ``TasksError/nonIncreasingTimestamp(previous:received:)`` unless the timestamp
     ///   is greater than the previous frame's (the call then changes nothing),
     ///   ``TasksError/runningModeMismatch(expected:actual:)`` outside video mode.
-    public func detect(videoFrame image: MPImage, timestampInMilliseconds: Int) throws(TasksError) -> PoseLandmarkerResult {
+    public func detect(videoFrame image: MPImage, timestampInMilliseconds: Int) throws(TasksError)
+        -> PoseLandmarkerResult
+    {
         try shell.processVideoFrame(image, timestampInMilliseconds: timestampInMilliseconds)
     }
 

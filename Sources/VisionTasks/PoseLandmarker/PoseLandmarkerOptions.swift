@@ -62,7 +62,8 @@ extension PoseLandmarkerOptions: VisionTaskOptions {
         [
             .resultCount(numPoses, option: "numPoses"),
             .confidence(
-                minPoseDetectionConfidence, option: "minPoseDetectionConfidence", protoName: "min_detection_confidence"),
+                minPoseDetectionConfidence, option: "minPoseDetectionConfidence",
+                protoName: "min_detection_confidence"),
             .confidence(
                 minPosePresenceConfidence, option: "minPosePresenceConfidence", protoName: "min_detection_confidence"),
             .confidence(minTrackingConfidence, option: "minTrackingConfidence", protoName: "min_tracking_confidence"),

@@ -115,7 +115,8 @@ struct PoseLandmarkerProcessor: FrameProcessor {
         let geometry = try detector.setInput(image, region: .fullImage, keepAspectRatio: true, border: .zero)
         try detector.invoke()
         let letterbox = geometry.letterboxPadding
-        let postprocessor = postprocessor, minScore = settings.minDetectionConfidence
+        let postprocessor = postprocessor
+        let minScore = settings.minDetectionConfidence
         let detections = try detector.withOutput(0) { (boxes) throws(TasksError) in
             try detector.withOutput(1) { (scores) throws(TasksError) in
                 try postprocessor.detections(boxes: boxes, scores: scores, minScore: minScore, padding: letterbox)
@@ -126,11 +127,12 @@ struct PoseLandmarkerProcessor: FrameProcessor {
 
     /// Runs the landmark model on `region` (../shared/spec/PIPELINES.md §2.4–2.6); `nil` when the pose is not
     /// present there or the region is degenerate.
-    private func landmarks(in image: MPImage, region: NormalizedRect, imageSize: ImageSize) throws(TasksError) -> Pose? {
+    private func landmarks(in image: MPImage, region: NormalizedRect, imageSize: ImageSize) throws(TasksError) -> Pose?
+    {
         // A region without area makes no tensor upstream (the all-zero sentinel); a NaN one
         // would fail the graph. Either way this region yields no pose.
         guard region.width > 0, region.height > 0, region.xCenter.isFinite, region.yCenter.isFinite,
-              region.width.isFinite, region.height.isFinite, region.rotation.isFinite
+            region.width.isFinite, region.height.isFinite, region.rotation.isFinite
         else { return nil }
         let model = models.landmarks
         let geometry = try model.setInput(image, region: region, keepAspectRatio: false, border: .replicate)
@@ -138,7 +140,8 @@ struct PoseLandmarkerProcessor: FrameProcessor {
         let presence = try model.withOutput(1) { $0.first ?? 0 }
         guard presence > settings.minPresenceConfidence else { return nil }
 
-        let models = models, minPresence = settings.minPresenceConfidence
+        let models = models
+        let minPresence = settings.minPresenceConfidence
         let decoded = try model.withOutput(0) { (landmarks) throws(TasksError) in
             try model.withOutput(3) { (heatmap) throws(TasksError) in
                 try model.withOutput(4) { (world) throws(TasksError) in

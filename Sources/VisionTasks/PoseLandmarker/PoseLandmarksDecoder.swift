@@ -35,7 +35,8 @@ enum PoseLandmarksDecoder {
             &decoded, heatmap: heatmap, height: heatmapHeight, width: heatmapWidth, channels: modelLandmarkCount)
         let pose = Array(decoded[0..<poseLandmarkCount])
         let auxiliary = Array(decoded[auxiliaryRange])
-        var worldLandmarks = Array(try LandmarkTensorDecoder.absolute(world, count: modelLandmarkCount)[0..<poseLandmarkCount])
+        var worldLandmarks = Array(
+            try LandmarkTensorDecoder.absolute(world, count: modelLandmarkCount)[0..<poseLandmarkCount])
         for index in worldLandmarks.indices {
             worldLandmarks[index].visibility = pose[index].visibility
             worldLandmarks[index].presence = pose[index].presence

@@ -24,7 +24,9 @@ enum PoseRegions {
     /// their hull as a detection, the alignment-points rect from the first to the second at
     /// 90°, then ×1.25 and square (pose_landmarks_detector_graph.cc,
     /// mediapipe/modules/pose_landmark/pose_landmarks_to_roi.pbtxt).
-    static func nextFrameRegion(auxiliaryLandmarks: [NormalizedLandmark], imageSize: ImageSize) throws(TasksError) -> NormalizedRect {
+    static func nextFrameRegion(auxiliaryLandmarks: [NormalizedLandmark], imageSize: ImageSize) throws(TasksError)
+        -> NormalizedRect
+    {
         let detection = LandmarksToDetection.detection(from: auxiliaryLandmarks)
         let rect = try DetectionToRect.alignmentPointsRect(
             for: detection, alignment: PoseDetectorPostprocessor.alignment, imageSize: imageSize)

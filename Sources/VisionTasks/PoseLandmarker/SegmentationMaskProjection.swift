@@ -1,5 +1,5 @@
-import Imaging
 import Foundation
+import Imaging
 
 /// Turns the pose landmark model's segmentation logits into a mask over the whole input
 /// image (mediapipe/calculators/tensor/tensors_to_segmentation_converter_opencv.cc,
@@ -93,18 +93,26 @@ enum SegmentationMaskProjection {
             guard let source = padded.baseAddress, let logitsBase = logits.baseAddress else { return }
             source.initialize(repeating: 0, count: padded.count)
             for row in 0..<maskHeight {
-                let from = logitsBase + row * maskWidth, to = source + (row + 1) * paddedWidth + 1
+                let from = logitsBase + row * maskWidth
+                let to = source + (row + 1) * paddedWidth + 1
                 for column in 0..<maskWidth { to[column] = sigmoid(from[column]) }
             }
-            let width = imageSize.width, height = imageSize.height
+            let width = imageSize.width
+            let height = imageSize.height
             // OpenCV's matrix: mask pixels from output pixels, built in float as
             // affine_transformation_runner_opencv.cc does (scale to the mask · inverse · normalize
             // the output), then used in double.
             let m = inverse.values
-            let sx = Float(maskWidth), sy = Float(maskHeight)
-            let fx = 1 / Float(width), fy = 1 / Float(height)
-            let a = Double(sx * m[0] * fx), b = Double(sx * m[1] * fy), c = Double(sx * m[3])
-            let d = Double(sy * m[4] * fx), e = Double(sy * m[5] * fy), f = Double(sy * m[7])
+            let sx = Float(maskWidth)
+            let sy = Float(maskHeight)
+            let fx = 1 / Float(width)
+            let fy = 1 / Float(height)
+            let a = Double(sx * m[0] * fx)
+            let b = Double(sx * m[1] * fy)
+            let c = Double(sx * m[3])
+            let d = Double(sy * m[4] * fx)
+            let e = Double(sy * m[5] * fy)
+            let f = Double(sy * m[7])
             // imgwarp.cpp (WarpAffineInvoker, warpAffineBlockline): positions in 1/1024 pixel,
             // per column `round(a·x·1024)`, per row `round((b·y + c)·1024) + 16`; shifted down
             // to 1/32 pixel (INTER_BITS = 5), whose integer part picks the pixel and whose
@@ -115,30 +123,39 @@ enum SegmentationMaskProjection {
                 for x in 0..<width {
                     columnDelta[x] = (
                         Self.saturatingInt32((a * Double(x) * 1024).rounded(.toNearestOrEven)),
-                        Self.saturatingInt32((d * Double(x) * 1024).rounded(.toNearestOrEven)))
+                        Self.saturatingInt32((d * Double(x) * 1024).rounded(.toNearestOrEven))
+                    )
                 }
                 let threadCount = max(1, threads.count)
                 table.withUnsafeBufferPointer { weightTable in
+                    // swift-format-ignore: ReplaceForEachWithForLoop
+                    // (`Threads.forEach` runs the body on several threads at once: not a loop.)
                     threads.forEach { thread in
                         let band = (height + threadCount - 1) / threadCount
                         let rows = min(height, thread * band)..<min(height, (thread + 1) * band)
                         for y in rows {
-                            let rowX = Self.saturatingInt32(((b * Double(y) + c) * 1024).rounded(.toNearestOrEven)) &+ 16
-                            let rowY = Self.saturatingInt32(((e * Double(y) + f) * 1024).rounded(.toNearestOrEven)) &+ 16
-                            guard let columns = insideColumns(
-                                startX: Float(b * Double(y) + c), stepX: Float(a), limitX: sx,
-                                startY: Float(e * Double(y) + f), stepY: Float(d), limitY: sy, width: width)
+                            let rowX =
+                                Self.saturatingInt32(((b * Double(y) + c) * 1024).rounded(.toNearestOrEven)) &+ 16
+                            let rowY =
+                                Self.saturatingInt32(((e * Double(y) + f) * 1024).rounded(.toNearestOrEven)) &+ 16
+                            guard
+                                let columns = insideColumns(
+                                    startX: Float(b * Double(y) + c), stepX: Float(a), limitX: sx,
+                                    startY: Float(e * Double(y) + f), stepY: Float(d), limitY: sy, width: width)
                             else { continue }
                             let rowStart = output + y * width
                             for x in columns {
-                                let fixedX = (rowX &+ columnDelta[x].0) >> 5, fixedY = (rowY &+ columnDelta[x].1) >> 5
-                                let column = Int(fixedX >> 5), row = Int(fixedY >> 5)
+                                let fixedX = (rowX &+ columnDelta[x].0) >> 5
+                                let fixedY = (rowY &+ columnDelta[x].1) >> 5
+                                let column = Int(fixedX >> 5)
+                                let row = Int(fixedY >> 5)
                                 // remapBilinear with BORDER_CONSTANT 0: a sample with no neighbour inside is 0.
                                 guard column >= -1, row >= -1, column < maskWidth, row < maskHeight else { continue }
                                 let weights = weightTable[Int(fixedY & 31) &* 32 &+ Int(fixedX & 31)]
                                 let top = source + (row + 1) * paddedWidth + (column + 1)
                                 let bottom = top + paddedWidth
-                                rowStart[x] = top[0] * weights.x + top[1] * weights.y + bottom[0] * weights.z
+                                rowStart[x] =
+                                    top[0] * weights.x + top[1] * weights.y + bottom[0] * weights.z
                                     + bottom[1] * weights.w
                             }
                         }
@@ -151,7 +168,8 @@ enum SegmentationMaskProjection {
     /// OpenCV's bilinear weight table for 1/32-pixel fractions (imgwarp.cpp `initInterTab2D`):
     /// entry `fy·32 + fx` holds (1−u)(1−v), u(1−v), (1−u)v, uv with u = fx/32, v = fy/32, in float.
     private static let weights: [SIMD4<Float>] = (0..<(32 * 32)).map { index in
-        let u = Float(index % 32) * (1 / Float(32)), v = Float(index / 32) * (1 / Float(32))
+        let u = Float(index % 32) * (1 / Float(32))
+        let v = Float(index / 32) * (1 / Float(32))
         return SIMD4((1 - v) * (1 - u), (1 - v) * u, v * (1 - u), v * u)
     }
 
@@ -166,10 +184,12 @@ enum SegmentationMaskProjection {
     private static func insideColumns(
         startX: Float, stepX: Float, limitX: Float, startY: Float, stepY: Float, limitY: Float, width: Int
     ) -> ClosedRange<Int>? {
-        var low: Float = 0, high = Float(width - 1)
+        var low: Float = 0
+        var high = Float(width - 1)
         func narrow(start: Float, step: Float, limit: Float) -> Bool {
             if step == 0 { return start > -1 && start < limit }
-            let a = (-1 - start) / step, b = (limit - start) / step
+            let a = (-1 - start) / step
+            let b = (limit - start) / step
             low = max(low, min(a, b) - 1)
             high = min(high, max(a, b) + 1)
             return true

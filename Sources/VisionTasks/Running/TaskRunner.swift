@@ -63,7 +63,8 @@ package final class TaskRunner<Processor: FrameProcessor>: Sendable {
 
     /// Processes one video frame synchronously (video mode only). The timestamp must be
     /// greater than the previous accepted one; a rejected frame changes nothing.
-    package func processVideoFrame(_ input: Input, timestampInMilliseconds timestamp: Int) throws(TasksError) -> Output {
+    package func processVideoFrame(_ input: Input, timestampInMilliseconds timestamp: Int) throws(TasksError) -> Output
+    {
         try checkMode(.video)
         return try core.processor.withLock { (processor) throws(TasksError) -> Output in
             try core.flow.withLock { (state) throws(TasksError) in try state.accept(timestamp: timestamp) }
@@ -80,9 +81,10 @@ package final class TaskRunner<Processor: FrameProcessor>: Sendable {
         try checkMode(.video)
         let result: Result<Output, TasksError> = await withCheckedContinuation { continuation in
             core.processingQueue.async { [self] in
-                continuation.resume(returning: Result { () throws(TasksError) -> Output in
-                    try processVideoFrame(input, timestampInMilliseconds: timestamp)
-                })
+                continuation.resume(
+                    returning: Result { () throws(TasksError) -> Output in
+                        try processVideoFrame(input, timestampInMilliseconds: timestamp)
+                    })
             }
         }
         return try result.get()

@@ -23,7 +23,9 @@ final class TaskRunnerCore<Processor: FrameProcessor>: Sendable {
     }
 
     /// Runs the processor, turning any error into a ``TasksError``.
-    static func run(_ processor: inout Processor, _ input: Processor.Input, _ timestamp: Int) throws(TasksError) -> Output {
+    static func run(_ processor: inout Processor, _ input: Processor.Input, _ timestamp: Int) throws(TasksError)
+        -> Output
+    {
         do {
             return try processor.process(input, timestampInMilliseconds: timestamp)
         } catch {

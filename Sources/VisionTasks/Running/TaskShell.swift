@@ -22,9 +22,10 @@ package final class TaskShell<Processor: FrameProcessor, Task: AnyObject>: Senda
     package typealias Output = Processor.Output
     /// Calls the task's delegate with one live-stream result (or the error of that frame). Runs
     /// on the task's serial callback queue, in frame order.
-    package typealias Delivery = @Sendable (
-        _ task: Task, _ delegate: AnyObject, _ result: Output?, _ timestampInMilliseconds: Int, _ error: TasksError?
-    ) -> Void
+    package typealias Delivery =
+        @Sendable (
+            _ task: Task, _ delegate: AnyObject, _ result: Output?, _ timestampInMilliseconds: Int, _ error: TasksError?
+        ) -> Void
 
     private let runner: TaskRunner<Processor>
     private let owner: Owner
@@ -51,8 +52,8 @@ package final class TaskShell<Processor: FrameProcessor, Task: AnyObject>: Senda
             handler = { result, timestamp in
                 guard let task = owner.task, let receiver = delegate.object else { return }
                 switch result {
-                case let .success(output): deliver(task, receiver, output, timestamp, nil)
-                case let .failure(error): deliver(task, receiver, nil, timestamp, error)
+                case .success(let output): deliver(task, receiver, output, timestamp, nil)
+                case .failure(let error): deliver(task, receiver, nil, timestamp, error)
                 }
             }
         }

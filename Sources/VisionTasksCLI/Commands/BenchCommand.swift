@@ -23,7 +23,9 @@ package enum BenchCommand: Command {
         """
 
     /// The tasks that can be benchmarked. Each task adds itself here.
-    package static var tasks: [any BenchTask.Type] { [PoseBench.self, HandsBench.self, ObjectsBench.self, PreprocessBench.self] }
+    package static var tasks: [any BenchTask.Type] {
+        [PoseBench.self, HandsBench.self, ObjectsBench.self, PreprocessBench.self]
+    }
 
     package static func run(_ arguments: [String], context: CommandContext) throws -> Int32 {
         guard let taskName = arguments.first else { throw CLIError.usage("bench needs a TASK") }

@@ -14,14 +14,17 @@ import Inference
 package enum BenchModelCommand: Command {
     package static let name = "bench-model"
     package static let summary = "time the engine on one model: median, min and max ms per invoke, arena bytes"
-    package static let usage = "vision-tasks bench-model MODEL [--member NAME] [--threads N] [--iterations N] [--json] [--profile] [--profile-kernels] [--isa NAME] [--arithmetic xnnpack|reference] [--paired-threads N]"
+    package static let usage =
+        "vision-tasks bench-model MODEL [--member NAME] [--threads N] [--iterations N] [--json] [--profile] "
+        + "[--profile-kernels] [--isa NAME] [--arithmetic xnnpack|reference] [--paired-threads N]"
 
     /// Untimed invokes before measuring.
     static let warmUp = 5
 
     package static func run(_ arguments: [String], context: CommandContext) throws -> Int32 {
-        let parsed = try Arguments(arguments, flags: ["json", "profile", "profile-kernels"],
-                                   options: ["member", "threads", "iterations", "isa", "arithmetic", "paired-threads"])
+        let parsed = try Arguments(
+            arguments, flags: ["json", "profile", "profile-kernels"],
+            options: ["member", "threads", "iterations", "isa", "arithmetic", "paired-threads"])
         guard parsed.positionals.count == 1, let file = parsed.positionals.first else {
             throw CLIError.usage("bench-model takes exactly one MODEL")
         }
@@ -29,7 +32,8 @@ package enum BenchModelCommand: Command {
         func load(threads: Int?) throws -> Interpreter {
             try ModelLoading.interpreter(
                 path: context.absolute(file), member: parsed.value("member"), threads: threads,
-                instructionSet: parsed.value("isa"), arithmetic: try ModelLoading.arithmetic(parsed.value("arithmetic")))
+                instructionSet: parsed.value("isa"), arithmetic: try ModelLoading.arithmetic(parsed.value("arithmetic"))
+            )
         }
         let interpreter = try load(threads: try parsed.integer("threads", in: 1...256))
         let paired = try parsed.integer("paired-threads", in: 1...256).map { try load(threads: $0) }
@@ -37,7 +41,8 @@ package enum BenchModelCommand: Command {
             try fillInputs(engine)
             for _ in 0..<warmUp { try engine.invoke() }
         }
-        var times: [Double] = [], pairedTimes: [Double] = []
+        var times: [Double] = []
+        var pairedTimes: [Double] = []
         times.reserveCapacity(iterations)
         pairedTimes.reserveCapacity(paired == nil ? 0 : iterations)
         for _ in 0..<iterations {
@@ -59,10 +64,12 @@ package enum BenchModelCommand: Command {
         pairedTimes.sort()
         let pairedMedian = BenchTimer.median(ofSorted: pairedTimes)
         let median = BenchTimer.median(ofSorted: times)
-        let minimum = times.first ?? 0, maximum = times.last ?? 0
+        let minimum = times.first ?? 0
+        let maximum = times.last ?? 0
         if parsed.flag("profile") || parsed.flag("profile-kernels") {
             // With a paired interpreter, the two are profiled alternately (as they are timed).
-            var runs: [[(label: String, milliseconds: Double)]] = [], pairedRuns = runs
+            var runs: [[(label: String, milliseconds: Double)]] = []
+            var pairedRuns = runs
             for _ in 0..<Swift.min(iterations, paired == nil ? 20 : 100) {
                 if let paired {
                     try interpreter.invoke()
@@ -84,14 +91,18 @@ package enum BenchModelCommand: Command {
             let labels = runs[0].map(\.label)
             if parsed.flag("profile-kernels") {
                 for k in labels.indices {
-                    context.console.log(line(labels[k], width: 28, kernelMedian(runs, k), paired == nil ? nil : kernelMedian(pairedRuns, k)))
+                    context.console.log(
+                        line(
+                            labels[k], width: 28, kernelMedian(runs, k),
+                            paired == nil ? nil : kernelMedian(pairedRuns, k)))
                 }
             }
             // Per operator type: sum over its kernels of each kernel's median time.
             var totals: [(name: String, ms: Double, pairedMs: Double)] = []
             for k in labels.indices {
                 let name = String(labels[k].split(separator: "#")[0])
-                let ms = kernelMedian(runs, k), pairedMs = paired == nil ? 0 : kernelMedian(pairedRuns, k)
+                let ms = kernelMedian(runs, k)
+                let pairedMs = paired == nil ? 0 : kernelMedian(pairedRuns, k)
                 if let at = totals.firstIndex(where: { $0.name == name }) {
                     totals[at].ms += ms
                     totals[at].pairedMs += pairedMs
@@ -112,22 +123,34 @@ package enum BenchModelCommand: Command {
                 ("instructionSet", .string(interpreter.instructionSet.description)),
             ]
             if let paired {
-                fields.append(("paired", .object([
-                    ("threads", .int(paired.threadCount)), ("medianMs", .double(pairedMedian)),
-                    ("minMs", .double(pairedTimes.first ?? 0)), ("maxMs", .double(pairedTimes.last ?? 0)),
-                    ("medianRatio", .double(ratioMedian)),
-                ])))
+                fields.append(
+                    (
+                        "paired",
+                        .object([
+                            ("threads", .int(paired.threadCount)), ("medianMs", .double(pairedMedian)),
+                            ("minMs", .double(pairedTimes.first ?? 0)), ("maxMs", .double(pairedTimes.last ?? 0)),
+                            ("medianRatio", .double(ratioMedian)),
+                        ])
+                    ))
             }
             context.console.print(json: .object(fields))
         } else {
-            context.console.print(String(format: "median %.3f ms, min %.3f ms, max %.3f ms over %d invokes (%d threads, %@); arena %d bytes, weights %d bytes",
-                                         median, minimum, maximum, iterations, interpreter.threadCount,
-                                         interpreter.instructionSet.description, interpreter.arenaByteCount,
-                                         interpreter.packedWeightByteCount))
+            context.console.print(
+                String(
+                    format:
+                        "median %.3f ms, min %.3f ms, max %.3f ms over %d invokes (%d threads, %@); arena %d bytes, "
+                        + "weights %d bytes",
+                    median, minimum, maximum, iterations, interpreter.threadCount,
+                    interpreter.instructionSet.description, interpreter.arenaByteCount,
+                    interpreter.packedWeightByteCount))
             if let paired {
-                context.console.print(String(format: "paired with %d threads: median %.3f ms, min %.3f ms; median ratio (%d threads / %d threads) %.3f",
-                                             paired.threadCount, pairedMedian, pairedTimes.first ?? 0,
-                                             interpreter.threadCount, paired.threadCount, ratioMedian))
+                context.console.print(
+                    String(
+                        format:
+                            "paired with %d threads: median %.3f ms, min %.3f ms; median ratio (%d threads / %d "
+                            + "threads) %.3f",
+                        paired.threadCount, pairedMedian, pairedTimes.first ?? 0,
+                        interpreter.threadCount, paired.threadCount, ratioMedian))
             }
         }
         return 0

@@ -27,14 +27,21 @@ package enum HandsCommand: Command {
     ]).union(TaskCommandDriver.options)
 
     /// Options from the command line (the landmarker checks the values).
-    static func landmarkerOptions(_ arguments: Arguments, context: CommandContext, video: Bool) throws -> HandLandmarkerOptions {
+    static func landmarkerOptions(_ arguments: Arguments, context: CommandContext, video: Bool) throws
+        -> HandLandmarkerOptions
+    {
         let options = HandLandmarkerOptions()
-        options.baseOptions.modelAssetPath = try taskModelPath(arguments, defaultFile: "hand_landmarker.task", context: context)
+        options.baseOptions.modelAssetPath = try taskModelPath(
+            arguments, defaultFile: "hand_landmarker.task", context: context)
         options.baseOptions.threadCount = try arguments.integer("threads", in: 1...256)
         options.runningMode = video ? .video : .image
         if let count = try arguments.integer("num-hands") { options.numHands = count }
-        if let value = try arguments.number("min-hand-detection-confidence") { options.minHandDetectionConfidence = Float(value) }
-        if let value = try arguments.number("min-hand-presence-confidence") { options.minHandPresenceConfidence = Float(value) }
+        if let value = try arguments.number("min-hand-detection-confidence") {
+            options.minHandDetectionConfidence = Float(value)
+        }
+        if let value = try arguments.number("min-hand-presence-confidence") {
+            options.minHandPresenceConfidence = Float(value)
+        }
         if let value = try arguments.number("min-tracking-confidence") { options.minTrackingConfidence = Float(value) }
         return options
     }
@@ -73,7 +80,8 @@ package enum HandsCommand: Command {
     /// The JSON line of one result.
     static func json(_ result: HandLandmarkerResult, file: String, image: MPImage) -> JSONValue {
         let size = image.uprightSize
-        var fields = TaskJSON.header(file: file, width: size.width, height: size.height, timestamp: result.timestampInMilliseconds)
+        var fields = TaskJSON.header(
+            file: file, width: size.width, height: size.height, timestamp: result.timestampInMilliseconds)
         fields.append(("handedness", .array(result.handedness.map { .array($0.map(TaskJSON.category)) })))
         fields.append(("landmarks", TaskJSON.landmarks(result.landmarks)))
         fields.append(("worldLandmarks", TaskJSON.worldLandmarks(result.worldLandmarks)))
@@ -90,7 +98,8 @@ package enum HandsCommand: Command {
         for (landmarks, categories) in zip(result.landmarks, result.handedness) {
             let side = categories.first
             let (line, point) = colors(side: side?.categoryName)
-            annotation.drawSkeleton(landmarks, connections: HandLandmarker.handConnections, lineColor: line, pointColor: point)
+            annotation.drawSkeleton(
+                landmarks, connections: HandLandmarker.handConnections, lineColor: line, pointColor: point)
             if let side, let wrist = landmarks.first {
                 let label = "\(side.categoryName ?? "?") \(Int((side.score * 100).rounded()))%"
                 let x = Int((wrist.x * Float(annotation.canvas.width)).rounded())
@@ -119,7 +128,8 @@ package enum HandsBench: BenchTask {
         let parsed = try Arguments(arguments, flags: BenchCommand.flags, options: BenchCommand.options)
         guard parsed.positionals.count == 1 else { throw CLIError.usage("bench hands takes one IMAGE") }
         let video = try BenchCommand.isVideoMode(parsed)
-        let landmarker = try HandLandmarker(options: HandsCommand.landmarkerOptions(parsed, context: context, video: video))
+        let landmarker = try HandLandmarker(
+            options: HandsCommand.landmarkerOptions(parsed, context: context, video: video))
         let image = try MPImage(contentsOfFile: context.absolute(parsed.positionals[0]))
         let iterations = try parsed.integer("iterations", in: 1...100_000) ?? 50
         let timing = try BenchTimer(iterations: iterations).measure { index in
@@ -129,7 +139,8 @@ package enum HandsBench: BenchTask {
                 _ = try landmarker.detect(image: image)
             }
         }
-        BenchTimer.report(timing, label: "hands (\(video ? "video" : "image"))", json: parsed.flag("json"), console: context.console)
+        BenchTimer.report(
+            timing, label: "hands (\(video ? "video" : "image"))", json: parsed.flag("json"), console: context.console)
         return 0
     }
 }

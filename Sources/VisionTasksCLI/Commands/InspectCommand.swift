@@ -57,23 +57,27 @@ package struct ModelReport {
             ("parameters", .int(s.parameters)),
             ("metadata", s.metadata.map(json) ?? .null),
             ("metadataEntries", .object(s.metadataEntries.map { ($0.name, .string($0.value)) })),
-            ("customOptions", .array(s.customOperators.map { op in
-                .object([("op", .string(op.name)), ("options", op.options.map(json) ?? .null)])
-            })),
+            (
+                "customOptions",
+                .array(
+                    s.customOperators.map { op in
+                        .object([("op", .string(op.name)), ("options", op.options.map(json) ?? .null)])
+                    })
+            ),
         ])
     }
 
     fileprivate static func json(_ value: FlexValue) -> JSONValue {
         switch value {
         case .null: return .null
-        case let .int(number): return .int(Int(number))
-        case let .uint(number): return number <= UInt64(Int.max) ? .int(Int(number)) : .double(Double(number))
-        case let .double(number): return .double(number)
-        case let .bool(flag): return .bool(flag)
-        case let .string(text): return .string(text)
-        case let .blob(bytes): return .ints(bytes.map(Int.init))
-        case let .vector(values): return .array(values.map(json))
-        case let .map(entries): return .object(entries.map { ($0.0, json($0.1)) })
+        case .int(let number): return .int(Int(number))
+        case .uint(let number): return number <= UInt64(Int.max) ? .int(Int(number)) : .double(Double(number))
+        case .double(let number): return .double(number)
+        case .bool(let flag): return .bool(flag)
+        case .string(let text): return .string(text)
+        case .blob(let bytes): return .ints(bytes.map(Int.init))
+        case .vector(let values): return .array(values.map(json))
+        case .map(let entries): return .object(entries.map { ($0.0, json($0.1)) })
         }
     }
 
@@ -122,10 +126,15 @@ package struct ModelReport {
             lines.append("== \(name)")
             for (label, tensors) in [("input", s.inputs), ("output", s.outputs)] {
                 for tensor in tensors {
-                    var line = "  \(label) \(tensor.name): \(tensor.type) [\(tensor.shape.map(String.init).joined(separator: ", "))]"
+                    var line =
+                        "  \(label) \(tensor.name): \(tensor.type) "
+                        + "[\(tensor.shape.map(String.init).joined(separator: ", "))]"
                     if !tensor.scale.isEmpty {
-                        line += " scale \(tensor.scale.count == 1 ? tensor.scale[0].description : "\(tensor.scale.count) per-channel")"
-                        line += " zero point \(tensor.zeroPoint.count == 1 ? String(tensor.zeroPoint[0]) : "per-channel")"
+                        line +=
+                            tensor.scale.count == 1
+                            ? " scale \(tensor.scale[0].description)" : " scale \(tensor.scale.count) per-channel"
+                        line +=
+                            " zero point \(tensor.zeroPoint.count == 1 ? String(tensor.zeroPoint[0]) : "per-channel")"
                     }
                     lines.append(line)
                 }
@@ -134,8 +143,13 @@ package struct ModelReport {
             for (op, count) in ModelReport.sortedCounts(s.operatorCounts) {
                 lines.append("    " + op.padding(toLength: 36, withPad: " ", startingAt: 0) + String(count))
             }
-            lines.append("  MACs: \(grouped(s.macs))" + (s.macsByOperator.isEmpty ? "" : " (" +
-                s.macsByOperator.map { "\($0.name) \(grouped($0.macs))" }.joined(separator: ", ") + ")"))
+            lines.append(
+                "  MACs: \(grouped(s.macs))"
+                    + (s.macsByOperator.isEmpty
+                        ? ""
+                        : " ("
+                            + s.macsByOperator.map { "\($0.name) \(grouped($0.macs))" }.joined(separator: ", ") + ")")
+            )
             lines.append("  parameters: \(grouped(s.parameters))")
             for (op, options) in s.customOperators {
                 lines.append("  \(op) options: " + (options.map { ModelReport.json($0).serialized() } ?? "none"))
@@ -149,9 +163,13 @@ package struct ModelReport {
                     lines.append("    input normalization: mean \(mean), std \(std)")
                 }
                 if !m.outputNames.isEmpty { lines.append("    output names: " + m.outputNames.joined(separator: ", ")) }
-                if !m.associatedFiles.isEmpty { lines.append("    associated files: " + m.associatedFiles.joined(separator: ", ")) }
+                if !m.associatedFiles.isEmpty {
+                    lines.append("    associated files: " + m.associatedFiles.joined(separator: ", "))
+                }
                 if let count = m.labelCount {
-                    lines.append("    labels: \(count) (" + m.firstLabels.joined(separator: ", ") + (count > m.firstLabels.count ? ", …)" : ")"))
+                    lines.append(
+                        "    labels: \(count) (" + m.firstLabels.joined(separator: ", ")
+                            + (count > m.firstLabels.count ? ", …)" : ")"))
                 }
             } else {
                 lines.append("  metadata: none")

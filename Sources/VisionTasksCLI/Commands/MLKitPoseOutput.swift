@@ -30,7 +30,8 @@ package enum MLKitPoseOutput {
         var api = API.mediapipe
         if let name = arguments.value("api") {
             guard let selected = API(rawValue: name) else {
-                throw CLIError.usage("--api must be \(API.allCases.map(\.rawValue).joined(separator: " or ")), not '\(name)'")
+                throw CLIError.usage(
+                    "--api must be \(API.allCases.map(\.rawValue).joined(separator: " or ")), not '\(name)'")
             }
             api = selected
         }
@@ -59,7 +60,8 @@ package enum MLKitPoseOutput {
         let options: CommonPoseDetectorOptions = accurate ? AccuratePoseDetectorOptions() : PoseDetectorOptions()
         options.detectorMode = arguments.flag("single-image") ? .singleImage : .stream
         options.modelPath = try taskModelPath(
-            arguments, defaultFile: accurate ? "pose_landmarker_full.task" : "pose_landmarker_lite.task", context: context)
+            arguments, defaultFile: accurate ? "pose_landmarker_full.task" : "pose_landmarker_lite.task",
+            context: context)
         // Stream frames 33 ms apart (the references' frame step), not by wall-clock time, so
         // that the smoothed output does not depend on how fast the inputs were processed.
         let frames = FrameClock(step: 33)
@@ -79,9 +81,13 @@ package enum MLKitPoseOutput {
     static func json(_ poses: [Pose], file: String) -> JSONValue {
         .object([
             ("file", .string(file)),
-            ("poses", .array(poses.map { pose in
-                .object([("landmarks", .array(pose.landmarks.map(json)))])
-            })),
+            (
+                "poses",
+                .array(
+                    poses.map { pose in
+                        .object([("landmarks", .array(pose.landmarks.map(json)))])
+                    })
+            ),
         ])
     }
 
@@ -90,9 +96,13 @@ package enum MLKitPoseOutput {
         let position = landmark.position
         return .object([
             ("type", .string(landmark.type.rawValue)),
-            ("position", .object([
-                ("x", .double(Double(position.x))), ("y", .double(Double(position.y))), ("z", .double(Double(position.z))),
-            ])),
+            (
+                "position",
+                .object([
+                    ("x", .double(Double(position.x))), ("y", .double(Double(position.y))),
+                    ("z", .double(Double(position.z))),
+                ])
+            ),
             ("inFrameLikelihood", .float(landmark.inFrameLikelihood)),
         ])
     }

@@ -30,7 +30,8 @@ package enum ModelsCommand: Command {
         guard !names.isEmpty else { return ModelCatalog.entries }
         return try names.map { name in
             guard let entry = ModelCatalog.entry(named: name) else {
-                throw CLIError.usage("unknown file '\(name)'; known: \(ModelCatalog.entries.map(\.fileName).joined(separator: ", "))")
+                throw CLIError.usage(
+                    "unknown file '\(name)'; known: \(ModelCatalog.entries.map(\.fileName).joined(separator: ", "))")
             }
             return entry
         }
@@ -59,7 +60,9 @@ package enum ModelsCommand: Command {
             var advice = "put \(entry.fileName) into \(store.directory) yourself"
             if let url = entry.officialURL { advice = "download \(url) into \(store.directory)" }
             advice += ", or run again with --from DIR naming a folder that holds it"
-            context.console.log("error: could not fetch \(entry.fileName): " + failures.joined(separator: "; ") + ". To fix: " + advice + ".")
+            context.console.log(
+                "error: could not fetch \(entry.fileName): " + failures.joined(separator: "; ") + ". To fix: " + advice
+                    + ".")
         }
         return failed.isEmpty ? 0 : 1
     }
@@ -70,26 +73,33 @@ package enum ModelsCommand: Command {
         let store = ModelStore(explicit: parsed.value("dir"), context: context)
         let rows = ModelCatalog.entries.map { ($0, store.status(of: $0)) }
         if parsed.flag("json") {
-            context.console.print(json: .object([
-                ("directory", .string(store.directory)),
-                ("files", .array(rows.map { entry, status in
-                    .object([
-                        ("name", .string(entry.fileName)), ("status", .string(statusWord(status))),
-                        ("path", .string(store.path(of: entry))), ("sha256", .string(entry.sha256)),
-                        ("purpose", .string(entry.purpose)),
-                    ])
-                })),
-            ]))
+            context.console.print(
+                json: .object([
+                    ("directory", .string(store.directory)),
+                    (
+                        "files",
+                        .array(
+                            rows.map { entry, status in
+                                .object([
+                                    ("name", .string(entry.fileName)), ("status", .string(statusWord(status))),
+                                    ("path", .string(store.path(of: entry))), ("sha256", .string(entry.sha256)),
+                                    ("purpose", .string(entry.purpose)),
+                                ])
+                            })
+                    ),
+                ]))
         } else {
             context.console.print("models folder: \(store.directory)")
             for (entry, status) in rows {
-                var line = "  " + entry.fileName.padding(toLength: 30, withPad: " ", startingAt: 0)
+                var line =
+                    "  " + entry.fileName.padding(toLength: 30, withPad: " ", startingAt: 0)
                     + status.label.padding(toLength: 30, withPad: " ", startingAt: 0) + entry.purpose
-                if case let .invalid(reason) = status { line += " — \(reason)" }
+                if case .invalid(let reason) = status { line += " — \(reason)" }
                 context.console.print(line)
             }
             if rows.contains(where: { !$0.1.isUsable }) {
-                context.console.print("Run 'vision-tasks models fetch' (optionally --from DIR) to provision missing files.")
+                context.console.print(
+                    "Run 'vision-tasks models fetch' (optionally --from DIR) to provision missing files.")
             }
         }
         return 0

@@ -14,7 +14,8 @@ package enum ObjectsCommand: Command {
                              [--output FILE.jsonl]
         vision-tasks objects VIDEO... | --camera [DEVICE] | --raw-stdin WxH[@FPS]  [options as above]
           default model: efficientdet_lite0.tflite in the models folder, else ssd_mobilenet_v1.tflite
-          prints {"file","width","height","timestampInMilliseconds","detections":[{"boundingBox":{"x","y","width","height"},
+          prints {"file","width","height","timestampInMilliseconds",\
+        "detections":[{"boundingBox":{"x","y","width","height"},
                   "categories":[{"index","score","categoryName","displayName"}]}]}
         """ + "\n" + TaskCommandDriver.inputUsage
 
@@ -35,7 +36,9 @@ package enum ObjectsCommand: Command {
     }
 
     /// Options from the command line.
-    static func detectorOptions(_ arguments: Arguments, context: CommandContext, video: Bool) throws -> ObjectDetectorOptions {
+    static func detectorOptions(_ arguments: Arguments, context: CommandContext, video: Bool) throws
+        -> ObjectDetectorOptions
+    {
         let options = ObjectDetectorOptions()
         options.baseOptions.modelAssetPath = try defaultModel(arguments, context: context)
         options.baseOptions.threadCount = try arguments.integer("threads", in: 1...256)
@@ -90,8 +93,10 @@ package enum ObjectsCommand: Command {
                 x: Float(box.minX), y: Float(box.minY), width: Float(box.width), height: Float(box.height),
                 thickness: 3, color: .green)
             if let best = detection.categories.first {
-                let label = "\(best.displayName ?? best.categoryName ?? "#\(best.index)") \(Int((best.score * 100).rounded()))%"
-                annotation.canvas.drawText(label, x: Int(box.minX), y: max(0, Int(box.minY) - 18), color: .black, background: .green)
+                let label =
+                    "\(best.displayName ?? best.categoryName ?? "#\(best.index)") \(Int((best.score * 100).rounded()))%"
+                annotation.canvas.drawText(
+                    label, x: Int(box.minX), y: max(0, Int(box.minY) - 18), color: .black, background: .green)
             }
         }
         return annotation
@@ -100,17 +105,26 @@ package enum ObjectsCommand: Command {
     /// The JSON line of one result.
     static func json(_ result: ObjectDetectorResult, file: String, image: MPImage) -> JSONValue {
         let size = image.uprightSize
-        var fields = TaskJSON.header(file: file, width: size.width, height: size.height, timestamp: result.timestampInMilliseconds)
-        fields.append(("detections", .array(result.detections.map { detection in
-            let box = detection.boundingBox
-            return .object([
-                ("boundingBox", .object([
-                    ("x", .double(Double(box.minX))), ("y", .double(Double(box.minY))),
-                    ("width", .double(Double(box.width))), ("height", .double(Double(box.height))),
-                ])),
-                ("categories", .array(detection.categories.map(TaskJSON.category))),
-            ])
-        })))
+        var fields = TaskJSON.header(
+            file: file, width: size.width, height: size.height, timestamp: result.timestampInMilliseconds)
+        fields.append(
+            (
+                "detections",
+                .array(
+                    result.detections.map { detection in
+                        let box = detection.boundingBox
+                        return .object([
+                            (
+                                "boundingBox",
+                                .object([
+                                    ("x", .double(Double(box.minX))), ("y", .double(Double(box.minY))),
+                                    ("width", .double(Double(box.width))), ("height", .double(Double(box.height))),
+                                ])
+                            ),
+                            ("categories", .array(detection.categories.map(TaskJSON.category))),
+                        ])
+                    })
+            ))
         return .object(fields)
     }
 }
@@ -144,7 +158,9 @@ package enum ObjectsBench: BenchTask {
                 _ = try detector.detect(image: image)
             }
         }
-        BenchTimer.report(timing, label: "objects (\(video ? "video" : "image"))", json: parsed.flag("json"), console: context.console)
+        BenchTimer.report(
+            timing, label: "objects (\(video ? "video" : "image"))", json: parsed.flag("json"), console: context.console
+        )
         return 0
     }
 }

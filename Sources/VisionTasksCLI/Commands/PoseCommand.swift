@@ -15,14 +15,16 @@ package enum PoseCommand: Command {
                           [--video] [--fps N | --frame-ms N] [--annotate DIR] [--threads N] [--output FILE.jsonl]
         vision-tasks pose VIDEO... | --camera [DEVICE] | --raw-stdin WxH[@FPS]  [options as above]
           default model: pose_landmarker_full.task in the models folder
-          prints {"file","width","height","timestampInMilliseconds","landmarks":[[{"x","y","z","visibility","presence"}]],
+          prints {"file","width","height","timestampInMilliseconds",\
+        "landmarks":[[{"x","y","z","visibility","presence"}]],
                   "worldLandmarks":[[...]]} and with --segmentation "segmentationMasks":[{"width","height","mean"}]
           --video: the inputs (files, or one folder of frames in name order) are one video, timestamps from --fps
                    (default 30) or --frame-ms; --annotate DIR: writes each input with skeleton, landmarks and masks
         vision-tasks pose --api mlkit IMAGE... [--accurate] [--single-image] [--model PATH]
           ML Kit's PoseDetector (--api mediapipe, the default, is the above): prints {"file","poses":[{"landmarks":
           [{"type","position":{"x","y","z"},"inFrameLikelihood"}]}]} in pixels; model pose_landmarker_lite.task, with
-          --accurate pose_landmarker_full.task; the inputs are one tracked stream (frames 33 ms apart) unless --single-image
+          --accurate pose_landmarker_full.task; the inputs are one tracked stream (frames 33 ms apart) unless \
+          --single-image
         """ + "\n" + TaskCommandDriver.inputUsage
 
     static let flags: Set<String> = Set(["segmentation", "accurate", "single-image"]).union(TaskCommandDriver.flags)
@@ -32,9 +34,12 @@ package enum PoseCommand: Command {
     ]).union(TaskCommandDriver.options)
 
     /// Landmarker options from the command line.
-    static func landmarkerOptions(_ arguments: Arguments, context: CommandContext, video: Bool) throws -> PoseLandmarkerOptions {
+    static func landmarkerOptions(_ arguments: Arguments, context: CommandContext, video: Bool) throws
+        -> PoseLandmarkerOptions
+    {
         let options = PoseLandmarkerOptions()
-        options.baseOptions.modelAssetPath = try taskModelPath(arguments, defaultFile: "pose_landmarker_full.task", context: context)
+        options.baseOptions.modelAssetPath = try taskModelPath(
+            arguments, defaultFile: "pose_landmarker_full.task", context: context)
         options.baseOptions.threadCount = try arguments.integer("threads", in: 1...256)
         options.runningMode = video ? .video : .image
         if let count = try arguments.integer("num-poses", in: 1...100) { options.numPoses = count }
@@ -84,13 +89,22 @@ package enum PoseCommand: Command {
     /// The JSON line of one result; masks are summarized by their size and mean.
     static func json(_ result: PoseLandmarkerResult, file: String, image: MPImage, masks: Bool) -> JSONValue {
         let size = image.uprightSize
-        var fields = TaskJSON.header(file: file, width: size.width, height: size.height, timestamp: result.timestampInMilliseconds)
+        var fields = TaskJSON.header(
+            file: file, width: size.width, height: size.height, timestamp: result.timestampInMilliseconds)
         fields.append(("landmarks", TaskJSON.landmarks(result.landmarks)))
         fields.append(("worldLandmarks", TaskJSON.worldLandmarks(result.worldLandmarks)))
         if masks {
-            fields.append(("segmentationMasks", .array(result.segmentationMasks.map { mask in
-                .object([("width", .int(mask.width)), ("height", .int(mask.height)), ("mean", .double(mean(of: mask)))])
-            })))
+            fields.append(
+                (
+                    "segmentationMasks",
+                    .array(
+                        result.segmentationMasks.map { mask in
+                            .object([
+                                ("width", .int(mask.width)), ("height", .int(mask.height)),
+                                ("mean", .double(mean(of: mask))),
+                            ])
+                        })
+                ))
         }
         return .object(fields)
     }
@@ -150,7 +164,8 @@ package enum PoseBench: BenchTask {
                 _ = try landmarker.detect(image: image)
             }
         }
-        BenchTimer.report(timing, label: "pose (\(video ? "video" : "image"))", json: parsed.flag("json"), console: context.console)
+        BenchTimer.report(
+            timing, label: "pose (\(video ? "video" : "image"))", json: parsed.flag("json"), console: context.console)
         return 0
     }
 }

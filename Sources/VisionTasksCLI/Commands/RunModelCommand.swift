@@ -12,11 +12,15 @@ import ModelFile
 /// `--arithmetic` chooses the integer arithmetic of quantized operators (default xnnpack).
 package enum RunModelCommand: Command {
     package static let name = "run-model"
-    package static let summary = "run a .tflite model (or a .task member) on raw input files (float32, or uint8/int8 for quantized inputs)"
-    package static let usage = "vision-tasks run-model MODEL [--member NAME] --input FILE... --output-dir DIR [--threads N] [--arithmetic xnnpack|reference]"
+    package static let summary =
+        "run a .tflite model (or a .task member) on raw input files (float32, or uint8/int8 for quantized inputs)"
+    package static let usage =
+        "vision-tasks run-model MODEL [--member NAME] --input FILE... --output-dir DIR [--threads N] [--arithmetic "
+        + "xnnpack|reference]"
 
     package static func run(_ arguments: [String], context: CommandContext) throws -> Int32 {
-        let parsed = try Arguments(arguments, flags: [], options: ["member", "input", "output-dir", "threads", "arithmetic"])
+        let parsed = try Arguments(
+            arguments, flags: [], options: ["member", "input", "output-dir", "threads", "arithmetic"])
         guard parsed.positionals.count == 1, let file = parsed.positionals.first else {
             throw CLIError.usage("run-model takes exactly one MODEL")
         }
@@ -24,9 +28,11 @@ package enum RunModelCommand: Command {
         let inputs = parsed.values("input")
         let interpreter = try ModelLoading.interpreter(
             path: context.absolute(file), member: parsed.value("member"),
-            threads: try parsed.integer("threads", in: 1...256), arithmetic: try ModelLoading.arithmetic(parsed.value("arithmetic")))
+            threads: try parsed.integer("threads", in: 1...256),
+            arithmetic: try ModelLoading.arithmetic(parsed.value("arithmetic")))
         guard inputs.count == interpreter.inputCount else {
-            throw CLIError.usage("the model has \(interpreter.inputCount) input(s); got \(inputs.count) --input file(s)")
+            throw CLIError.usage(
+                "the model has \(interpreter.inputCount) input(s); got \(inputs.count) --input file(s)")
         }
         for (index, input) in inputs.enumerated() {
             let data = try ModelLoading.read(context.absolute(input))
@@ -34,7 +40,10 @@ package enum RunModelCommand: Command {
                 try interpreter.withInputBytes(index) { buffer in
                     guard data.count == buffer.count else {
                         throw CLIError.failed(
-                            "input \(index) ('\(input)') has \(data.count) bytes; shape \(try interpreter.inputShape(index)) of \(try interpreter.inputType(index)) needs \(buffer.count)")
+                            "input \(index) ('\(input)') has \(data.count) bytes; shape "
+                                + "\(try interpreter.inputShape(index)) of \(try interpreter.inputType(index)) "
+                                + "needs \(buffer.count)"
+                        )
                     }
                     buffer.copyBytes(from: data)
                 }
@@ -43,11 +52,14 @@ package enum RunModelCommand: Command {
             try interpreter.withInputBuffer(index) { buffer in
                 guard data.count == buffer.count * 4 else {
                     throw CLIError.failed(
-                        "input \(index) ('\(input)') has \(data.count) bytes; shape \(try interpreter.inputShape(index)) needs \(buffer.count * 4)")
+                        "input \(index) ('\(input)') has \(data.count) bytes; shape "
+                            + "\(try interpreter.inputShape(index)) needs \(buffer.count * 4)"
+                    )
                 }
                 data.withUnsafeBytes { raw in
                     for i in 0..<buffer.count {
-                        buffer[i] = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self)))
+                        buffer[i] = Float(
+                            bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self)))
                     }
                 }
             }
@@ -86,11 +98,16 @@ package enum RunModelCommand: Command {
 /// Shared steps of the model commands.
 enum ModelLoading {
     /// Opens `path` (a .tflite or a .task with `member`) and prepares an interpreter.
-    static func interpreter(path: String, member: String?, threads: Int?, instructionSet: String? = nil,
-                            arithmetic: QuantizedArithmetic = .xnnpack) throws -> Interpreter {
+    static func interpreter(
+        path: String, member: String?, threads: Int?, instructionSet: String? = nil,
+        arithmetic: QuantizedArithmetic = .xnnpack
+    ) throws -> Interpreter {
         let container = try ModelContainer(contentsOfFile: path)
         if container.kind == .bundle, member == nil {
-            throw CLIError.usage("the file is a .task bundle; choose a model with --member (\(container.modelNames.joined(separator: ", ")))")
+            throw CLIError.usage(
+                "the file is a .task bundle; choose a model with --member "
+                    + "(\(container.modelNames.joined(separator: ", ")))"
+            )
         }
         let model = try container.model(named: container.kind == .bundle ? member : nil)
         let options = InterpreterOptions()
@@ -99,7 +116,10 @@ enum ModelLoading {
         if let instructionSet {
             guard let choice = InstructionSet(name: instructionSet), choice.isSupported else {
                 let names = InstructionSet.all.filter(\.isSupported).map(\.description)
-                throw CLIError.usage("unknown or unsupported instruction set '\(instructionSet)' (this CPU: \(names.joined(separator: ", ")))")
+                throw CLIError.usage(
+                    "unknown or unsupported instruction set '\(instructionSet)' (this CPU: "
+                        + "\(names.joined(separator: ", ")))"
+                )
             }
             options.instructionSet = choice
         }

@@ -22,7 +22,10 @@ package struct Arguments: Sendable {
                 positionals.append(argument)
                 continue
             }
-            if argument == "--" { onlyPositionals = true; continue }
+            if argument == "--" {
+                onlyPositionals = true
+                continue
+            }
             var name = String(argument.dropFirst(2))
             var inlineValue: String?
             if let equals = name.firstIndex(of: "=") {
@@ -61,13 +64,16 @@ package struct Arguments: Sendable {
     package func integer(_ name: String, in range: ClosedRange<Int> = Int.min...Int.max) throws -> Int? {
         guard let text = value(name) else { return nil }
         guard let number = Int(text), range.contains(number) else {
-            throw CLIError.usage("--\(name) needs a whole number in \(range.lowerBound)...\(range.upperBound), not '\(text)'")
+            throw CLIError.usage(
+                "--\(name) needs a whole number in \(range.lowerBound)...\(range.upperBound), not '\(text)'")
         }
         return number
     }
 
     /// Option `name` as a floating-point number within `range`.
-    package func number(_ name: String, in range: ClosedRange<Double> = -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude) throws -> Double? {
+    package func number(
+        _ name: String, in range: ClosedRange<Double> = -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude
+    ) throws -> Double? {
         guard let text = value(name) else { return nil }
         guard let number = Double(text), number.isFinite, range.contains(number) else {
             throw CLIError.usage("--\(name) needs a number in \(range.lowerBound)...\(range.upperBound), not '\(text)'")
@@ -85,7 +91,7 @@ package enum CLIError: Error, CustomStringConvertible {
 
     package var description: String {
         switch self {
-        case let .usage(message), let .failed(message): return message
+        case .usage(let message), .failed(let message): return message
         }
     }
 }

@@ -75,7 +75,8 @@ package enum CLI {
         var lines = ["vision-tasks \(version): MediaPipe-compatible vision tasks in Swift", "", "commands:"]
         let width = commands.map { $0.name.count }.max() ?? 0
         for command in commands {
-            lines.append("  " + command.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + command.summary)
+            lines.append(
+                "  " + command.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + command.summary)
         }
         lines.append("")
         lines.append("Run 'vision-tasks help COMMAND' for a command's options.")

@@ -9,7 +9,9 @@ package final class Console: @unchecked Sendable {
     /// Whether standard error is a terminal (progress bars go there only then).
     package let errorIsTerminal: Bool
 
-    package init(writeOut: @escaping (String) -> Void, writeError: @escaping (String) -> Void, errorIsTerminal: Bool = false) {
+    package init(
+        writeOut: @escaping (String) -> Void, writeError: @escaping (String) -> Void, errorIsTerminal: Bool = false
+    ) {
         self.writeOut = writeOut
         self.writeError = writeError
         self.errorIsTerminal = errorIsTerminal
@@ -25,7 +27,8 @@ package final class Console: @unchecked Sendable {
 
     /// Writes a line to standard output.
     package func print(_ line: String) {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         writeOut(line + "\n")
     }
 
@@ -36,14 +39,16 @@ package final class Console: @unchecked Sendable {
 
     /// Writes a line to standard error.
     package func log(_ line: String) {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         writeError(line + "\n")
     }
 
     /// Replaces the current line of standard error with `text` (a progress bar; only for a
     /// terminal). An empty `text` clears the line.
     package func status(_ text: String) {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         writeError("\r" + text + "\u{1B}[K")
     }
 }
@@ -59,10 +64,26 @@ package final class RecordingConsole: @unchecked Sendable {
 
     package var console: Console {
         Console(
-            writeOut: { [self] text in lock.lock(); outBuffer += text; lock.unlock() },
-            writeError: { [self] text in lock.lock(); errorBuffer += text; lock.unlock() })
+            writeOut: { [self] text in
+                lock.lock()
+                outBuffer += text
+                lock.unlock()
+            },
+            writeError: { [self] text in
+                lock.lock()
+                errorBuffer += text
+                lock.unlock()
+            })
     }
 
-    package var standardOutput: String { lock.lock(); defer { lock.unlock() }; return outBuffer }
-    package var standardError: String { lock.lock(); defer { lock.unlock() }; return errorBuffer }
+    package var standardOutput: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return outBuffer
+    }
+    package var standardError: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return errorBuffer
+    }
 }

@@ -24,22 +24,22 @@ package enum JSONValue: Sendable, Equatable {
     private func write(to out: inout String) {
         switch self {
         case .null: out += "null"
-        case let .bool(value): out += value ? "true" : "false"
-        case let .int(value): out += String(value)
-        case let .float(value):
+        case .bool(let value): out += value ? "true" : "false"
+        case .int(let value): out += String(value)
+        case .float(let value):
             // Float's description is the shortest text that reads back as the same Float.
             out += value.isFinite ? JSONValue.trimmed(value.description) : "null"
-        case let .double(value):
+        case .double(let value):
             out += value.isFinite ? JSONValue.trimmed(value.description) : "null"
-        case let .string(value): JSONValue.writeString(value, to: &out)
-        case let .array(values):
+        case .string(let value): JSONValue.writeString(value, to: &out)
+        case .array(let values):
             out += "["
             for (index, value) in values.enumerated() {
                 if index > 0 { out += "," }
                 value.write(to: &out)
             }
             out += "]"
-        case let .object(fields):
+        case .object(let fields):
             out += "{"
             for (index, (key, value)) in fields.enumerated() {
                 if index > 0 { out += "," }

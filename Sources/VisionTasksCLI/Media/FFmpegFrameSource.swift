@@ -31,35 +31,42 @@ package final class FFmpegFrameSource: FrameSource, @unchecked Sendable {
         guard let ffprobe = FFmpegFrameSource.tool("ffprobe", searchPath: searchPath) else {
             throw MediaError.ffmpegMissing(tool: "ffprobe")
         }
-        let probe = try FFmpegFrameSource.capture(ffprobe, [
-            "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height,avg_frame_rate",
-            "-of", "default=noprint_wrappers=1", path,
-        ])
+        let probe = try FFmpegFrameSource.capture(
+            ffprobe,
+            [
+                "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height,avg_frame_rate",
+                "-of", "default=noprint_wrappers=1", path,
+            ])
         var fields: [String: String] = [:]
         for line in probe.split(whereSeparator: \.isNewline) {
             let pair = line.split(separator: "=", maxSplits: 1).map(String.init)
             if pair.count == 2 { fields[pair[0]] = pair[1] }
         }
         guard let width = fields["width"].flatMap({ Int($0) }), let height = fields["height"].flatMap({ Int($0) }),
-              width > 0, height > 0, width <= 16384, height <= 16384
+            width > 0, height > 0, width <= 16384, height <= 16384
         else {
             throw MediaError.probeFailed(path: path, message: "no video stream")
         }
         let rate = (fields["avg_frame_rate"] ?? "").split(separator: "/").compactMap { Double($0) }
         framesPerSecond = rate.count == 2 && rate[1] > 0 && rate[0] > 0 ? rate[0] / rate[1] : nil
-        let times = try FFmpegFrameSource.capture(ffprobe, [
-            "-v", "error", "-select_streams", "v:0", "-show_entries", "frame=best_effort_timestamp_time",
-            "-of", "csv=p=0", path,
-        ])
+        let times = try FFmpegFrameSource.capture(
+            ffprobe,
+            [
+                "-v", "error", "-select_streams", "v:0", "-show_entries", "frame=best_effort_timestamp_time",
+                "-of", "csv=p=0", path,
+            ])
         // Presentation times relative to the first frame, in whole milliseconds.
-        let seconds = times.split(whereSeparator: \.isNewline).compactMap { Double($0.split(separator: ",").first ?? "") }
+        let seconds = times.split(whereSeparator: \.isNewline).compactMap {
+            Double($0.split(separator: ",").first ?? "")
+        }
         let origin = seconds.first ?? 0
         timestamps = seconds.map { Int((($0 - origin) * 1000).rounded()) }
         self.width = width
         self.height = height
         live = false
         inputName = path
-        (process, reader, errors) = try FFmpegFrameSource.launch(ffmpeg, input: ["-i", path], width: width, height: height)
+        (process, reader, errors) = try FFmpegFrameSource.launch(
+            ffmpeg, input: ["-i", path], width: width, height: height)
     }
 
     /// Opens a camera through FFmpeg at `width`×`height`.
@@ -68,9 +75,9 @@ package final class FFmpegFrameSource: FrameSource, @unchecked Sendable {
             throw MediaError.ffmpegMissing(tool: "ffmpeg")
         }
         #if os(macOS)
-        let input = ["-f", "avfoundation", "-framerate", "30", "-video_size", "\(width)x\(height)", "-i", device]
+            let input = ["-f", "avfoundation", "-framerate", "30", "-video_size", "\(width)x\(height)", "-i", device]
         #else
-        let input = ["-f", "v4l2", "-video_size", "\(width)x\(height)", "-i", device]
+            let input = ["-f", "v4l2", "-video_size", "\(width)x\(height)", "-i", device]
         #endif
         self.width = width
         self.height = height
@@ -100,7 +107,8 @@ package final class FFmpegFrameSource: FrameSource, @unchecked Sendable {
         // Tasks need strictly increasing timestamps; a repeated stream time moves on by 1 ms.
         if timestamp <= lastTimestamp { timestamp = lastTimestamp + 1 }
         lastTimestamp = timestamp
-        return VideoFrame(index: index, timestampInMilliseconds: timestamp, width: width, height: height, pixels: pixels)
+        return VideoFrame(
+            index: index, timestampInMilliseconds: timestamp, width: width, height: height, pixels: pixels)
     }
 
     package func close() {
@@ -121,7 +129,8 @@ package final class FFmpegFrameSource: FrameSource, @unchecked Sendable {
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            let message = text.split(separator: "\n").last.map(String.init) ?? "exit status \(process.terminationStatus)"
+            let message =
+                text.split(separator: "\n").last.map(String.init) ?? "exit status \(process.terminationStatus)"
             throw MediaError.ffmpegFailed(input: inputName, message: message)
         }
     }
@@ -131,9 +140,10 @@ package final class FFmpegFrameSource: FrameSource, @unchecked Sendable {
     ) throws -> (Process, RawFrameReader, Pipe) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ffmpeg)
-        process.arguments = ["-nostdin", "-v", "error"] + input + [
-            "-map", "0:v:0", "-vsync", "passthrough", "-f", "rawvideo", "-pix_fmt", "rgb24", "-",
-        ]
+        process.arguments =
+            ["-nostdin", "-v", "error"] + input + [
+                "-map", "0:v:0", "-vsync", "passthrough", "-f", "rawvideo", "-pix_fmt", "rgb24", "-",
+            ]
         let pipe = Pipe()
         process.standardOutput = pipe
         // Read at the end of the stream (`-v error` keeps it short).
@@ -158,7 +168,8 @@ package final class FFmpegFrameSource: FrameSource, @unchecked Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
-        let output = Pipe(), errors = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
         try process.run()
@@ -166,7 +177,9 @@ package final class FFmpegFrameSource: FrameSource, @unchecked Sendable {
         let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw MediaError.probeFailed(path: arguments.last ?? "", message: errorText.split(separator: "\n").last.map(String.init) ?? "ffprobe failed")
+            throw MediaError.probeFailed(
+                path: arguments.last ?? "",
+                message: errorText.split(separator: "\n").last.map(String.init) ?? "ffprobe failed")
         }
         return text
     }

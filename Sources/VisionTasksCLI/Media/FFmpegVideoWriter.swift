@@ -19,7 +19,9 @@ package final class FFmpegVideoWriter {
             throw MediaError.ffmpegMissing(tool: "ffmpeg")
         }
         let folder = (path as NSString).deletingLastPathComponent
-        if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        if !folder.isEmpty {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
         // A reader that goes away must show up as EPIPE from write(2), not end the process.
         signal(SIGPIPE, SIG_IGN)
         self.width = width
@@ -54,7 +56,8 @@ package final class FFmpegVideoWriter {
     package func write(_ bitmap: Bitmap) throws {
         let rgb = bitmap.layout == .rgb8 ? bitmap : bitmap.convertedToRGB()
         guard rgb.width == width, rgb.height == height else {
-            throw MediaError.encodingFailed(path: path, message: "frame is \(rgb.width)x\(rgb.height), not \(width)x\(height)")
+            throw MediaError.encodingFailed(
+                path: path, message: "frame is \(rgb.width)x\(rgb.height), not \(width)x\(height)")
         }
         let descriptor = input.fileDescriptor
         try rgb.withUnsafeBytes { bytes in
@@ -81,7 +84,8 @@ package final class FFmpegVideoWriter {
         let message = lastError()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw MediaError.encodingFailed(path: path, message: "ffmpeg exited with status \(process.terminationStatus)\(message)")
+            throw MediaError.encodingFailed(
+                path: path, message: "ffmpeg exited with status \(process.terminationStatus)\(message)")
         }
     }
 

@@ -20,12 +20,14 @@ package final class RawFrameReader: @unchecked Sendable {
 
     /// Makes a waiting or later ``read(index:)`` return `nil` (within about 50 ms).
     package func cancel() {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         cancelled = true
     }
 
     private var isCancelled: Bool {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         return cancelled
     }
 
@@ -42,7 +44,10 @@ package final class RawFrameReader: @unchecked Sendable {
                 // Waits in slices so that a cancel from another thread is noticed.
                 var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
                 let ready = poll(&poller, 1, 50)
-                if isCancelled { stopped = true; return }
+                if isCancelled {
+                    stopped = true
+                    return
+                }
                 if ready == 0 || (ready < 0 && errno == EINTR) { continue }
                 let count = Foundation.read(descriptor, base + filled, expected - filled)
                 if count > 0 {
@@ -55,7 +60,9 @@ package final class RawFrameReader: @unchecked Sendable {
             }
         }
         if filled == 0 || stopped { return nil }
-        guard filled == expected else { throw MediaError.truncatedFrame(index: index, bytes: filled, expected: expected) }
+        guard filled == expected else {
+            throw MediaError.truncatedFrame(index: index, bytes: filled, expected: expected)
+        }
         return buffer
     }
 }
@@ -74,11 +81,13 @@ package final class StandardInputFrameSource: FrameSource, @unchecked Sendable {
         let parts = format.split(separator: "@", omittingEmptySubsequences: false)
         let size = parts[0].split(separator: "x")
         guard parts.count <= 2, size.count == 2, let width = Int(size[0]), let height = Int(size[1]),
-              width > 0, height > 0, width <= 16384, height <= 16384
+            width > 0, height > 0, width <= 16384, height <= 16384
         else { throw MediaError.invalidRawFormat(format) }
         var fps = 30.0
         if parts.count == 2 {
-            guard let value = Double(parts[1]), value > 0, value.isFinite else { throw MediaError.invalidRawFormat(format) }
+            guard let value = Double(parts[1]), value > 0, value.isFinite else {
+                throw MediaError.invalidRawFormat(format)
+            }
             fps = value
         }
         self.width = width

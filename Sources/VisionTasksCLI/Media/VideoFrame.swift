@@ -31,18 +31,18 @@ package enum MediaError: Error, CustomStringConvertible {
 
     package var description: String {
         switch self {
-        case let .ffmpegMissing(tool):
+        case .ffmpegMissing(let tool):
             return "\(tool) is not installed; video files and cameras need FFmpeg "
                 + "(Debian/Ubuntu: apt-get install ffmpeg; macOS: brew install ffmpeg)"
-        case let .probeFailed(path, message):
+        case .probeFailed(let path, let message):
             return "cannot read video '\(path)': \(message)"
-        case let .invalidRawFormat(text):
+        case .invalidRawFormat(let text):
             return "invalid --raw-stdin format '\(text)': expected WIDTHxHEIGHT or WIDTHxHEIGHT@FPS, e.g. 640x480@30"
-        case let .truncatedFrame(index, bytes, expected):
+        case .truncatedFrame(let index, let bytes, let expected):
             return "frame \(index) is truncated: \(bytes) of \(expected) bytes"
-        case let .ffmpegFailed(input, message):
+        case .ffmpegFailed(let input, let message):
             return "ffmpeg could not read '\(input)': \(message)"
-        case let .encodingFailed(path, message):
+        case .encodingFailed(let path, let message):
             return "cannot write video '\(path)': \(message)"
         }
     }

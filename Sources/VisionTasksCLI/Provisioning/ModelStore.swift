@@ -1,6 +1,6 @@
 import Foundation
-import VisionTasks
 import ModelFile
+import VisionTasks
 
 /// The folder where provisioned models live, and the state of each catalog file in it.
 package struct ModelStore {
@@ -35,7 +35,8 @@ package struct ModelStore {
     /// The models folder: `explicit`, else `$VISION_TASKS_MODELS`, else `Models/` in the
     /// current directory.
     package init(explicit: String?, context: CommandContext) {
-        directory = explicit.map(context.absolute)
+        directory =
+            explicit.map(context.absolute)
             ?? ModelsFolder.path(environment: context.environment, resolve: context.absolute)
     }
 

@@ -19,9 +19,11 @@ package struct Annotation {
     package mutating func drawSkeleton(
         _ landmarks: [NormalizedLandmark], connections: [Connection], lineColor: RGBColor, pointColor: RGBColor
     ) {
-        let width = Float(canvas.width), height = Float(canvas.height)
+        let width = Float(canvas.width)
+        let height = Float(canvas.height)
         for connection in connections {
-            let start = Int(connection.start), end = Int(connection.end)
+            let start = Int(connection.start)
+            let end = Int(connection.end)
             guard start < landmarks.count, end < landmarks.count else { continue }
             canvas.drawLine(
                 fromX: landmarks[start].x * width, y: landmarks[start].y * height,
@@ -29,8 +31,9 @@ package struct Annotation {
                 thickness: strokeWidth, color: lineColor)
         }
         for landmark in landmarks {
-            canvas.fillCircle(centerX: landmark.x * width, centerY: landmark.y * height,
-                              radius: strokeWidth * 1.5, color: pointColor)
+            canvas.fillCircle(
+                centerX: landmark.x * width, centerY: landmark.y * height,
+                radius: strokeWidth * 1.5, color: pointColor)
         }
     }
 

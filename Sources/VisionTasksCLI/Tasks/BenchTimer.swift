@@ -32,15 +32,21 @@ package struct BenchTimer {
     }
 
     /// The `bench` output: `{"medianMs","minMs","maxMs"}` with `--json`, else a line of text.
-    package static func report(_ timing: (median: Double, min: Double, max: Double), label: String, json: Bool, console: Console) {
+    package static func report(
+        _ timing: (median: Double, min: Double, max: Double), label: String, json: Bool, console: Console
+    ) {
         func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
         if json {
-            console.print(json: .object([
-                ("medianMs", .double(rounded(timing.median))), ("minMs", .double(rounded(timing.min))),
-                ("maxMs", .double(rounded(timing.max))),
-            ]))
+            console.print(
+                json: .object([
+                    ("medianMs", .double(rounded(timing.median))), ("minMs", .double(rounded(timing.min))),
+                    ("maxMs", .double(rounded(timing.max))),
+                ]))
         } else {
-            console.print(String(format: "%@: median %.2f ms, min %.2f ms, max %.2f ms", label, timing.median, timing.min, timing.max))
+            console.print(
+                String(
+                    format: "%@: median %.2f ms, min %.2f ms, max %.2f ms", label, timing.median, timing.min, timing.max
+                ))
         }
     }
 }

@@ -65,13 +65,13 @@ package struct ImageBatchRunner<Adapter: TaskCommandAdapter> {
         var writeError: (any Error)?
         for index in paths.indices {
             switch results.take(index) {
-            case let .line(line):
+            case .line(let line):
                 do {
                     if writeError == nil { try writer.write(line) }
                 } catch {
                     writeError = error
                 }
-            case let .failure(message):
+            case .failure(let message):
                 failed += 1
                 progress.finish()
                 context.console.log("error: \(paths[index]): \(message)")
@@ -83,10 +83,11 @@ package struct ImageBatchRunner<Adapter: TaskCommandAdapter> {
         if let writeError { throw writeError }
         if printsSummary {
             let seconds = progress.elapsedSeconds
-            context.console.log(String(
-                format: "%d images: %d ok, %d failed in %.1f s (%.1f images/s, %d workers)",
-                paths.count, paths.count - failed, failed, seconds, seconds > 0 ? Double(paths.count) / seconds : 0,
-                workers))
+            context.console.log(
+                String(
+                    format: "%d images: %d ok, %d failed in %.1f s (%.1f images/s, %d workers)",
+                    paths.count, paths.count - failed, failed, seconds, seconds > 0 ? Double(paths.count) / seconds : 0,
+                    workers))
         }
         return failed == 0 ? 0 : 1
     }

@@ -19,7 +19,7 @@ package final class JSONLineWriter: @unchecked Sendable {
         }
         let absolute = context.absolute(path)
         guard FileManager.default.createFile(atPath: absolute, contents: nil),
-              let handle = FileHandle(forWritingAtPath: absolute)
+            let handle = FileHandle(forWritingAtPath: absolute)
         else { throw CLIError.failed("cannot write --output file '\(path)'") }
         self.handle = handle
         self.path = path
@@ -30,7 +30,8 @@ package final class JSONLineWriter: @unchecked Sendable {
     /// Writes one line.
     package func write(_ value: JSONValue) throws {
         guard let handle else { return console.print(json: value) }
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         do {
             try handle.write(contentsOf: Data((value.serialized() + "\n").utf8))
         } catch {

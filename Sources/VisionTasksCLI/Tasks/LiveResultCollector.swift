@@ -28,19 +28,22 @@ package final class LiveResultCollector<Output: Sendable>: @unchecked Sendable {
 
     /// Results received so far, and how many of them were errors.
     package var counts: (delivered: Int, failed: Int) {
-        condition.lock(); defer { condition.unlock() }
+        condition.lock()
+        defer { condition.unlock() }
         return (delivered, failed)
     }
 
     /// Records a frame about to be given to `detectAsync`.
     package func submitting(index: Int, timestampInMilliseconds timestamp: Int, image: MPImage) {
-        condition.lock(); defer { condition.unlock() }
+        condition.lock()
+        defer { condition.unlock() }
         frames[timestamp] = (index, image)
     }
 
     /// Forgets a frame `detectAsync` refused.
     package func refused(timestampInMilliseconds timestamp: Int) {
-        condition.lock(); defer { condition.unlock() }
+        condition.lock()
+        defer { condition.unlock() }
         frames[timestamp] = nil
     }
 
@@ -57,7 +60,10 @@ package final class LiveResultCollector<Output: Sendable>: @unchecked Sendable {
         } else {
             result = .failure(error ?? CLIError.failed("no result"))
         }
-        handler(Delivery(frameIndex: frame?.index ?? -1, timestampInMilliseconds: timestamp, image: frame?.image, result: result))
+        handler(
+            Delivery(
+                frameIndex: frame?.index ?? -1, timestampInMilliseconds: timestamp, image: frame?.image, result: result)
+        )
         condition.lock()
         delivered += 1
         if case .failure = result { failed += 1 }

@@ -21,27 +21,33 @@ package struct LiveStreamRunner<Adapter: TaskCommandAdapter> {
 
         /// `live: 40 frames in, 12 results out (0 failed), 28 frames dropped`.
         package var line: String {
-            "live: \(framesIn) frames in, \(resultsOut) results out (\(failedResults) failed), \(dropped) frames dropped"
+            "live: \(framesIn) frames in, \(resultsOut) results out (\(failedResults) failed), \(dropped) frames "
+                + "dropped"
         }
     }
 
     /// Runs until `source` ends or Ctrl-C; exit status 1 when a frame failed or the stream broke.
     package func run(_ source: any FrameSource) throws -> Int32 {
-        let writer = self.writer, adapter = self.adapter, console = context.console, label = self.label
+        let writer = self.writer
+        let adapter = self.adapter
+        let console = context.console
+        let label = self.label
         let collector = LiveResultCollector<Adapter.Output> { delivery in
             switch delivery.result {
-            case let .success(output):
+            case .success(let output):
                 guard let image = delivery.image else {
                     // Cannot happen (every submitted frame is recorded); said rather than lost.
-                    return console.log("error: \(label): result for an unknown frame at \(delivery.timestampInMilliseconds) ms")
+                    return console.log(
+                        "error: \(label): result for an unknown frame at \(delivery.timestampInMilliseconds) ms")
                 }
-                let line = TaskJSON.setting("frame", to: .int(delivery.frameIndex), in: adapter.json(output, file: label, image: image))
+                let line = TaskJSON.setting(
+                    "frame", to: .int(delivery.frameIndex), in: adapter.json(output, file: label, image: image))
                 do {
                     try writer.write(line)
                 } catch {
                     console.log("error: \(CLI.message(for: error))")
                 }
-            case let .failure(error):
+            case .failure(let error):
                 console.log("error: \(label) frame \(delivery.frameIndex): \(CLI.message(for: error))")
             }
         }
@@ -56,7 +62,8 @@ package struct LiveStreamRunner<Adapter: TaskCommandAdapter> {
                     pixels: frame.pixels, width: frame.width, height: frame.height, bytesPerRow: frame.width * 3,
                     format: .rgb8)
                 summary.framesIn += 1
-                collector.submitting(index: frame.index, timestampInMilliseconds: frame.timestampInMilliseconds, image: image)
+                collector.submitting(
+                    index: frame.index, timestampInMilliseconds: frame.timestampInMilliseconds, image: image)
                 do {
                     try adapter.detectAsync(task, image: image, timestampInMilliseconds: frame.timestampInMilliseconds)
                 } catch {

@@ -13,7 +13,8 @@ package final class OrderedResults<Value: Sendable>: @unchecked Sendable {
 
     /// The next input index no worker has taken yet, or `nil` when all are taken.
     package func claim() -> Int? {
-        condition.lock(); defer { condition.unlock() }
+        condition.lock()
+        defer { condition.unlock() }
         guard nextIndex < slots.count else { return nil }
         defer { nextIndex += 1 }
         return nextIndex
@@ -29,7 +30,8 @@ package final class OrderedResults<Value: Sendable>: @unchecked Sendable {
 
     /// Waits for the result of input `index` and takes it out.
     package func take(_ index: Int) -> Value {
-        condition.lock(); defer { condition.unlock() }
+        condition.lock()
+        defer { condition.unlock() }
         while true {
             if let value = slots[index] {
                 slots[index] = nil

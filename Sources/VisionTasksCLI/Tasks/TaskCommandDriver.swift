@@ -38,22 +38,24 @@ package struct TaskCommandDriver {
         let threadCount = try arguments.integer("threads", in: 1...256)
         let writer = try JSONLineWriter(path: arguments.value("output"), context: context)
         switch kind {
-        case let .images(paths, fromFolder):
+        case .images(let paths, let fromFolder):
             return try ImageBatchRunner(
                 adapter: adapter, writer: writer, context: context, annotateDirectory: arguments.value("annotate"),
                 threadCount: threadCount, printsSummary: fromFolder
             ).run(paths)
-        case let .frames(paths):
+        case .frames(let paths):
             return try runFrames(paths, clock: clock, adapter: adapter, writer: writer)
-        case let .videoFiles(paths):
-            return try VideoFileRunner(adapter: adapter, writer: writer, context: context, annotate: arguments.value("annotate"))
-                .run(paths)
-        case let .camera(device):
+        case .videoFiles(let paths):
+            return try VideoFileRunner(
+                adapter: adapter, writer: writer, context: context, annotate: arguments.value("annotate")
+            )
+            .run(paths)
+        case .camera(let device):
             let size = try cameraSize()
             let source = try FFmpegFrameSource(
                 camera: device, width: size.width, height: size.height, searchPath: context.environment["PATH"])
             return try LiveStreamRunner(adapter: adapter, writer: writer, context: context, label: device).run(source)
-        case let .rawStandardInput(format):
+        case .rawStandardInput(let format):
             let source = try StandardInputFrameSource(format: format, handle: context.standardInput)
             return try LiveStreamRunner(adapter: adapter, writer: writer, context: context, label: "-").run(source)
         }
@@ -78,10 +80,12 @@ package struct TaskCommandDriver {
         for (index, input) in paths.enumerated() {
             report.run(input, console: context.console) {
                 let image = try MPImage(contentsOfFile: context.absolute(input))
-                let output = try adapter.detect(task, videoFrame: image, timestampInMilliseconds: clock.timestamp(ofFrame: index))
+                let output = try adapter.detect(
+                    task, videoFrame: image, timestampInMilliseconds: clock.timestamp(ofFrame: index))
                 try writer.write(adapter.json(output, file: input, image: image))
                 if let directory = arguments.value("annotate") {
-                    try adapter.annotate(output, on: image).write(to: annotationPath(for: input, directory: directory, context: context))
+                    try adapter.annotate(output, on: image).write(
+                        to: annotationPath(for: input, directory: directory, context: context))
                 }
             }
         }

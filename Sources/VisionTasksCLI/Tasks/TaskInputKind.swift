@@ -15,15 +15,16 @@ package enum TaskInputKind: Equatable {
 
     /// File extensions taken as videos without looking inside.
     package static let videoExtensions: Set<String> = [
-        "mp4", "m4v", "mov", "mkv", "webm", "avi", "mpg", "mpeg", "ts", "mts", "m2ts", "flv", "wmv", "ogv", "3gp", "gif",
+        "mp4", "m4v", "mov", "mkv", "webm", "avi", "mpg", "mpeg", "ts", "mts", "m2ts", "flv", "wmv", "ogv", "3gp",
+        "gif",
     ]
 
     /// The camera FFmpeg opens when `--camera` names none.
     package static var defaultCamera: String {
         #if os(macOS)
-        return "0"
+            return "0"
         #else
-        return "/dev/video0"
+            return "/dev/video0"
         #endif
     }
 
@@ -34,7 +35,9 @@ package enum TaskInputKind: Equatable {
             throw CLIError.usage("--camera, --raw-stdin and --video are mutually exclusive")
         }
         if let format = arguments.value("raw-stdin") {
-            guard arguments.positionals.isEmpty else { throw CLIError.usage("--raw-stdin reads standard input and takes no IMAGE") }
+            guard arguments.positionals.isEmpty else {
+                throw CLIError.usage("--raw-stdin reads standard input and takes no IMAGE")
+            }
             self = .rawStandardInput(format: format)
             return
         }

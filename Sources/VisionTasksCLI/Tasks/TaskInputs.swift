@@ -21,8 +21,10 @@ package struct TaskInputs {
             let absolute = context.absolute(argument)
             if FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory), isDirectory.boolValue {
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: absolute)) ?? []
-                let images = names.filter { TaskInputs.imageExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
-                    .sorted()
+                let images = names.filter {
+                    TaskInputs.imageExtensions.contains(($0 as NSString).pathExtension.lowercased())
+                }
+                .sorted()
                 guard !images.isEmpty else { throw CLIError.failed("folder '\(argument)' holds no PNG or JPEG images") }
                 paths += images.map { (argument as NSString).appendingPathComponent($0) }
                 expandedFolder = true
@@ -64,12 +66,17 @@ package func annotationPath(for input: String, directory: String, context: Comma
 }
 
 /// The model file a task command uses: `--model PATH`, else `fileName` in the models folder.
-package func taskModelPath(_ arguments: Arguments, defaultFile fileName: String, context: CommandContext) throws -> String {
+package func taskModelPath(_ arguments: Arguments, defaultFile fileName: String, context: CommandContext) throws
+    -> String
+{
     if let explicit = arguments.value("model") { return context.absolute(explicit) }
     let store = ModelStore(explicit: nil, context: context)
     let path = store.directory + "/" + fileName
     guard FileManager.default.fileExists(atPath: path) else {
-        throw CLIError.failed("model \(fileName) not found in \(store.directory); run 'vision-tasks models fetch \(fileName)' or pass --model PATH")
+        throw CLIError.failed(
+            "model \(fileName) not found in \(store.directory); run 'vision-tasks models fetch \(fileName)' or pass "
+                + "--model PATH"
+        )
     }
     return path
 }

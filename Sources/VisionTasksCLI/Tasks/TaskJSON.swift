@@ -12,16 +12,20 @@ package enum TaskJSON {
 
     /// One list of normalized landmarks per detected object.
     package static func landmarks(_ lists: [[NormalizedLandmark]]) -> JSONValue {
-        .array(lists.map { list in
-            .array(list.map { landmark(x: $0.x, y: $0.y, z: $0.z, visibility: $0.visibility, presence: $0.presence) })
-        })
+        .array(
+            lists.map { list in
+                .array(
+                    list.map { landmark(x: $0.x, y: $0.y, z: $0.z, visibility: $0.visibility, presence: $0.presence) })
+            })
     }
 
     /// One list of world landmarks per detected object.
     package static func worldLandmarks(_ lists: [[Landmark]]) -> JSONValue {
-        .array(lists.map { list in
-            .array(list.map { landmark(x: $0.x, y: $0.y, z: $0.z, visibility: $0.visibility, presence: $0.presence) })
-        })
+        .array(
+            lists.map { list in
+                .array(
+                    list.map { landmark(x: $0.x, y: $0.y, z: $0.z, visibility: $0.visibility, presence: $0.presence) })
+            })
     }
 
     /// `{"index","score","categoryName","displayName"}`; names are `null` when absent.
@@ -34,13 +38,15 @@ package enum TaskJSON {
 
     /// The fields every task line starts with.
     package static func header(file: String, width: Int, height: Int, timestamp: Int) -> [(String, JSONValue)] {
-        [("file", .string(file)), ("width", .int(width)), ("height", .int(height)),
-         ("timestampInMilliseconds", .int(timestamp))]
+        [
+            ("file", .string(file)), ("width", .int(width)), ("height", .int(height)),
+            ("timestampInMilliseconds", .int(timestamp)),
+        ]
     }
 
     /// `line` with `key` set to `value`: replaced where present, else inserted after `file`.
     package static func setting(_ key: String, to value: JSONValue, in line: JSONValue) -> JSONValue {
-        guard case var .object(fields) = line else { return line }
+        guard case .object(var fields) = line else { return line }
         if let index = fields.firstIndex(where: { $0.0 == key }) {
             fields[index].1 = value
         } else {

@@ -11,7 +11,9 @@ package struct VideoFileRunner<Adapter: TaskCommandAdapter> {
     package var annotate: String?
 
     /// Where the annotated copy of `input` goes.
-    package static func annotatedVideoPath(for input: String, annotate: String, inputCount: Int, context: CommandContext) throws -> String {
+    package static func annotatedVideoPath(
+        for input: String, annotate: String, inputCount: Int, context: CommandContext
+    ) throws -> String {
         let fileExtension = (annotate as NSString).pathExtension.lowercased()
         if TaskInputKind.videoExtensions.contains(fileExtension) {
             guard inputCount == 1 else {
@@ -27,10 +29,17 @@ package struct VideoFileRunner<Adapter: TaskCommandAdapter> {
     package func run(_ videos: [String]) throws -> Int32 {
         let searchPath = context.environment["PATH"]
         // Checked before any work, so that a missing FFmpeg is one clear error.
-        guard FFmpegFrameSource.tool("ffmpeg", searchPath: searchPath) != nil else { throw MediaError.ffmpegMissing(tool: "ffmpeg") }
-        guard FFmpegFrameSource.tool("ffprobe", searchPath: searchPath) != nil else { throw MediaError.ffmpegMissing(tool: "ffprobe") }
+        guard FFmpegFrameSource.tool("ffmpeg", searchPath: searchPath) != nil else {
+            throw MediaError.ffmpegMissing(tool: "ffmpeg")
+        }
+        guard FFmpegFrameSource.tool("ffprobe", searchPath: searchPath) != nil else {
+            throw MediaError.ffmpegMissing(tool: "ffprobe")
+        }
         let outputs = try annotate.map { annotate in
-            try videos.map { try VideoFileRunner.annotatedVideoPath(for: $0, annotate: annotate, inputCount: videos.count, context: context) }
+            try videos.map {
+                try VideoFileRunner.annotatedVideoPath(
+                    for: $0, annotate: annotate, inputCount: videos.count, context: context)
+            }
         }
         var report = BatchReport()
         for (videoIndex, video) in videos.enumerated() {
@@ -54,13 +63,19 @@ package struct VideoFileRunner<Adapter: TaskCommandAdapter> {
                 var frameIndex = -1
                 report.run(video, console: context.console) {
                     do {
-                        guard let frame = try source.nextFrame() else { streamOK = false; return }
+                        guard let frame = try source.nextFrame() else {
+                            streamOK = false
+                            return
+                        }
                         frameIndex = frame.index
                         let image = try MPImage(
                             pixels: frame.pixels, width: frame.width, height: frame.height,
                             bytesPerRow: frame.width * 3, format: .rgb8)
-                        let output = try adapter.detect(task, videoFrame: image, timestampInMilliseconds: frame.timestampInMilliseconds)
-                        try writer.write(TaskJSON.setting("frame", to: .int(frame.index), in: adapter.json(output, file: video, image: image)))
+                        let output = try adapter.detect(
+                            task, videoFrame: image, timestampInMilliseconds: frame.timestampInMilliseconds)
+                        try writer.write(
+                            TaskJSON.setting(
+                                "frame", to: .int(frame.index), in: adapter.json(output, file: video, image: image)))
                         try encoder?.write(adapter.annotate(output, on: image).canvas.bitmap)
                     } catch let error as MediaError {
                         // A broken stream or encoder ends this video.

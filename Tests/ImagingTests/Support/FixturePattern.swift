@@ -18,7 +18,9 @@ enum FixturePattern {
             for x in 0..<width {
                 guard let pixel = bitmap.rgb(x: x, y: y) else { return (Int.max, .infinity) }
                 let expected = rgb(x: x, y: y)
-                for (value, target) in [(pixel.red, expected.red), (pixel.green, expected.green), (pixel.blue, expected.blue)] {
+                for (value, target) in [
+                    (pixel.red, expected.red), (pixel.green, expected.green), (pixel.blue, expected.blue),
+                ] {
                     let difference = abs(Int(value) - target)
                     largest = max(largest, difference)
                     total += difference

@@ -13,7 +13,9 @@ struct GoldenTensors: Decodable {
         let rotation: Float
 
         enum CodingKeys: String, CodingKey {
-            case xCenter = "x_center", yCenter = "y_center", width, height, rotation
+            case xCenter = "x_center"
+            case yCenter = "y_center"
+            case width, height, rotation
         }
 
         var normalizedRect: NormalizedRect {
@@ -30,7 +32,9 @@ struct GoldenTensors: Decodable {
         let type: String
 
         enum CodingKeys: String, CodingKey {
-            case width, height, keepAspectRatio = "keep_aspect_ratio", border, range, type
+            case width, height
+            case keepAspectRatio = "keep_aspect_ratio"
+            case border, range, type
         }
 
         func options() throws -> TensorConversionOptions {
@@ -47,7 +51,9 @@ struct GoldenTensors: Decodable {
         let fnv1a64: String
 
         enum CodingKeys: String, CodingKey {
-            case mean, absSum = "abs_sum", fnv1a64 = "uint8_fnv1a64"
+            case mean
+            case absSum = "abs_sum"
+            case fnv1a64 = "uint8_fnv1a64"
         }
     }
 
@@ -64,9 +70,13 @@ struct GoldenTensors: Decodable {
         let samplesHex: String
 
         enum CodingKeys: String, CodingKey {
-            case name, image, rect, tensor, letterboxPadding = "letterbox_padding", matrix
-            case verifiedWithMediapipe = "verified_with_mediapipe", checksums
-            case sampleStride = "sample_stride", samplesHex = "samples_uint8_hex"
+            case name, image, rect, tensor
+            case letterboxPadding = "letterbox_padding"
+            case matrix
+            case verifiedWithMediapipe = "verified_with_mediapipe"
+            case checksums
+            case sampleStride = "sample_stride"
+            case samplesHex = "samples_uint8_hex"
         }
 
         /// Every `sampleStride`-th 8-bit value of the expected tensor.

@@ -52,7 +52,9 @@ struct GoldenModel: Decodable {
 
     static func load(bundle: String, member: String) throws -> GoldenModel {
         guard let directory else { throw GoldenError.missing("Golden resource directory") }
-        let name = bundle.replacingOccurrences(of: ".task", with: "") + "__" + member.replacingOccurrences(of: ".tflite", with: "") + ".json"
+        let name =
+            bundle.replacingOccurrences(of: ".task", with: "") + "__"
+            + member.replacingOccurrences(of: ".tflite", with: "") + ".json"
         let data = try Data(contentsOf: directory.appendingPathComponent(name))
         return try JSONDecoder().decode(GoldenModel.self, from: data)
     }
@@ -62,18 +64,25 @@ struct GoldenModel: Decodable {
         let count = shape.reduce(1, *)
         switch recipe.kind {
         case "random":
-            guard let seed = recipe.seed, let low = recipe.low, let high = recipe.high else { throw GoldenError.missing("random recipe fields") }
+            guard let seed = recipe.seed, let low = recipe.low, let high = recipe.high else {
+                throw GoldenError.missing("random recipe fields")
+            }
             return RandomInput.values(seed: seed, count: count, low: low, high: high)
         case "image":
             guard let file = recipe.file, let size = recipe.size, let top = recipe.top, let left = recipe.left,
-                  let mean = recipe.mean, let std = recipe.std, let directory else { throw GoldenError.missing("image recipe fields") }
+                let mean = recipe.mean, let std = recipe.std, let directory
+            else { throw GoldenError.missing("image recipe fields") }
             let pixels = try [UInt8](Data(contentsOf: directory.appendingPathComponent(file)))
-            guard pixels.count == size * size * 3, shape.count == 4, shape[3] == 3 else { throw GoldenError.missing("image \(file) size") }
-            let height = shape[1], width = shape[2]
+            guard pixels.count == size * size * 3, shape.count == 4, shape[3] == 3 else {
+                throw GoldenError.missing("image \(file) size")
+            }
+            let height = shape[1]
+            let width = shape[2]
             var values: [Float] = []
             values.reserveCapacity(count)
             // Same float32 formula as the generator: (u8 - mean) / std.
-            let m = Float(mean), s = Float(std)
+            let m = Float(mean)
+            let s = Float(std)
             for y in 0..<height {
                 for x in 0..<width {
                     for c in 0..<3 {
@@ -90,14 +99,18 @@ struct GoldenModel: Decodable {
     static func decodeFloats(_ base64: String) throws -> [Float] {
         guard let data = Data(base64Encoded: base64) else { throw GoldenError.missing("base64 values") }
         return data.withUnsafeBytes { raw in
-            (0..<(raw.count / 4)).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self))) }
+            (0..<(raw.count / 4)).map {
+                Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self)))
+            }
         }
     }
 
     static func decodeIndices(_ base64: String) throws -> [Int] {
         guard let data = Data(base64Encoded: base64) else { throw GoldenError.missing("base64 indices") }
         return data.withUnsafeBytes { raw in
-            (0..<(raw.count / 4)).map { Int(Int32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: Int32.self))) }
+            (0..<(raw.count / 4)).map {
+                Int(Int32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: Int32.self)))
+            }
         }
     }
 }

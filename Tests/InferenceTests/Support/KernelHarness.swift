@@ -1,3 +1,5 @@
+import ModelFile
+
 @testable import Inference
 
 /// Runs a kernel built over plain arrays: owns the memory and a pool.
@@ -29,21 +31,36 @@ final class KernelHarness {
     }
 }
 
-func values(_ p: UnsafeMutablePointer<Float>, _ count: Int) -> [Float] { Array(UnsafeBufferPointer(start: p, count: count)) }
+func values(_ p: UnsafeMutablePointer<Float>, _ count: Int) -> [Float] {
+    Array(UnsafeBufferPointer(start: p, count: count))
+}
 
 /// A convolution over float arrays: input NHWC, filter OHWI.
-func conv2D(_ h: KernelHarness, input: [Float], shape: NHWC, filter: [Float], filterShape: NHWC, bias: [Float]?,
-            stride: (Int, Int) = (1, 1), dilation: (Int, Int) = (1, 1), padding: Padding, clamp: ActivationClamp = .identity) -> [Float] {
-    let rows = WindowAxis(input: shape.height, filter: filterShape.height, stride: stride.0, dilation: dilation.0, padding: padding)!
-    let columns = WindowAxis(input: shape.width, filter: filterShape.width, stride: stride.1, dilation: dilation.1, padding: padding)!
+func conv2D(
+    _ h: KernelHarness, input: [Float], shape: NHWC, filter: [Float], filterShape: NHWC, bias: [Float]?,
+    stride: (Int, Int) = (1, 1), dilation: (Int, Int) = (1, 1), padding: Padding, clamp: ActivationClamp = .identity
+) -> [Float] {
+    let rows = WindowAxis(
+        input: shape.height, filter: filterShape.height, stride: stride.0, dilation: dilation.0, padding: padding)!
+    let columns = WindowAxis(
+        input: shape.width, filter: filterShape.width, stride: stride.1, dilation: dilation.1, padding: padding)!
     let outShape = NHWC(batch: shape.batch, height: rows.output, width: columns.output, channels: filterShape.batch)
     let out = h.output(outShape.batch * outShape.height * outShape.width * outShape.channels)
     let weights = filter.withUnsafeBufferPointer { f in
-        bias.map { b in b.withUnsafeBufferPointer { PackedWeights(weights: f.baseAddress!, bias: $0.baseAddress, n: filterShape.batch, k: filterShape.height * filterShape.width * filterShape.channels) } }
-            ?? PackedWeights(weights: f.baseAddress!, bias: nil, n: filterShape.batch, k: filterShape.height * filterShape.width * filterShape.channels)
+        bias.map { b in
+            b.withUnsafeBufferPointer {
+                PackedWeights(
+                    weights: f.baseAddress!, bias: $0.baseAddress, n: filterShape.batch,
+                    k: filterShape.height * filterShape.width * filterShape.channels)
+            }
+        }
+            ?? PackedWeights(
+                weights: f.baseAddress!, bias: nil, n: filterShape.batch,
+                k: filterShape.height * filterShape.width * filterShape.channels)
     }
-    h.run(Conv2DKernel(input: h.buffer(input), output: out, inputShape: shape, outputShape: outShape, rows: rows, columns: columns, weights: weights, clamp: clamp))
+    h.run(
+        Conv2DKernel(
+            input: h.buffer(input), output: out, inputShape: shape, outputShape: outShape, rows: rows, columns: columns,
+            weights: weights, clamp: clamp))
     return values(out, outShape.batch * outShape.height * outShape.width * outShape.channels)
 }
-
-import ModelFile

@@ -1,5 +1,6 @@
 import Foundation
 import ModelFile
+
 @testable import Inference
 
 /// Golden data of the quantized engine, written by scripts/reference/make_quantized_golden.py
@@ -53,14 +54,18 @@ enum QuantizedGolden {
     }
 
     /// Runs `model` on raw inputs with `arithmetic` and returns every output's raw bytes.
-    static func run(_ model: TFLiteModel, inputs: [[UInt8]], arithmetic: QuantizedArithmetic, threads: Int = 1,
-                    additionalOutputs: [Int] = []) throws -> [[UInt8]] {
+    static func run(
+        _ model: TFLiteModel, inputs: [[UInt8]], arithmetic: QuantizedArithmetic, threads: Int = 1,
+        additionalOutputs: [Int] = []
+    ) throws -> [[UInt8]] {
         let interpreter = try Interpreter(
             model: model, options: InterpreterOptions(threadCount: threads, quantizedArithmetic: arithmetic),
             additionalOutputs: additionalOutputs)
         for (i, input) in inputs.enumerated() {
             try interpreter.withInputBytes(i) { buffer in
-                guard buffer.count == input.count else { throw GoldenError.missing("input \(i) size \(input.count) vs \(buffer.count)") }
+                guard buffer.count == input.count else {
+                    throw GoldenError.missing("input \(i) size \(input.count) vs \(buffer.count)")
+                }
                 buffer.copyBytes(from: input)
             }
         }
@@ -74,9 +79,11 @@ enum QuantizedGolden {
         guard a.count == b.count else { return nil }
         switch type {
         case "uint8": return zip(a, b).map { Double(abs(Int($0) - Int($1))) }.max() ?? 0
-        case "int8": return zip(a, b).map { Double(abs(Int(Int8(bitPattern: $0)) - Int(Int8(bitPattern: $1)))) }.max() ?? 0
+        case "int8":
+            return zip(a, b).map { Double(abs(Int(Int8(bitPattern: $0)) - Int(Int8(bitPattern: $1)))) }.max() ?? 0
         case "float32":
-            let x = floats(a), y = floats(b)
+            let x = floats(a)
+            let y = floats(b)
             return zip(x, y).map { $0 == $1 || ($0.isNaN && $1.isNaN) ? 0 : Double(abs($0 - $1)) }.max() ?? 0
         default: return a == b ? 0 : .infinity
         }
@@ -84,7 +91,9 @@ enum QuantizedGolden {
 
     static func floats(_ bytes: [UInt8]) -> [Float] {
         bytes.withUnsafeBytes { raw in
-            (0..<(raw.count / 4)).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self))) }
+            (0..<(raw.count / 4)).map {
+                Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self)))
+            }
         }
     }
 }

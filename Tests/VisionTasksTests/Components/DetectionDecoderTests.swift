@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import VisionTasks
 
 @Suite("Detection decoder")
@@ -12,10 +13,14 @@ struct DetectionDecoderTests {
             scoreClippingThreshold: 100, minScoreThreshold: 0.5)
     }
 
-    private let anchors = [Anchor(xCenter: 0.5, yCenter: 0.5, width: 1, height: 1),
-                           Anchor(xCenter: 0.25, yCenter: 0.75, width: 0.5, height: 0.5)]
+    private let anchors = [
+        Anchor(xCenter: 0.5, yCenter: 0.5, width: 1, height: 1),
+        Anchor(xCenter: 0.25, yCenter: 0.75, width: 0.5, height: 0.5),
+    ]
 
-    private func decode(_ boxes: [Float], _ scores: [Float], _ options: DetectionDecoderOptions) throws -> [PipelineDetection] {
+    private func decode(_ boxes: [Float], _ scores: [Float], _ options: DetectionDecoderOptions) throws
+        -> [PipelineDetection]
+    {
         try boxes.withUnsafeBufferPointer { boxes in
             try scores.withUnsafeBufferPointer { scores in
                 try DetectionDecoder.decode(boxes: boxes, scores: scores, anchors: anchors, options: options)
@@ -26,8 +31,10 @@ struct DetectionDecoderTests {
     @Test func decodesBoxAndKeypointsAgainstTheirAnchor() throws {
         // Box 0: centre (0.6, 0.7), size 0.5×0.4; keypoints (0.4, 0.8) and (0.5, 0.5).
         // Box 1 (anchor 0.25, 0.75, size 0.5): centre 0.25 + 2/10·0.5 = 0.35, 0.75 − 0.05 = 0.7.
-        let boxes: [Float] = [1, 2, 5, 4, -1, 3, 0, 0,
-                              2, -1, 4, 2, 0, 0, 10, 10]
+        let boxes: [Float] = [
+            1, 2, 5, 4, -1, 3, 0, 0,
+            2, -1, 4, 2, 0, 0, 10, 10,
+        ]
         let result = try decode(boxes, [0, 2], options())
         #expect(result.count == 2)
         #expect(close(result[0].box, RelativeBox(xMin: 0.35, yMin: 0.5, width: 0.5, height: 0.4)))
@@ -48,8 +55,10 @@ struct DetectionDecoderTests {
     }
 
     @Test func scoresBelowThresholdAndNegativeSizesAreDropped() throws {
-        let boxes: [Float] = [0, 0, 1, 1, 0, 0, 0, 0,
-                              0, 0, -1, 1, 0, 0, 0, 0]
+        let boxes: [Float] = [
+            0, 0, 1, 1, 0, 0, 0, 0,
+            0, 0, -1, 1, 0, 0, 0, 0,
+        ]
         // Box 0 scores sigmoid(-0.1) < 0.5; box 1 has a negative width.
         #expect(try decode(boxes, [-0.1, 5], options()).isEmpty)
     }

@@ -1,5 +1,6 @@
 import Imaging
 import Testing
+
 @testable import VisionTasks
 
 @Suite("Detection to rect")

@@ -1,5 +1,6 @@
 import Imaging
 import Testing
+
 @testable import VisionTasks
 
 @Suite("Filters")
@@ -66,9 +67,12 @@ struct FilterTests {
         var smoother = LandmarksSmoother(parameters: .poseNormalized)
         let image = ImageSize(width: 100, height: 100)
         let tiny = NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: 0, height: 0)
-        _ = smoother.smooth([NormalizedLandmark(x: 0.1, y: 0.1, z: 0)], imageSize: image, objectScaleROI: tiny, timestampInMicroseconds: 0)
+        _ = smoother.smooth(
+            [NormalizedLandmark(x: 0.1, y: 0.1, z: 0)], imageSize: image, objectScaleROI: tiny,
+            timestampInMicroseconds: 0)
         let out = smoother.smooth(
-            [NormalizedLandmark(x: 0.9, y: 0.9, z: 0)], imageSize: image, objectScaleROI: tiny, timestampInMicroseconds: 33_000)
+            [NormalizedLandmark(x: 0.9, y: 0.9, z: 0)], imageSize: image, objectScaleROI: tiny,
+            timestampInMicroseconds: 33_000)
         #expect(out == [NormalizedLandmark(x: 0.9, y: 0.9, z: 0)])
     }
 

@@ -1,15 +1,19 @@
 import Foundation
 import Testing
+
 @testable import VisionTasks
 
 @Suite("Landmark decoding")
 struct LandmarkDecodingTests {
     @Test func normalizedLandmarksDivideByInputSizeAndActivate() throws {
-        let values: [Float] = [128, 64, 32, 0, 2,
-                               256, 0, -64, -2, 0]
+        let values: [Float] = [
+            128, 64, 32, 0, 2,
+            256, 0, -64, -2, 0,
+        ]
         let landmarks = try values.withUnsafeBufferPointer {
             try LandmarkTensorDecoder.normalized(
-                $0, count: 2, inputWidth: 256, inputHeight: 128, normalizeZ: 0.5, visibility: .sigmoid, presence: .sigmoid)
+                $0, count: 2, inputWidth: 256, inputHeight: 128, normalizeZ: 0.5, visibility: .sigmoid,
+                presence: .sigmoid)
         }
         #expect(landmarks[0].x == 0.5 && landmarks[0].y == 0.5 && landmarks[0].z == 0.25)
         #expect(landmarks[0].visibility == 0.5)
@@ -52,7 +56,8 @@ struct LandmarkDecodingTests {
         var landmarks = [NormalizedLandmark(x: 0.5, y: 0.5, z: 0)]
         let heatmap = hwc([[z, z, z, 1, z, z, z, z, z]])
         try heatmap.withUnsafeBufferPointer {
-            _ = try HeatmapRefinement.refine(&landmarks, heatmap: $0, height: 3, width: 3, channels: 1, kernelSize: 3, minConfidence: 0.1)
+            _ = try HeatmapRefinement.refine(
+                &landmarks, heatmap: $0, height: 3, width: 3, channels: 1, kernelSize: 3, minConfidence: 0.1)
         }
         #expect(landmarks[0].x == 0)
         #expect(close(landmarks[0].y, 1 / 3))
@@ -63,7 +68,8 @@ struct LandmarkDecodingTests {
         let plane: [Float] = [z, z, z, 0, z, z, z, z, z]  // best confidence sigmoid(0) = 0.5 < 0.6
         let heatmap = hwc([plane, plane, plane])
         try heatmap.withUnsafeBufferPointer {
-            _ = try HeatmapRefinement.refine(&landmarks, heatmap: $0, height: 3, width: 3, channels: 3, kernelSize: 3, minConfidence: 0.6)
+            _ = try HeatmapRefinement.refine(
+                &landmarks, heatmap: $0, height: 3, width: 3, channels: 3, kernelSize: 3, minConfidence: 0.6)
         }
         #expect(landmarks.allSatisfy { $0.x == 0.5 && $0.y == 0.5 })
     }
@@ -72,7 +78,8 @@ struct LandmarkDecodingTests {
         var landmarks = [NormalizedLandmark(x: 0, y: 0, z: 0), NormalizedLandmark(x: 0.9, y: 0.9, z: 0)]
         let heatmap = hwc([[z, z, z, 0, z, 0, z, z, z], [z, z, z, 0, z, 0, z, z, 0]])
         try heatmap.withUnsafeBufferPointer {
-            _ = try HeatmapRefinement.refine(&landmarks, heatmap: $0, height: 3, width: 3, channels: 2, kernelSize: 3, minConfidence: 0.1)
+            _ = try HeatmapRefinement.refine(
+                &landmarks, heatmap: $0, height: 3, width: 3, channels: 2, kernelSize: 3, minConfidence: 0.1)
         }
         #expect(landmarks[0].x == 0 && close(landmarks[0].y, 1 / 3))
         #expect(close(landmarks[1].x, 2 / 3) && close(landmarks[1].y, 0.5))
@@ -83,7 +90,8 @@ struct LandmarkDecodingTests {
         var heatmap = [Float](repeating: z, count: 64)
         heatmap[5 * 8 + 6] = 3
         var landmarks = [NormalizedLandmark(x: 0.45, y: 0.3, z: 0), NormalizedLandmark(x: 1.0, y: 0.5, z: 0)]
-        var first = [landmarks[0]], outside = [landmarks[1]]
+        var first = [landmarks[0]]
+        var outside = [landmarks[1]]
         try heatmap.withUnsafeBufferPointer {
             try HeatmapRefinement.refine(&first, heatmap: $0, height: 8, width: 8, channels: 1)
             try HeatmapRefinement.refine(&outside, heatmap: $0, height: 8, width: 8, channels: 1)
@@ -105,10 +113,13 @@ struct LandmarkDecodingTests {
         // height and would pull it onto the bottom rows (docs/DIFFERENCES.md).
         var heatmap = [Float](repeating: z, count: 64)
         for column in 0..<8 { heatmap[7 * 8 + column] = 3 }
-        var below = [NormalizedLandmark(x: 0.5, y: 1.05, z: 0)], inside = [NormalizedLandmark(x: 0.5, y: 0.95, z: 0)]
+        var below = [NormalizedLandmark(x: 0.5, y: 1.05, z: 0)]
+        var inside = [NormalizedLandmark(x: 0.5, y: 0.95, z: 0)]
         let confidences = try heatmap.withUnsafeBufferPointer {
-            (try HeatmapRefinement.refine(&below, heatmap: $0, height: 8, width: 8, channels: 1),
-             try HeatmapRefinement.refine(&inside, heatmap: $0, height: 8, width: 8, channels: 1))
+            (
+                try HeatmapRefinement.refine(&below, heatmap: $0, height: 8, width: 8, channels: 1),
+                try HeatmapRefinement.refine(&inside, heatmap: $0, height: 8, width: 8, channels: 1)
+            )
         }
         #expect(below == [NormalizedLandmark(x: 0.5, y: 1.05, z: 0)])
         #expect(confidences.0 == [nil])

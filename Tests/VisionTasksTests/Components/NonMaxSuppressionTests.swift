@@ -1,4 +1,5 @@
 import Testing
+
 @testable import VisionTasks
 
 @Suite("Non-max suppression")
@@ -17,8 +18,10 @@ struct NonMaxSuppressionTests {
     }
 
     @Test func weightedKeepsNonOverlappingDetectionsInScoreOrder() {
-        let boxes = [detection(0, 0, 0.1, 0.1, score: 0.3), detection(0.5, 0.5, 0.1, 0.1, score: 0.7),
-                     detection(0.2, 0.2, 0.1, 0.1, score: 0.5)]
+        let boxes = [
+            detection(0, 0, 0.1, 0.1, score: 0.3), detection(0.5, 0.5, 0.1, 0.1, score: 0.7),
+            detection(0.2, 0.2, 0.1, 0.1, score: 0.5),
+        ]
         let result = NonMaxSuppression.weighted(boxes, iouThreshold: 0.3)
         #expect(result.map(\.score) == [0.7, 0.5, 0.3])
     }
@@ -33,8 +36,10 @@ struct NonMaxSuppressionTests {
     }
 
     @Test func greedySuppressesAndCaps() {
-        let boxes = [detection(0, 0, 1, 1, score: 0.9), detection(0.05, 0, 1, 1, score: 0.8),
-                     detection(3, 3, 1, 1, score: 0.7), detection(6, 6, 1, 1, score: 0.6)]
+        let boxes = [
+            detection(0, 0, 1, 1, score: 0.9), detection(0.05, 0, 1, 1, score: 0.8),
+            detection(3, 3, 1, 1, score: 0.7), detection(6, 6, 1, 1, score: 0.6),
+        ]
         #expect(NonMaxSuppression.greedy(boxes, iouThreshold: 0.3).map(\.score) == [0.9, 0.7, 0.6])
         #expect(NonMaxSuppression.greedy(boxes, iouThreshold: 0.3, maxDetections: 2).map(\.score) == [0.9, 0.7])
         #expect(NonMaxSuppression.greedy(boxes, iouThreshold: 0.3, minScoreThreshold: 0.65).map(\.score) == [0.9, 0.7])
@@ -47,8 +52,10 @@ struct NonMaxSuppressionTests {
     }
 
     @Test func multiclassSuppressesWithinEachClassOnly() {
-        let boxes = [detection(0, 0, 1, 1, score: 0.9, classIndex: 0), detection(0, 0, 1, 1, score: 0.8, classIndex: 1),
-                     detection(0.05, 0, 1, 1, score: 0.7, classIndex: 0)]
+        let boxes = [
+            detection(0, 0, 1, 1, score: 0.9, classIndex: 0), detection(0, 0, 1, 1, score: 0.8, classIndex: 1),
+            detection(0.05, 0, 1, 1, score: 0.7, classIndex: 0),
+        ]
         let result = NonMaxSuppression.multiclass(boxes, iouThreshold: 0.3)
         #expect(result.map(\.classIndex) == [0, 1])
         #expect(NonMaxSuppression.multiclass(boxes, iouThreshold: 0.3, maxDetections: 1).count == 1)

@@ -1,5 +1,6 @@
 import Imaging
 import Testing
+
 @testable import VisionTasks
 
 @Suite("Projections")
@@ -7,7 +8,8 @@ struct ProjectionTests {
     @Test func landmarkProjectionMatchesUpstreamExamples() {
         // mediapipe/calculators/util/landmark_projection_calculator_test.cc.
         let identity = LandmarkProjection.project(
-            [NormalizedLandmark(x: 10, y: 20, z: -0.5)], onto: NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: 1, height: 1))
+            [NormalizedLandmark(x: 10, y: 20, z: -0.5)],
+            onto: NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: 1, height: 1))
         #expect(identity == [NormalizedLandmark(x: 10, y: 20, z: -0.5)])
         let cropped = LandmarkProjection.project(
             [NormalizedLandmark(x: 1, y: 1, z: -0.5, visibility: 0.25, presence: 0.75)],
@@ -33,9 +35,11 @@ struct ProjectionTests {
 
     @Test func letterboxRemovalUndoesPadding() {
         let padding = LetterboxPadding(left: 0.1, top: 0.2, right: 0.1, bottom: 0.2)
-        let landmarks = LetterboxRemoval.remove(padding, from: [
-            NormalizedLandmark(x: 0.1, y: 0.2, z: 0.8), NormalizedLandmark(x: 0.9, y: 0.8, z: 0),
-        ])
+        let landmarks = LetterboxRemoval.remove(
+            padding,
+            from: [
+                NormalizedLandmark(x: 0.1, y: 0.2, z: 0.8), NormalizedLandmark(x: 0.9, y: 0.8, z: 0),
+            ])
         #expect(close(landmarks[0].x, 0) && close(landmarks[0].y, 0) && close(landmarks[0].z, 1))
         #expect(close(landmarks[1].x, 1) && close(landmarks[1].y, 1))
         let box = LetterboxRemoval.remove(padding, from: detection(0.1, 0.2, 0.8, 0.6, keypoints: [SIMD2(0.5, 0.5)]))

@@ -1,5 +1,6 @@
 import Imaging
 import Testing
+
 @testable import VisionTasks
 
 @Suite("Rect transformation")
@@ -44,6 +45,8 @@ struct RectTransformationTests {
 
     @Test func poseAndHandPresetsCarryUpstreamConstants() {
         #expect(RectTransformation.pose == RectTransformation(scaleX: 1.25, scaleY: 1.25, squareLong: true))
-        #expect(RectTransformation.handLandmarks == RectTransformation(scaleX: 2, scaleY: 2, shiftY: -0.1, squareLong: true))
+        #expect(
+            RectTransformation.handLandmarks == RectTransformation(scaleX: 2, scaleY: 2, shiftY: -0.1, squareLong: true)
+        )
     }
 }

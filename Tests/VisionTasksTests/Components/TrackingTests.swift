@@ -1,5 +1,6 @@
 import Imaging
 import Testing
+
 @testable import VisionTasks
 
 @Suite("Tracking")
@@ -14,9 +15,11 @@ struct TrackingTests {
 
     @Test func laterStreamsReplaceOverlappingRects() {
         // `NormRectAssocTest`: nr5 wins over nr3, which had replaced nr0 and nr1; nr4 replaces nr2.
-        #expect(RectAssociation.replacingOverlaps([[nr0, nr1, nr2], [nr3, nr4], [nr5]], threshold: 0.1) == [nr4, nr5])
+        #expect(
+            RectAssociation.replacingOverlaps([[nr0, nr1, nr2], [nr3, nr4], [nr5]], threshold: 0.1) == [nr4, nr5])
         // `NormRectAssocTestReverse`.
-        #expect(RectAssociation.replacingOverlaps([[nr5], [nr3, nr4], [nr0, nr1, nr2]], threshold: 0.1) == [nr0, nr1, nr2])
+        #expect(
+            RectAssociation.replacingOverlaps([[nr5], [nr3, nr4], [nr0, nr1, nr2]], threshold: 0.1) == [nr0, nr1, nr2])
         // `NormRectAssocSingleInputStream`: later elements of the same stream win too.
         #expect(RectAssociation.replacingOverlaps([[nr3, nr5]], threshold: 0.1) == [nr5])
         // An empty first stream: the next one seeds the list.

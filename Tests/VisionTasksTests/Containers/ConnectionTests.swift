@@ -1,4 +1,5 @@
 import Testing
+
 @testable import VisionTasks
 
 @Suite("Connections")
@@ -12,7 +13,10 @@ struct ConnectionTests {
 
     @Test func handSkeletonIsPalmThenFingers() {
         #expect(HandConnections.all.count == 21)
-        #expect(HandConnections.palm.map { [$0.start, $0.end] } == [[0, 1], [0, 5], [9, 13], [13, 17], [5, 9], [0, 17]])
+        #expect(
+            HandConnections.palm.map { [$0.start, $0.end] } == [
+                [0, 1], [0, 5], [9, 13], [13, 17], [5, 9], [0, 17],
+            ])
         #expect(HandConnections.all.suffix(3).map { [$0.start, $0.end] } == [[17, 18], [18, 19], [19, 20]])
         #expect(Array(HandConnections.all[6..<9]) == HandConnections.thumb)
         // Every landmark 1…20 is reached.

@@ -14,7 +14,8 @@ struct ContainerTests {
 
     @Test func detectionHoldsPixelBoxAndOptionalKeypoints() {
         let category = ResultCategory(index: -1, score: 0.75, categoryName: "cat", displayName: nil)
-        let detection = Detection(categories: [category], boundingBox: CGRect(x: 10, y: 20, width: 30, height: 40), keypoints: nil)
+        let detection = Detection(
+            categories: [category], boundingBox: CGRect(x: 10, y: 20, width: 30, height: 40), keypoints: nil)
         #expect(detection.categories.first?.index == -1)
         #expect(detection.boundingBox.maxX == 40)
         #expect(detection.keypoints == nil)

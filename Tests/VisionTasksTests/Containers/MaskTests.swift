@@ -5,9 +5,10 @@ import VisionTasks
 struct MaskTests {
     @Test func floatMaskConvertsToBytesOnDemand() throws {
         let values: [Float] = [0, 0.5, 1, 1.5, -1, 0.999]
-        let mask = try #require(values.withUnsafeBufferPointer {
-            Mask(float32Data: $0.baseAddress!, width: 3, height: 2, shouldCopy: false)
-        })
+        let mask = try #require(
+            values.withUnsafeBufferPointer {
+                Mask(float32Data: $0.baseAddress!, width: 3, height: 2, shouldCopy: false)
+            })
         #expect(mask.dataType == .float32)
         #expect(mask.width == 3 && mask.height == 2)
         #expect(mask.float32Data[1] == 0.5)
@@ -18,9 +19,10 @@ struct MaskTests {
 
     @Test func byteMaskConvertsToFloatsOnDemand() throws {
         let bytes: [UInt8] = [0, 51, 255, 102]
-        let mask = try #require(bytes.withUnsafeBufferPointer {
-            Mask(uInt8Data: $0.baseAddress!, width: 2, height: 2, shouldCopy: true)
-        })
+        let mask = try #require(
+            bytes.withUnsafeBufferPointer {
+                Mask(uInt8Data: $0.baseAddress!, width: 2, height: 2, shouldCopy: true)
+            })
         #expect(mask.dataType == .uInt8)
         let floats = mask.withUnsafeFloat32Buffer { Array($0) }
         #expect(floats == [0, 0.2, 1, 0.4])
@@ -29,9 +31,10 @@ struct MaskTests {
 
     @Test func maskOwnsACopyOfItsPixels() throws {
         var values: [Float] = [0.25, 0.75]
-        let mask = try #require(values.withUnsafeBufferPointer {
-            Mask(float32Data: $0.baseAddress!, width: 2, height: 1, shouldCopy: false)
-        })
+        let mask = try #require(
+            values.withUnsafeBufferPointer {
+                Mask(float32Data: $0.baseAddress!, width: 2, height: 1, shouldCopy: false)
+            })
         values[0] = 1
         #expect(mask.float32Data[0] == 0.25)
         let copy = mask

@@ -1,7 +1,8 @@
 import Foundation
 import ModelFile
-import Testing
 import TestSupport
+import Testing
+
 @testable import VisionTasks
 
 @Suite("TasksError")
@@ -10,8 +11,9 @@ struct TasksErrorTests {
         let error = TasksError.nonIncreasingTimestamp(previous: 100, received: 50) as NSError
         #expect(error.domain == "com.google.mediapipe.tasks")
         #expect(error.code == 3)
-        #expect(error.localizedDescription
-            == "INVALID_ARGUMENT: Input timestamp must be monotonically increasing. Received 50 ms after 100 ms.")
+        #expect(
+            error.localizedDescription
+                == "INVALID_ARGUMENT: Input timestamp must be monotonically increasing. Received 50 ms after 100 ms.")
         let notFound = TasksError.bundleMemberNotFound(name: "pose_detector.tflite", members: ["a.tflite"]) as NSError
         #expect(notFound.code == TasksErrorCode.notFoundError.rawValue)
         #expect(notFound.localizedDescription.hasPrefix("NOT_FOUND: No file with name: pose_detector.tflite."))
@@ -20,10 +22,12 @@ struct TasksErrorTests {
     @Test func swiftLayerErrorsCarryTheBareMessage() {
         // MediaPipe's iOS layer creates these without a status prefix (MPPVisionTaskRunner.mm).
         let error = TasksError.delegateMissing as NSError
-        #expect(error.localizedDescription == "The vision task is in live stream mode. An object must be set as the "
-            + "delegate of the task in its options to ensure asynchronous delivery of results.")
-        #expect(TasksError.delegateNotAllowed(runningMode: .video).errorDescription
-            == "The vision task is in image or video mode. The delegate must not be set in the task's options.")
+        #expect(
+            error.localizedDescription == "The vision task is in live stream mode. An object must be set as the "
+                + "delegate of the task in its options to ensure asynchronous delivery of results.")
+        #expect(
+            TasksError.delegateNotAllowed(runningMode: .video).errorDescription
+                == "The vision task is in image or video mode. The delegate must not be set in the task's options.")
     }
 
     @Test func codesFollowMediaPipe() {
@@ -36,8 +40,9 @@ struct TasksErrorTests {
     }
 
     @Test func modelFileErrorsMapToMediaPipeCodes() {
-        #expect(TasksError(ModelFileError.memberNotFound(name: "hand_detector.tflite", available: ["x"]))
-            == .bundleMemberNotFound(name: "hand_detector.tflite", members: ["x"]))
+        #expect(
+            TasksError(ModelFileError.memberNotFound(name: "hand_detector.tflite", available: ["x"]))
+                == .bundleMemberNotFound(name: "hand_detector.tflite", members: ["x"]))
         #expect(TasksError(ModelFileError.compressedMember(name: "x")) == .compressedBundleMember(name: "x"))
         #expect(TasksError(ModelFileError.cannotOpen(path: "/nope", reason: "No such file")).code == .notFoundError)
         #expect(TasksError(ModelFileError.malformed("bad vtable")).code == .invalidArgumentError)
@@ -82,7 +87,8 @@ struct TasksErrorTests {
 
     @Test func optionChecksRejectBadValues() {
         #expect(throws: TasksError.self) {
-            try OptionValidation.checkConfidence(1.5, option: "minPosePresenceConfidence", protoName: "min_detection_confidence")
+            try OptionValidation.checkConfidence(
+                1.5, option: "minPosePresenceConfidence", protoName: "min_detection_confidence")
         }
         #expect(throws: Never.self) {
             try OptionValidation.checkConfidence(0, option: "x", protoName: "y")
@@ -98,9 +104,12 @@ struct TasksErrorTests {
             try OptionValidation.modelPath(BaseOptions(modelAssetPath: ""))
         }
         do {
-            try OptionValidation.checkConfidence(-0.5, option: "minHandPresenceConfidence", protoName: "min_detection_confidence")
+            try OptionValidation.checkConfidence(
+                -0.5, option: "minHandPresenceConfidence", protoName: "min_detection_confidence")
         } catch {
-            #expect(error.message.hasPrefix("Invalid `min_detection_confidence` option: value must be in the range [0.0, 1.0]"))
+            #expect(
+                error.message.hasPrefix(
+                    "Invalid `min_detection_confidence` option: value must be in the range [0.0, 1.0]"))
             #expect(error.message.contains("minHandPresenceConfidence"))
         }
     }

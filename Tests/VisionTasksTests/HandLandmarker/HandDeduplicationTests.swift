@@ -1,6 +1,7 @@
 import Imaging
-import Testing
 import TestSupport
+import Testing
+
 @testable import VisionTasks
 
 @Suite("Hand deduplication")

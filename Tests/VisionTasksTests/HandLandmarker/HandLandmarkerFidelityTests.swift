@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import VisionTasks
 
 /// The HandLandmarker against MediaPipe 1.2.3's own results on the exact PNG pixels
@@ -19,7 +20,7 @@ struct HandLandmarkerFidelityTests {
     @Test(arguments: References.imageNames(task: task))
     func imageModeMatchesMediaPipe(name: String) throws {
         guard let modelPath = Self.modelPath, let reference = try References.image(task: Self.task, name: name),
-              let imagePath = SharedData.path(reference.image.decodedPng)
+            let imagePath = SharedData.path(reference.image.decodedPng)
         else {
             skipWithoutSharedData("hand_landmarker/\(name)")
             return
@@ -28,7 +29,8 @@ struct HandLandmarkerFidelityTests {
         #expect(image.uprightSize == (reference.image.width, reference.image.height))
         #expect(reference.runs.count == 3)
         for (config, run) in reference.runs.sorted(by: { $0.key < $1.key }) {
-            let landmarker = try HandLandmarker(options: run.options.handLandmarkerOptions(modelPath: modelPath, runningMode: .image))
+            let landmarker = try HandLandmarker(
+                options: run.options.handLandmarkerOptions(modelPath: modelPath, runningMode: .image))
             let result = try landmarker.detect(image: image)
             var comparison = HandResultComparison()
             comparison.add(result, reference: run.result, label: "\(name)/\(config)")
@@ -56,7 +58,8 @@ struct HandLandmarkerFidelityTests {
                 try HandRegions.nextFrameRegion(landmarks: hand.map(\.normalized), imageSize: size)
             }
             processor.tracker?.update(nextRegions: tracked)
-            let result = try processor.process(try Self.frameImage(reference, frame), timestampInMilliseconds: frame.timestampMs)
+            let result = try processor.process(
+                try Self.frameImage(reference, frame), timestampInMilliseconds: frame.timestampMs)
             comparison.add(result, reference: frame, label: "\(sequence) \(config) frame \(frame.frameIndex)")
             previous = frame
         }
@@ -74,10 +77,12 @@ struct HandLandmarkerFidelityTests {
     @Test(arguments: sequences, videoConfigs)
     func videoModeFollowsMediaPipeEndToEnd(sequence: String, config: String) throws {
         guard let (reference, run, modelPath) = try Self.video(sequence, config) else { return }
-        let landmarker = try HandLandmarker(options: run.options.handLandmarkerOptions(modelPath: modelPath, runningMode: .video))
+        let landmarker = try HandLandmarker(
+            options: run.options.handLandmarkerOptions(modelPath: modelPath, runningMode: .video))
         var comparison = HandResultComparison()
         for frame in run.frames {
-            let result = try landmarker.detect(videoFrame: try Self.frameImage(reference, frame), timestampInMilliseconds: frame.timestampMs)
+            let result = try landmarker.detect(
+                videoFrame: try Self.frameImage(reference, frame), timestampInMilliseconds: frame.timestampMs)
             #expect(result.timestampInMilliseconds == frame.timestampMs)
             comparison.add(result, reference: frame, label: "\(sequence) \(config) frame \(frame.frameIndex)")
         }
@@ -96,7 +101,7 @@ struct HandLandmarkerFidelityTests {
         _ sequence: String, _ config: String
     ) throws -> (VideoReference, VideoReference.FrameRun, String)? {
         guard let modelPath, let reference = try References.video(task: task, sequence: sequence),
-              let run = reference.runs[config]
+            let run = reference.runs[config]
         else {
             skipWithoutSharedData("video/hand_landmarker/\(sequence) \(config)")
             return nil
@@ -107,8 +112,9 @@ struct HandLandmarkerFidelityTests {
     }
 
     static func frameImage(_ reference: VideoReference, _ frame: VideoReference.Frame) throws -> MPImage {
-        let path = try #require(SharedData.path(
-            "\(reference.video.framesPngDir)/\(String(format: "%03d", frame.frameIndex)).png"))
+        let path = try #require(
+            SharedData.path(
+                "\(reference.video.framesPngDir)/\(String(format: "%03d", frame.frameIndex)).png"))
         return try MPImage(contentsOfFile: path)
     }
 }

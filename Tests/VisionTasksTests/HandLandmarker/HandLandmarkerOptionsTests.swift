@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import VisionTasks
 
 /// Options, their validation and the errors of task creation.
@@ -59,11 +60,13 @@ struct HandLandmarkerOptionsTests {
 
     @Test func connectionListsAreMediaPipes() {
         #expect(HandLandmarker.handConnections.count == 21)
-        #expect(HandLandmarker.handConnections
-            == HandLandmarker.handPalmConnections + HandLandmarker.handThumbConnections
-            + HandLandmarker.handIndexFingerConnections + HandLandmarker.handMiddleFingerConnections
-            + HandLandmarker.handRingFingerConnections + HandLandmarker.handPinkyConnections)
-        #expect(HandLandmarker.handRingFingerConnections.map { [$0.start, $0.end] } == [[13, 14], [14, 15], [15, 16]])
+        #expect(
+            HandLandmarker.handConnections
+                == HandLandmarker.handPalmConnections + HandLandmarker.handThumbConnections
+                + HandLandmarker.handIndexFingerConnections + HandLandmarker.handMiddleFingerConnections
+                + HandLandmarker.handRingFingerConnections + HandLandmarker.handPinkyConnections)
+        #expect(
+            HandLandmarker.handRingFingerConnections.map { [$0.start, $0.end] } == [[13, 14], [14, 15], [15, 16]])
         #expect(HandLandmark.pinkyTip.rawValue == 20 && HandLandmark.wrist.rawValue == 0)
     }
 
@@ -73,8 +76,9 @@ struct HandLandmarkerOptionsTests {
             let options = Self.options(path)
             options.numHands = count
             #expect { try HandLandmarker(options: options) } throws: { error in
-                guard case let .invalidOption(option, message) = error as? TasksError else { return false }
-                return option == "numHands" && message.contains("max_vec_size") && (error as? TasksError)?.code == .invalidArgumentError
+                guard case .invalidOption(let option, let message) = error as? TasksError else { return false }
+                return option == "numHands" && message.contains("max_vec_size")
+                    && (error as? TasksError)?.code == .invalidArgumentError
             }
         }
     }
@@ -85,9 +89,10 @@ struct HandLandmarkerOptionsTests {
             let options = Self.options(path)
             options.minHandPresenceConfidence = value
             #expect { try HandLandmarker(options: options) } throws: { error in
-                guard case let .invalidOption(option, message) = error as? TasksError else { return false }
+                guard case .invalidOption(let option, let message) = error as? TasksError else { return false }
                 return option == "minHandPresenceConfidence"
-                    && message.hasPrefix("Invalid `min_detection_confidence` option: value must be in the range [0.0, 1.0]")
+                    && message.hasPrefix(
+                        "Invalid `min_detection_confidence` option: value must be in the range [0.0, 1.0]")
             }
         }
         let edge = Self.options(path)
@@ -104,9 +109,10 @@ struct HandLandmarkerOptionsTests {
             let options = Self.options("/nonexistent/hand_landmarker.task")
             options.minHandDetectionConfidence = value
             #expect { try HandLandmarker(options: options) } throws: { error in
-                guard case let .invalidOption(option, message) = error as? TasksError else { return false }
+                guard case .invalidOption(let option, let message) = error as? TasksError else { return false }
                 return option == "minHandDetectionConfidence"
-                    && message.hasPrefix("Invalid `min_detection_confidence` option: value must be in the range [0.0, 1.0]")
+                    && message.hasPrefix(
+                        "Invalid `min_detection_confidence` option: value must be in the range [0.0, 1.0]")
             }
         }
     }
@@ -121,7 +127,7 @@ struct HandLandmarkerOptionsTests {
             if mode == .liveStream { options.handLandmarkerLiveStreamDelegate = receiver }
             options.minTrackingConfidence = value
             #expect { try HandLandmarker(options: options) } throws: { error in
-                guard case let .invalidOption(option, _) = error as? TasksError else { return false }
+                guard case .invalidOption(let option, _) = error as? TasksError else { return false }
                 return option == "minTrackingConfidence" && (error as? TasksError)?.code == .invalidArgumentError
             }
         }
@@ -156,11 +162,11 @@ struct HandLandmarkerOptionsTests {
             (error as? TasksError)?.code == .notFoundError
         }
         guard let pose = SharedData.path("models/pose_landmarker_lite.task"),
-              let png = SharedData.path("images/decoded/hand_test_image.png"),
-              let ssd = SharedData.path("models/ssd_mobilenet_v1.tflite")
+            let png = SharedData.path("images/decoded/hand_test_image.png"),
+            let ssd = SharedData.path("models/ssd_mobilenet_v1.tflite")
         else { return skipWithoutSharedData("models") }
         #expect { try HandLandmarker(modelPath: pose) } throws: { error in
-            guard case let .bundleMemberNotFound(name, members) = error as? TasksError else { return false }
+            guard case .bundleMemberNotFound(let name, let members) = error as? TasksError else { return false }
             return name == "hand_detector.tflite" && members.contains("pose_detector.tflite")
         }
         #expect { try HandLandmarker(modelPath: png) } throws: { error in

@@ -1,7 +1,8 @@
 import Foundation
 import Imaging
-import Testing
 import TestSupport
+import Testing
+
 @testable import VisionTasks
 
 /// Pictures made in memory: orientations, mirroring and handedness, RGBA input, two hands.
@@ -32,7 +33,8 @@ struct HandLandmarkerPictureTests {
         for y in 0..<rgb.height {
             for x in 0..<rgb.width {
                 for channel in 0..<3 {
-                    output[(y * rgb.width + x) * 3 + channel] = rgb.bytes[(y * rgb.width + rgb.width - 1 - x) * 3 + channel]
+                    output[(y * rgb.width + x) * 3 + channel] =
+                        rgb.bytes[(y * rgb.width + rgb.width - 1 - x) * 3 + channel]
                 }
             }
         }
@@ -41,11 +43,12 @@ struct HandLandmarkerPictureTests {
 
     /// The stored pixels that `orientation` turns into `upright`.
     static func stored(_ upright: Bitmap, for orientation: ImageOrientation) throws -> Bitmap {
-        let inverse: ImageOrientation = switch orientation {
-        case .left: .right
-        case .right: .left
-        default: orientation
-        }
+        let inverse: ImageOrientation =
+            switch orientation {
+            case .left: .right
+            case .right: .left
+            default: orientation
+            }
         let stored = upright.applying(inverse)
         #expect(stored.applying(orientation) == upright.convertedToRGB())
         return stored
@@ -112,7 +115,7 @@ struct HandLandmarkerPictureTests {
     func fourChannelInputIgnoresAlpha(blueFirst: Bool) throws {
         let format: VisionTasks.PixelFormat = blueFirst ? .bgra8 : .rgba8
         guard let path = SharedData.path("images/decoded/hand_test_image.png"),
-              let landmarker = try Self.landmarker()
+            let landmarker = try Self.landmarker()
         else { return skipWithoutSharedData("hand_test_image.png") }
         let image = try MPImage(contentsOfFile: path)
         let rgb = image.bitmap.convertedToRGB()
@@ -146,7 +149,8 @@ struct HandLandmarkerPictureTests {
             bytes += rgb.bytes[row]
             bytes += mirrored[row]
         }
-        return try MPImage(pixels: bytes, width: rgb.width * 2, height: rgb.height, bytesPerRow: rgb.width * 6, format: .rgb8)
+        return try MPImage(
+            pixels: bytes, width: rgb.width * 2, height: rgb.height, bytesPerRow: rgb.width * 6, format: .rgb8)
     }
 
     @Test func twoHandsAreFoundWithNumHandsTwoAndOneWithTheDefault() throws {
@@ -155,13 +159,17 @@ struct HandLandmarkerPictureTests {
         // hand 1 "Right" 0.98405, wrist (0.84507, 0.70586), index tip (0.78227, 0.49261);
         // with numHands 1 only hand 0.
         guard let picture = try Self.sideBySide(), let two = try Self.landmarker(numHands: 2),
-              let one = try Self.landmarker(numHands: 1)
+            let one = try Self.landmarker(numHands: 1)
         else { return }
         let expected: [(String, Float, SIMD2<Float>, SIMD2<Float>)] = [
-            ("Left", 0.9513674974441528, SIMD2(0.1311212033033371, 0.7234624624252319),
-             SIMD2(0.2184322327375412, 0.4990993142127991)),
-            ("Right", 0.9840541481971741, SIMD2(0.8450676202774048, 0.7058559656143188),
-             SIMD2(0.782268226146698, 0.49261462688446045)),
+            (
+                "Left", 0.9513674974441528, SIMD2(0.1311212033033371, 0.7234624624252319),
+                SIMD2(0.2184322327375412, 0.4990993142127991)
+            ),
+            (
+                "Right", 0.9840541481971741, SIMD2(0.8450676202774048, 0.7058559656143188),
+                SIMD2(0.782268226146698, 0.49261462688446045)
+            ),
         ]
         let result = try two.detect(image: picture)
         #expect(result.landmarks.count == 2 && result.worldLandmarks.count == 2 && result.handedness.count == 2)

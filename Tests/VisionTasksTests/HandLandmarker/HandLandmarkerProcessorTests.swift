@@ -1,7 +1,8 @@
 import Foundation
 import Imaging
-import Testing
 import TestSupport
+import Testing
+
 @testable import VisionTasks
 
 /// The tracking wiring of the hand pipeline, driven through its processor with chosen tracked

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import VisionTasks
 
 /// Running modes, timestamps, live stream and the frame sequence API on the real models.
@@ -28,7 +29,7 @@ struct HandLandmarkerRunningModeTests {
 
     static func frames(_ count: Int = 30) throws -> [MPImage]? {
         guard SharedData.path("models/hand_landmarker.task") != nil,
-              let reference = try References.video(task: "hand_landmarker", sequence: "hand_test_video")
+            let reference = try References.video(task: "hand_landmarker", sequence: "hand_test_video")
         else {
             skipWithoutSharedData("video/hand_landmarker/hand_test_video")
             return nil
@@ -76,25 +77,29 @@ struct HandLandmarkerRunningModeTests {
 
     @Test func videoTimestampsMustIncreaseAsInMediaPipe() throws {
         guard let frames = try Self.frames(1),
-              let expected = try References.errors()?["hand_detect_for_video_non_increasing_timestamp"]
+            let expected = try References.errors()?["hand_detect_for_video_non_increasing_timestamp"]
         else { return }
         let landmarker = try Self.landmarker(.video)
         _ = try landmarker.detect(videoFrame: frames[0], timestampInMilliseconds: 100)
         for (timestamp, attempt) in [(100, expected.equalTimestamp), (50, expected.smallerTimestamp)] {
             #expect(attempt?.raised == true)
-            #expect { try landmarker.detect(videoFrame: frames[0], timestampInMilliseconds: timestamp) } throws: { error in
+            #expect { try landmarker.detect(videoFrame: frames[0], timestampInMilliseconds: timestamp) } throws: {
+                error in
                 guard let error = error as? TasksError, let message = attempt?.message else { return false }
                 return error == .nonIncreasingTimestamp(previous: 100, received: timestamp)
                     && error.message.hasPrefix(message) && error.code == .invalidArgumentError
             }
         }
-        #expect(try landmarker.detect(videoFrame: frames[0], timestampInMilliseconds: 101).timestampInMilliseconds == 101)
+        #expect(
+            try landmarker.detect(videoFrame: frames[0], timestampInMilliseconds: 101).timestampInMilliseconds == 101)
     }
 
     @Test func pacedLiveStreamDeliversTheVideoResultsInOrder() throws {
         guard let frames = try Self.frames(10) else { return }
         let video = try Self.landmarker(.video)
-        let expected = try frames.enumerated().map { try video.detect(videoFrame: $1, timestampInMilliseconds: $0 * 33) }
+        let expected = try frames.enumerated().map {
+            try video.detect(videoFrame: $1, timestampInMilliseconds: $0 * 33)
+        }
         let receiver = Receiver()
         let live = try Self.landmarker(.liveStream, delegate: receiver)
         for (index, frame) in frames.enumerated() {
@@ -159,7 +164,9 @@ struct HandLandmarkerRunningModeTests {
     @Test func videoFramesFromAnAsyncSequenceGiveTheVideoResults() async throws {
         guard let frames = try Self.frames(5) else { return }
         let video = try Self.landmarker(.video)
-        let expected = try frames.enumerated().map { try video.detect(videoFrame: $1, timestampInMilliseconds: $0 * 33) }
+        let expected = try frames.enumerated().map {
+            try video.detect(videoFrame: $1, timestampInMilliseconds: $0 * 33)
+        }
         let stream = AsyncStream<(MPImage, Int)> { continuation in
             for (index, frame) in frames.enumerated() { continuation.yield((frame, index * 33)) }
             continuation.finish()

@@ -1,5 +1,6 @@
 import Imaging
 import Testing
+
 @testable import VisionTasks
 
 @Suite("Hand landmarks decoding")
@@ -40,7 +41,9 @@ struct HandLandmarksDecoderTests {
     }
 
     @Test func handednessMapsIndexZeroToRight() {
-        #expect(Handedness.category(score: 0.8) == ResultCategory(index: 0, score: 0.8, categoryName: "Right", displayName: "Right"))
+        #expect(
+            Handedness.category(score: 0.8)
+                == ResultCategory(index: 0, score: 0.8, categoryName: "Right", displayName: "Right"))
         #expect(Handedness.category(score: 0.25).index == 1)
         #expect(Handedness.category(score: 0.25).score == 0.75)
         #expect(Handedness.category(score: 0.5).categoryName == "Right")  // a tie keeps the first class

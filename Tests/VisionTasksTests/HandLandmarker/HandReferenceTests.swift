@@ -1,7 +1,8 @@
 import Foundation
 import Imaging
-import Testing
 import TestSupport
+import Testing
+
 @testable import VisionTasks
 
 /// Checks against MediaPipe's reference results that need no model.
@@ -38,8 +39,10 @@ struct HandReferenceTests {
     /// Maps an image-normalized point into the ROI's own normalized frame (the inverse of
     /// ``LandmarkProjection``).
     private func intoROI(_ point: NormalizedLandmark, _ roi: NormalizedRect) -> SIMD2<Float> {
-        let a = (point.x - roi.xCenter) / roi.width, b = (point.y - roi.yCenter) / roi.height
-        let c = cosf(roi.rotation), s = sinf(roi.rotation)
+        let a = (point.x - roi.xCenter) / roi.width
+        let b = (point.y - roi.yCenter) / roi.height
+        let c = cosf(roi.rotation)
+        let s = sinf(roi.rotation)
         return SIMD2(c * a + s * b + 0.5, -s * a + c * b + 0.5)
     }
 
@@ -62,8 +65,9 @@ struct HandReferenceTests {
             guard before.count == 1, after.count == 1 else { continue }
             let roi = try HandRegions.nextFrameRegion(landmarks: before[0], imageSize: image)
             let points = after[0].map { intoROI($0, roi) }
-            #expect(points.allSatisfy { $0.x > 0 && $0.x < 1 && $0.y > 0 && $0.y < 1 },
-                    "frame \(current.frameIndex) leaves its ROI")
+            #expect(
+                points.allSatisfy { $0.x > 0 && $0.x < 1 && $0.y > 0 && $0.y < 1 },
+                "frame \(current.frameIndex) leaves its ROI")
             // Wrist (0) to middle MCP (9) should point up in the ROI: angle from −y within 20°.
             let axis = points[9] - points[0]
             let angle = atan2f(axis.x, -axis.y)

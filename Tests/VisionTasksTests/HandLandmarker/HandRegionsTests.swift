@@ -1,5 +1,6 @@
 import Imaging
 import Testing
+
 @testable import VisionTasks
 
 @Suite("Hand regions")
@@ -63,10 +64,13 @@ struct HandRegionsTests {
         let tracked = NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: 0.4, height: 0.4)
         let overlapping = NormalizedRect(xCenter: 0.55, yCenter: 0.5, width: 0.4, height: 0.4)
         let other = NormalizedRect(xCenter: 0.1, yCenter: 0.1, width: 0.1, height: 0.1)
-        #expect(HandRegions.regions(tracked: [tracked], detected: [overlapping, other], numHands: 2, minTrackingConfidence: 0.5)
-            == [tracked, other])
-        #expect(HandRegions.regions(tracked: nil, detected: [overlapping, other], numHands: 1, minTrackingConfidence: 0.5)
-            == [overlapping])
+        #expect(
+            HandRegions.regions(
+                tracked: [tracked], detected: [overlapping, other], numHands: 2, minTrackingConfidence: 0.5)
+                == [tracked, other])
+        #expect(
+            HandRegions.regions(tracked: nil, detected: [overlapping, other], numHands: 1, minTrackingConfidence: 0.5)
+                == [overlapping])
         #expect(HandRegions.regions(tracked: [], detected: nil, numHands: 1, minTrackingConfidence: 0.5).isEmpty)
     }
 }

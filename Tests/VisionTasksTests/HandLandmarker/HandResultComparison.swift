@@ -1,4 +1,5 @@
 import TestSupport
+
 @testable import VisionTasks
 
 /// The largest differences between a ``HandLandmarkerResult`` and MediaPipe's reference, over
@@ -37,7 +38,7 @@ struct HandResultComparison: CustomStringConvertible {
         handedness: [[ReferenceCategory]], label: String
     ) {
         guard result.landmarks.count == landmarks.count, result.worldLandmarks.count == world.count,
-              result.handedness.count == handedness.count
+            result.handedness.count == handedness.count
         else {
             handCountsMatch = false
             firstMismatch = firstMismatch ?? "\(label): \(result.landmarks.count) hands, MediaPipe \(landmarks.count)"
@@ -45,7 +46,8 @@ struct HandResultComparison: CustomStringConvertible {
         }
         for hand in landmarks.indices {
             hands += 1
-            let ours = result.landmarks[hand], theirs = landmarks[hand]
+            let ours = result.landmarks[hand]
+            let theirs = landmarks[hand]
             guard ours.count == theirs.count, result.worldLandmarks[hand].count == world[hand].count else {
                 handCountsMatch = false
                 firstMismatch = firstMismatch ?? "\(label): landmark count differs"
@@ -59,7 +61,7 @@ struct HandResultComparison: CustomStringConvertible {
                 maxWorld = max(maxWorld, abs(a.x - b.x), abs(a.y - b.y), abs(a.z - b.z))
             }
             guard let category = result.handedness[hand].first, let expected = handedness[hand].first,
-                  result.handedness[hand].count == 1
+                result.handedness[hand].count == 1
             else {
                 handednessLabelsMatch = false
                 continue
@@ -68,8 +70,10 @@ struct HandResultComparison: CustomStringConvertible {
                 || category.index != expected.index
             {
                 handednessLabelsMatch = false
-                firstMismatch = firstMismatch
-                    ?? "\(label): hand \(hand) is \(category.categoryName ?? "-"), MediaPipe \(expected.categoryName ?? "-")"
+                firstMismatch =
+                    firstMismatch
+                    ?? "\(label): hand \(hand) is \(category.categoryName ?? "-"), MediaPipe "
+                    + "\(expected.categoryName ?? "-")"
             }
             maxHandednessScore = max(maxHandednessScore, abs(category.score - expected.score))
         }
@@ -77,13 +81,15 @@ struct HandResultComparison: CustomStringConvertible {
 
     /// Adds an IMAGE-mode reference result.
     mutating func add(_ result: HandLandmarkerResult, reference: ReferenceResult, label: String) {
-        add(result, landmarks: reference.handLandmarks ?? [], world: reference.handWorldLandmarks ?? [],
+        add(
+            result, landmarks: reference.handLandmarks ?? [], world: reference.handWorldLandmarks ?? [],
             handedness: reference.handedness ?? [], label: label)
     }
 
     /// Adds a VIDEO-mode reference frame.
     mutating func add(_ result: HandLandmarkerResult, reference: VideoReference.Frame, label: String) {
-        add(result, landmarks: reference.handLandmarks ?? [], world: reference.handWorldLandmarks ?? [],
+        add(
+            result, landmarks: reference.handLandmarks ?? [], world: reference.handWorldLandmarks ?? [],
             handedness: reference.handedness ?? [], label: label)
     }
 

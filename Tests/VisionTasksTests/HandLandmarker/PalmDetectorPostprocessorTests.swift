@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import Testing
+
 @testable import VisionTasks
 
 @Suite("Palm detector post-processing")
@@ -50,7 +51,8 @@ struct PalmDetectorPostprocessorTests {
     }
 
     @Test func noPalmGivesOneZeroPlaceholderRect() throws {
-        let rects = try PalmDetectorPostprocessor.regions(for: [], imageSize: ImageSize(width: 10, height: 10), numHands: 2)
+        let rects = try PalmDetectorPostprocessor.regions(
+            for: [], imageSize: ImageSize(width: 10, height: 10), numHands: 2)
         #expect(rects.count == 1)
         #expect(HandRegions.isPlaceholder(rects[0]))
         #expect(rects[0] == NormalizedRect(xCenter: 0, yCenter: 0, width: 0, height: 0))

@@ -1,7 +1,7 @@
 import Foundation
 import Imaging
-import Testing
 import TestSupport
+import Testing
 import VisionTasks
 
 /// MPImage initializers on Linux: files, data, EXIF orientation, raw pixels and their errors.

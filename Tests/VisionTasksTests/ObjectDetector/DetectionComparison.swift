@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+
 @testable import VisionTasks
 
 /// Compares our detections with MediaPipe's (../shared/reference/object_detector) under the issue's
@@ -21,9 +22,10 @@ struct DetectionComparison: CustomStringConvertible {
             return
         }
         for (position, (detection, reference)) in zip(ours, expected).enumerated() {
-            let where_ = "\(label) detection \(position)"
+            let place = "\(label) detection \(position)"
             detectionCount += 1
-            let box = detection.boundingBox, theirs = reference.boundingBox
+            let box = detection.boundingBox
+            let theirs = reference.boundingBox
             let differences = [
                 abs(Double(box.minX) - Double(theirs.originX)), abs(Double(box.minY) - Double(theirs.originY)),
                 abs(Double(box.width) - Double(theirs.width)), abs(Double(box.height) - Double(theirs.height)),
@@ -31,38 +33,45 @@ struct DetectionComparison: CustomStringConvertible {
             let boxDifference = differences.max() ?? 0
             worstBox = max(worstBox, boxDifference)
             if boxDifference > Self.boxTolerance {
-                failures.append("\(where_): box \(box), MediaPipe \(theirs)")
+                failures.append("\(place): box \(box), MediaPipe \(theirs)")
             }
             guard detection.categories.count == reference.categories.count else {
-                failures.append("\(where_): \(detection.categories.count) categories, MediaPipe \(reference.categories.count)")
+                failures.append(
+                    "\(place): \(detection.categories.count) categories, MediaPipe \(reference.categories.count)")
                 continue
             }
             for (category, theirs) in zip(detection.categories, reference.categories) {
                 // MediaPipe's Python API reports a missing index as None; iOS and our API as -1.
                 if category.index != (theirs.index ?? -1) {
-                    failures.append("\(where_): index \(category.index), MediaPipe \(String(describing: theirs.index))")
+                    failures.append("\(place): index \(category.index), MediaPipe \(String(describing: theirs.index))")
                 }
                 if category.categoryName != theirs.categoryName || category.displayName != theirs.displayName {
                     failures.append(
-                        "\(where_): names \(String(describing: category.categoryName))/\(String(describing: category.displayName)), "
-                            + "MediaPipe \(String(describing: theirs.categoryName))/\(String(describing: theirs.displayName))")
+                        "\(place): names \(String(describing: category.categoryName))/"
+                            + "\(String(describing: category.displayName)), "
+                            + "MediaPipe \(String(describing: theirs.categoryName))/"
+                            + "\(String(describing: theirs.displayName))"
+                    )
                 }
                 let scoreDifference = abs(category.score - theirs.score)
                 worstScore = max(worstScore, scoreDifference)
                 if !(scoreDifference <= Self.scoreTolerance) {
-                    failures.append("\(where_): score \(category.score), MediaPipe \(theirs.score)")
+                    failures.append("\(place): score \(category.score), MediaPipe \(theirs.score)")
                 }
             }
         }
     }
 
     var description: String {
-        "\(detectionCount) detections compared, largest box difference \(worstBox) px, largest score difference \(worstScore)"
+        "\(detectionCount) detections compared, largest box difference \(worstBox) px, largest score difference "
+            + "\(worstScore)"
     }
 
     private func summary(_ detections: [Detection]) -> String {
-        detections.map { "\($0.categories.first?.categoryName ?? "?") \($0.categories.first?.score ?? 0) \($0.boundingBox)" }
-            .joined(separator: "; ")
+        detections.map {
+            "\($0.categories.first?.categoryName ?? "?") \($0.categories.first?.score ?? 0) \($0.boundingBox)"
+        }
+        .joined(separator: "; ")
     }
 }
 
@@ -78,14 +87,16 @@ enum ObjectDetectorTestData {
         if SharedData.isDebugBuild { names = names.filter { ["astronaut", "od_test_image"].contains($0) } }
         return try names.map { name in
             guard let reference = try References.image(task: "object_detector", name: name),
-                  let path = SharedData.path(reference.image.decodedPng)
+                let path = SharedData.path(reference.image.decodedPng)
             else { throw TasksError.internalError("reference \(name) is incomplete") }
             return (reference, try MPImage(contentsOfFile: path))
         }
     }
 
     /// Detector options equal to a reference run's effective options.
-    static func options(model: String, reference: ReferenceOptions, runningMode: RunningMode = .image) -> ObjectDetectorOptions {
+    static func options(model: String, reference: ReferenceOptions, runningMode: RunningMode = .image)
+        -> ObjectDetectorOptions
+    {
         let options = ObjectDetectorOptions()
         options.baseOptions.modelAssetPath = model
         options.runningMode = runningMode

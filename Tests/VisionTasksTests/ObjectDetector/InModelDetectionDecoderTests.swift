@@ -1,12 +1,15 @@
 import Testing
+
 @testable import VisionTasks
 
 @Suite("In-model detection decoding")
 struct InModelDetectionDecoderTests {
     // Three entries in (ymin, xmin, ymax, xmax) order, like SSD MobileNet's `location` output.
-    private let boxes: [Float] = [0.1, 0.2, 0.5, 0.6,
-                                  0.0, 0.0, 1.0, 1.0,
-                                  0.3, 0.3, 0.2, 0.4]  // negative height
+    private let boxes: [Float] = [
+        0.1, 0.2, 0.5, 0.6,
+        0.0, 0.0, 1.0, 1.0,
+        0.3, 0.3, 0.2, 0.4,
+    ]  // negative height
     private let classes: [Float] = [17, 0, 3]
     private let scores: [Float] = [0.75, 0.5, 0.9]
 

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-import TestSupport
 import ModelFile
+import TestSupport
+import Testing
+
 @testable import VisionTasks
 
 /// Runs the public ``ObjectDetector`` on the exact pixels MediaPipe was fed and compares every
@@ -33,7 +34,8 @@ struct ObjectDetectorFidelityTests {
             for (reference, image) in references {
                 guard let run = reference.runs[name] else { continue }
                 let result = try detector.detect(image: image)
-                comparison.compare(result.detections, run.result.detections ?? [], label: "\(reference.image.name)/\(name)")
+                comparison.compare(
+                    result.detections, run.result.detections ?? [], label: "\(reference.image.name)/\(name)")
                 #expect(result.detections.allSatisfy { $0.keypoints == nil }, "the SSD has no keypoints")
             }
         }
@@ -56,7 +58,8 @@ struct ObjectDetectorFidelityTests {
             let run = try #require(reference.runs[optionSet])
             let result = try detector.detect(videoFrame: image, timestampInMilliseconds: index * 33)
             #expect(result.timestampInMilliseconds == index * 33)
-            comparison.compare(result.detections, run.result.detections ?? [], label: "video \(reference.image.name)/\(optionSet)")
+            comparison.compare(
+                result.detections, run.result.detections ?? [], label: "video \(reference.image.name)/\(optionSet)")
         }
         print("ObjectDetector VIDEO mode \(optionSet): \(comparison)")
         #expect(comparison.failures.isEmpty, "\(comparison.failures.joined(separator: "\n"))")
@@ -66,16 +69,19 @@ struct ObjectDetectorFidelityTests {
     /// orientation that shows it upright, gives MediaPipe's boxes for the upright picture.
     @Test func storedOrientationGivesTheUprightPicturesBoxes() throws {
         guard let model = ObjectDetectorTestData.model, let path = SharedData.path("images/decoded/grace_hopper.png"),
-              let expected = try References.image(task: "object_detector", name: "grace_hopper")?.runs["default"]?.result.detections
+            let expected = try References.image(task: "object_detector", name: "grace_hopper")?.runs["default"]?.result
+                .detections
         else { return skipWithoutSharedData("ssd_mobilenet_v1.tflite") }
         let detector = try ObjectDetector(modelPath: model)
         let pixels = PoseTestData.uprightPixels(try MPImage(contentsOfFile: path))
         var comparison = DetectionComparison()
-        let orientations = SharedData.isDebugBuild ? [.right, .downMirrored] : ImageOrientation.allCases.filter { $0 != .up }
+        let orientations =
+            SharedData.isDebugBuild ? [.right, .downMirrored] : ImageOrientation.allCases.filter { $0 != .up }
         for orientation in orientations {
             let image = try PoseTestData.stored(pixels, showingAs: orientation)
             #expect(image.uprightSize.width == 512 && image.uprightSize.height == 600)
-            comparison.compare(try detector.detect(image: image).detections, expected, label: "grace_hopper \(orientation)")
+            comparison.compare(
+                try detector.detect(image: image).detections, expected, label: "grace_hopper \(orientation)")
         }
         print("ObjectDetector orientations: \(comparison)")
         #expect(comparison.failures.isEmpty, "\(comparison.failures.joined(separator: "\n"))")
@@ -89,7 +95,8 @@ struct ObjectDetectorFidelityTests {
             return skipWithoutSharedData("ssd_mobilenet_v1 models")
         }
         let labels = try #require(
-            try ObjectDetectorModelInfo(model: TFLiteModel(contentsOfFile: model), options: ObjectDetectorOptions()).labels)
+            try ObjectDetectorModelInfo(model: TFLiteModel(contentsOfFile: model), options: ObjectDetectorOptions())
+                .labels)
         let references = try ObjectDetectorTestData.references()
         var comparison = DetectionComparison()
         for (name, options) in try Self.optionSets(references) {
@@ -114,7 +121,8 @@ struct ObjectDetectorFidelityTests {
             return skipWithoutSharedData("ssd_mobilenet_v1 models")
         }
         let labels = try #require(
-            try ObjectDetectorModelInfo(model: TFLiteModel(contentsOfFile: model), options: ObjectDetectorOptions()).labels)
+            try ObjectDetectorModelInfo(model: TFLiteModel(contentsOfFile: model), options: ObjectDetectorOptions())
+                .labels)
         let options = ObjectDetectorOptions()
         options.baseOptions.modelAssetPath = bare
         options.inputNormalization = InputNormalization(mean: [127.5], std: [127.5])
@@ -125,7 +133,8 @@ struct ObjectDetectorFidelityTests {
             let detections = try detector.detect(image: image).detections
             try #require(detections.count == expected.count, "\(reference.image.name)")
             for (ours, theirs) in zip(detections, expected) {
-                let category = try #require(ours.categories.first), mediapipe = try #require(theirs.categories.first)
+                let category = try #require(ours.categories.first)
+                let mediapipe = try #require(theirs.categories.first)
                 #expect(category.categoryName == nil && category.displayName == nil)
                 #expect(labels.indices.contains(category.index) && labels[category.index] == mediapipe.categoryName)
                 #expect(abs(category.score - mediapipe.score) <= DetectionComparison.scoreTolerance)

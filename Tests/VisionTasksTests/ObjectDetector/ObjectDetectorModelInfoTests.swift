@@ -1,6 +1,7 @@
-import Testing
-import TestSupport
 import ModelFile
+import TestSupport
+import Testing
+
 @testable import VisionTasks
 
 @Suite struct ObjectDetectorModelInfoTests {
@@ -10,7 +11,10 @@ import ModelFile
     }
 
     @Test func readsOutputsBoxLayoutAndLabelsFromMetadata() throws {
-        guard let model = try ssd() else { print("skipped: ../shared is not available"); return }
+        guard let model = try ssd() else {
+            print("skipped: ../shared is not available")
+            return
+        }
         let info = try ObjectDetectorModelInfo(model: model, options: ObjectDetectorOptions())
         #expect([info.locationOutput, info.categoryOutput, info.scoreOutput, info.countOutput] == [0, 1, 2, 3])
         #expect(info.boxIndices == [1, 0, 3, 2])
@@ -22,22 +26,34 @@ import ModelFile
     }
 
     @Test func categoryListsBecomeClassIndices() throws {
-        guard let model = try ssd() else { print("skipped: ../shared is not available"); return }
+        guard let model = try ssd() else {
+            print("skipped: ../shared is not available")
+            return
+        }
         let options = ObjectDetectorOptions()
         options.categoryAllowlist = ["person", "dog", "unicorn"]
         let info = try ObjectDetectorModelInfo(model: model, options: options)
-        guard case let .allow(allowed) = try info.classFilter(options) else { Issue.record("not an allow filter"); return }
+        guard case .allow(let allowed) = try info.classFilter(options) else {
+            Issue.record("not an allow filter")
+            return
+        }
         #expect(allowed == [0, 17])
         let deny = ObjectDetectorOptions()
         deny.categoryDenylist = ["person"]
-        guard case let .ignore(ignored) = try info.classFilter(deny) else { Issue.record("not a deny filter"); return }
+        guard case .ignore(let ignored) = try info.classFilter(deny) else {
+            Issue.record("not a deny filter")
+            return
+        }
         #expect(ignored == [0])
     }
 
     @Test func aModelWithoutMetadataIsRejectedLikeUpstream() throws {
         guard let path = SharedData.path("models/ssd_mobilenet_v1_no_metadata.tflite"),
-              let expected = try References.errors()?["object_detector_model_without_metadata"]?.message
-        else { print("skipped: ../shared is not available"); return }
+            let expected = try References.errors()?["object_detector_model_without_metadata"]?.message
+        else {
+            print("skipped: ../shared is not available")
+            return
+        }
         let options = ObjectDetectorOptions()
         options.baseOptions.modelAssetPath = path
         #expect(throws: TasksError.missingMetadata(expected)) { try ObjectDetector(options: options) }
@@ -51,7 +67,8 @@ import ModelFile
 
     @Test func aModelWithoutMetadataTakesLabelsFromTheOptions() throws {
         guard let model = try ssd("ssd_mobilenet_v1_no_metadata.tflite") else {
-            print("skipped: ../shared is not available"); return
+            print("skipped: ../shared is not available")
+            return
         }
         let options = ObjectDetectorOptions()
         options.labels = (0..<90).map { "class \($0)" }
@@ -63,7 +80,8 @@ import ModelFile
 
     @Test func optionErrorsMatchErrorsJSON() throws {
         guard let errors = try References.errors(), let path = SharedData.path("models/ssd_mobilenet_v1.tflite") else {
-            print("skipped: ../shared is not available"); return
+            print("skipped: ../shared is not available")
+            return
         }
         let zero = ObjectDetectorOptions()
         zero.baseOptions.modelAssetPath = path
@@ -73,7 +91,10 @@ import ModelFile
                 && (error as? TasksError)?.code == .invalidArgumentError
         }
         #expect(errors["object_detector_max_results_0"]?.abslStatus == "INVALID_ARGUMENT")
-        #expect(throws: TasksError.invalidOption(option: "maxResults", message: "Invalid `max_results` option: value must be != 0")) {
+        #expect(
+            throws: TasksError.invalidOption(
+                option: "maxResults", message: "Invalid `max_results` option: value must be != 0")
+        ) {
             try ObjectDetector(options: zero)
         }
         let both = ObjectDetectorOptions()

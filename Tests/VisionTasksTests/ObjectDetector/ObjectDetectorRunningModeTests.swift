@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import VisionTasks
 
 /// Running-mode rules of the object detector as MediaPipe enforces them
@@ -35,8 +36,9 @@ struct ObjectDetectorRunningModeTests {
     }
 
     @Test func wrongMethodForTheModeIsRejectedAndTheDetectorStaysUsable() throws {
-        guard let video = try Self.detector(.video), let still = try Self.detector(.image), let image = try Self.image(),
-              let cases = try References.errors()
+        guard let video = try Self.detector(.video), let still = try Self.detector(.image),
+            let image = try Self.image(),
+            let cases = try References.errors()
         else { return skipWithoutSharedData("ssd_mobilenet_v1.tflite") }
         let onVideo = try #require(cases["od_detect_on_video_mode_task"])
         let error = try #require(throws: TasksError.self) { try video.detect(image: image) }
@@ -46,7 +48,9 @@ struct ObjectDetectorRunningModeTests {
         #expect(try video.detect(videoFrame: image, timestampInMilliseconds: 0).detections.count == 10)
 
         let onImage = try #require(cases["od_detect_for_video_on_image_mode_task"])
-        let second = try #require(throws: TasksError.self) { try still.detect(videoFrame: image, timestampInMilliseconds: 0) }
+        let second = try #require(throws: TasksError.self) {
+            try still.detect(videoFrame: image, timestampInMilliseconds: 0)
+        }
         #expect(second == .runningModeMismatch(expected: .video, actual: .image))
         #expect(second.code == .invalidArgumentError && onImage.abslStatus == "INVALID_ARGUMENT")
         #expect(try still.detect(image: image).detections.count == 10)
@@ -56,7 +60,9 @@ struct ObjectDetectorRunningModeTests {
     }
 
     @Test func videoTimestampsMustIncrease() throws {
-        guard let detector = try Self.detector(.video), let image = try Self.image(), let cases = try References.errors() else {
+        guard let detector = try Self.detector(.video), let image = try Self.image(),
+            let cases = try References.errors()
+        else {
             return skipWithoutSharedData("ssd_mobilenet_v1.tflite")
         }
         let reference = try #require(cases["od_detect_for_video_non_increasing_timestamp"])
@@ -79,7 +85,7 @@ struct ObjectDetectorRunningModeTests {
     @Test func liveStreamDeliversTheImageModeResultToTheDelegate() throws {
         let receiver = Receiver()
         guard let stream = try Self.detector(.liveStream, delegate: receiver), let still = try Self.detector(.image),
-              let image = try Self.image()
+            let image = try Self.image()
         else { return skipWithoutSharedData("ssd_mobilenet_v1.tflite") }
         try stream.detectAsync(image: image, timestampInMilliseconds: 10)
         #expect(throws: TasksError.nonIncreasingTimestamp(previous: 10, received: 10)) {
@@ -97,7 +103,7 @@ struct ObjectDetectorRunningModeTests {
     /// equal to detecting each frame alone.
     @Test func resultsForAFrameSequenceEqualVideoModeCalls() async throws {
         guard let sequence = try Self.detector(.video), let single = try Self.detector(.video),
-              let image = try Self.image()
+            let image = try Self.image()
         else { return skipWithoutSharedData("ssd_mobilenet_v1.tflite") }
         let frames = AsyncStream<(MPImage, Int)> { continuation in
             for index in 0..<3 { continuation.yield((image, index * 33)) }

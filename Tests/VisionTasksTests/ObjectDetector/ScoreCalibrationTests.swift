@@ -1,6 +1,7 @@
 import Foundation
-@testable import ModelFile
 import Testing
+
+@testable import ModelFile
 @testable import VisionTasks
 
 /// Score calibration as MediaPipe defines it (score_calibration_calculator.cc,
@@ -8,10 +9,13 @@ import Testing
 /// evaluated in double, independently of the implementation's float/double mix.
 @Suite("Score calibration")
 struct ScoreCalibrationTests {
-    private func calibration(_ transformation: ScoreCalibrationOptions.Transformation, _ file: String, defaultScore: Float = 0.25)
+    private func calibration(
+        _ transformation: ScoreCalibrationOptions.Transformation, _ file: String, defaultScore: Float = 0.25
+    )
         throws -> ScoreCalibration
     {
-        try ScoreCalibration(options: ScoreCalibrationOptions(transformation: transformation, defaultScore: defaultScore), file: file)
+        try ScoreCalibration(
+            options: ScoreCalibrationOptions(transformation: transformation, defaultScore: defaultScore), file: file)
     }
 
     private func sigmoid(_ t: Double, scale: Double, slope: Double, offset: Double) -> Double {
@@ -33,7 +37,8 @@ struct ScoreCalibrationTests {
         ]
         for (file, fact) in cases {
             #expect { try calibration(.identity, file) } throws: { error in
-                (error as? TasksError)?.message.contains(fact) == true && (error as? TasksError)?.code == .invalidArgumentError
+                (error as? TasksError)?.message.contains(fact) == true
+                    && (error as? TasksError)?.code == .invalidArgumentError
             }
         }
     }
@@ -89,6 +94,8 @@ struct ScoreCalibrationTests {
         }
         try #require(result.count == 1)
         #expect(result[0].categories[0].classIndex == 0)
-        #expect(abs(Double(result[0].categories[0].score) - sigmoid(Double(Float(0.2)), scale: 1, slope: 20, offset: -2)) <= 1e-6)
+        #expect(
+            abs(Double(result[0].categories[0].score) - sigmoid(Double(Float(0.2)), scale: 1, slope: 20, offset: -2))
+                <= 1e-6)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import VisionTasks
 
 /// Errors as MediaPipe raises them (API.md §9–10, ../shared/reference/errors.json `pose_*`).
@@ -25,7 +26,7 @@ struct PoseLandmarkerErrorTests {
 
     @Test func wrongMethodForTheModeIsRejectedAndTheTaskStaysUsable() throws {
         guard let model = PoseTestData.liteModel, let image = try PoseTestData.image("astronaut"),
-              let cases = try References.errors()
+            let cases = try References.errors()
         else { return skipWithoutSharedData("pose model") }
         let onVideo = try #require(cases["pose_detect_on_video_mode_task"])
         let video = try PoseLandmarker(options: PoseTestData.options(model, .video))
@@ -38,7 +39,9 @@ struct PoseLandmarkerErrorTests {
 
         let onImage = try #require(cases["pose_detect_for_video_on_image_mode_task"])
         let still = try PoseLandmarker(options: PoseTestData.options(model))
-        let second = try #require(throws: TasksError.self) { try still.detect(videoFrame: image, timestampInMilliseconds: 0) }
+        let second = try #require(throws: TasksError.self) {
+            try still.detect(videoFrame: image, timestampInMilliseconds: 0)
+        }
         #expect(second == .runningModeMismatch(expected: .video, actual: .image))
         #expect(second.code == .invalidArgumentError && onImage.abslStatus == "INVALID_ARGUMENT")
         #expect(onImage.instanceUsableAfterwards == true)
@@ -50,7 +53,7 @@ struct PoseLandmarkerErrorTests {
 
     @Test func timestampsMustIncreaseAndTheMessageNamesBoth() throws {
         guard let model = PoseTestData.liteModel, let image = try PoseTestData.image("astronaut"),
-              let cases = try References.errors()
+            let cases = try References.errors()
         else { return skipWithoutSharedData("pose model") }
         let reference = try #require(cases["pose_detect_for_video_non_increasing_timestamp"])
         let landmarker = try PoseLandmarker(options: PoseTestData.options(model, .video))
@@ -114,7 +117,7 @@ struct PoseLandmarkerErrorTests {
         for (name, change) in cases {
             let options = PoseTestData.options("unused.task")
             change(options)
-            guard case let .invalidOption(option, message)? = creationError(options) else {
+            guard case .invalidOption(let option, let message)? = creationError(options) else {
                 Issue.record("\(name): no invalid-option error")
                 continue
             }
@@ -124,8 +127,9 @@ struct PoseLandmarkerErrorTests {
         // MediaPipe's own wording for the presence threshold (pose_landmarks_detector_graph.cc).
         let options = PoseTestData.options("unused.task")
         options.minPosePresenceConfidence = 2
-        #expect(creationError(options)?.message.hasPrefix(
-            "Invalid `min_detection_confidence` option: value must be in the range [0.0, 1.0]") == true)
+        #expect(
+            creationError(options)?.message.hasPrefix(
+                "Invalid `min_detection_confidence` option: value must be in the range [0.0, 1.0]") == true)
         options.minPosePresenceConfidence = 0.5
         options.numPoses = 0
         #expect(creationError(options)?.message.hasPrefix("max_vec_size should be greater than or equal to 1.") == true)
@@ -145,7 +149,8 @@ struct PoseLandmarkerErrorTests {
             return
         }
 
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pose-errors-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pose-errors-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let garbage = directory.appendingPathComponent("garbage.task")
@@ -168,7 +173,7 @@ struct PoseLandmarkerErrorTests {
         }
         let error = creationError(PoseTestData.options(hands))
         #expect(error?.code == .notFoundError)
-        guard case let .bundleMemberNotFound(name, members)? = error else {
+        guard case .bundleMemberNotFound(let name, let members)? = error else {
             Issue.record("expected bundleMemberNotFound, got \(String(describing: error))")
             return
         }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import VisionTasks
 
 /// Runs the pose pipeline on the exact pixels MediaPipe was fed and compares every result with
@@ -39,11 +40,15 @@ struct PoseLandmarkerFidelityTests {
                     result.landmarks.count == expected.numPoses,
                     "\(label): \(result.landmarks.count) poses, MediaPipe \(expected.numPoses ?? -1)")
                 #expect(result.worldLandmarks.count == result.landmarks.count)
-                #expect(result.landmarks.allSatisfy { $0.count == 33 } && result.worldLandmarks.allSatisfy { $0.count == 33 })
+                #expect(
+                    result.landmarks.allSatisfy { $0.count == 33 }
+                        && result.worldLandmarks.allSatisfy { $0.count == 33 })
                 if let masks = expected.segmentationMasks {
                     #expect(result.segmentationMasks.count == masks.count, "\(label): mask count")
                     for (mask, expectedMask) in zip(result.segmentationMasks, masks) {
-                        #expect(mask.width == expectedMask.shape[1] && mask.height == expectedMask.shape[0], "\(label): mask size")
+                        #expect(
+                            mask.width == expectedMask.shape[1] && mask.height == expectedMask.shape[0],
+                            "\(label): mask size")
                     }
                 } else {
                     #expect(result.segmentationMasks.isEmpty, "\(label): masks without shouldOutputSegmentationMasks")

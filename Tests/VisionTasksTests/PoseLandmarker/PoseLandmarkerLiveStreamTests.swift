@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import VisionTasks
 
 @Suite("PoseLandmarker live stream", .serialized)
@@ -56,7 +57,9 @@ struct PoseLandmarkerLiveStreamTests {
         // waits and replaces every frame before it.
         #expect(receiver.timestamps.first == 0)
         #expect(receiver.timestamps.last == (frameCount - 1) * 33)
-        #expect(receiver.timestamps == receiver.timestamps.sorted() && Set(receiver.timestamps).count == receiver.timestamps.count)
+        #expect(
+            receiver.timestamps == receiver.timestamps.sorted()
+                && Set(receiver.timestamps).count == receiver.timestamps.count)
         #expect(receiver.timestamps.count + landmarker.droppedFrameCount == frameCount)
         #expect(landmarker.droppedFrameCount > 0)
         #expect(receiver.poseCounts.allSatisfy { $0 == 1 } && receiver.poseCounts.count == receiver.timestamps.count)

@@ -1,6 +1,7 @@
 import Imaging
-import Testing
 import TestSupport
+import Testing
+
 @testable import VisionTasks
 
 /// Landmarks are normalized to the upright image: an image stored rotated or mirrored, with the

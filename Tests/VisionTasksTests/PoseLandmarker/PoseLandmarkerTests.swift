@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import VisionTasks
 
 @Suite("PoseLandmarker API and behaviour", .serialized)
@@ -38,7 +39,8 @@ struct PoseLandmarkerTests {
 
     /// The guide's code (seed guide 000), with `MPImage(contentsOfFile:)` for the UIImage.
     @Test func guideCodeFindsThePerson() throws {
-        guard let model = PoseTestData.fullModel, let path = SharedData.path("images/decoded/business-person.png") else {
+        guard let model = PoseTestData.fullModel, let path = SharedData.path("images/decoded/business-person.png")
+        else {
             return skipWithoutSharedData("pose model")
         }
         let options = PoseLandmarkerOptions()
@@ -140,12 +142,14 @@ struct PoseLandmarkerTests {
         let landmarker = try PoseLandmarker(options: options)
         var processor = try poseProcessor(options)
         for timestamp in [0, 33, 66] {
-            let public_ = try landmarker.detect(videoFrame: image, timestampInMilliseconds: timestamp)
+            let throughTask = try landmarker.detect(videoFrame: image, timestampInMilliseconds: timestamp)
             let direct = try processor.run(image, timestampInMilliseconds: timestamp).result
-            #expect(public_.landmarks == direct.landmarks)
-            #expect(public_.worldLandmarks == direct.worldLandmarks)
-            #expect(public_.timestampInMilliseconds == timestamp)
-            #expect(public_.segmentationMasks.map(PoseComparison.mean) == direct.segmentationMasks.map(PoseComparison.mean))
+            #expect(throughTask.landmarks == direct.landmarks)
+            #expect(throughTask.worldLandmarks == direct.worldLandmarks)
+            #expect(throughTask.timestampInMilliseconds == timestamp)
+            #expect(
+                throughTask.segmentationMasks.map(PoseComparison.mean)
+                    == direct.segmentationMasks.map(PoseComparison.mean))
         }
     }
 
@@ -165,8 +169,9 @@ struct PoseLandmarkerTests {
         // on the person.
         #expect(PoseTestData.largestDifference(results[0].landmarks, still.landmarks) <= 1e-6)
         for result in results.dropFirst() {
-            #expect(PoseTestData.largestDifference(
-                [Array(result.landmarks[0][0..<13])], [Array(still.landmarks[0][0..<13])]) < 0.02)
+            #expect(
+                PoseTestData.largestDifference(
+                    [Array(result.landmarks[0][0..<13])], [Array(still.landmarks[0][0..<13])]) < 0.02)
         }
         #expect(results.map(\.timestampInMilliseconds) == [0, 33, 66, 99, 132])
     }
@@ -200,8 +205,9 @@ struct PoseLandmarkerTests {
         one.baseOptions.threadCount = 1
         let two = PoseTestData.options(model)
         two.baseOptions.threadCount = 2
-        #expect(try PoseLandmarker(options: one).detect(image: image).landmarks
-            == PoseLandmarker(options: two).detect(image: image).landmarks)
+        #expect(
+            try PoseLandmarker(options: one).detect(image: image).landmarks
+                == PoseLandmarker(options: two).detect(image: image).landmarks)
     }
 }
 

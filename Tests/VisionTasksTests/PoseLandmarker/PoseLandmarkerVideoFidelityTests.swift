@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import VisionTasks
 
 /// Runs ``PoseLandmarker`` in video mode over the reference frame sequences (30 frames, 33 ms
@@ -20,7 +21,7 @@ struct PoseLandmarkerVideoFidelityTests {
     @Test(arguments: sequences)
     func everyFrameMatchesMediaPipe(sequence: String) throws {
         guard let model = SharedData.path("models/pose_landmarker_full.task"),
-              let reference = try References.video(task: "pose_landmarker_full", sequence: sequence)
+            let reference = try References.video(task: "pose_landmarker_full", sequence: sequence)
         else {
             return skipWithoutSharedData("pose_landmarker_full video \(sequence)")
         }
@@ -30,15 +31,19 @@ struct PoseLandmarkerVideoFidelityTests {
             frames.append(try MPImage(contentsOfFile: directory + String(format: "/%03d.png", index)))
         }
         for (optionSet, run) in reference.runs.sorted(by: { $0.key < $1.key }) {
-            let landmarker = try PoseLandmarker(options: poseOptions(model: model, reference: run.options, runningMode: .video))
+            let landmarker = try PoseLandmarker(
+                options: poseOptions(model: model, reference: run.options, runningMode: .video))
             var comparison = PoseComparison(tolerance: .video)
             var posesSeen = 0
             for frame in run.frames {
-                let result = try landmarker.detect(videoFrame: frames[frame.frameIndex], timestampInMilliseconds: frame.timestampMs)
+                let result = try landmarker.detect(
+                    videoFrame: frames[frame.frameIndex], timestampInMilliseconds: frame.timestampMs)
                 let label = "video/\(sequence)/\(optionSet)/\(frame.frameIndex)"
                 let expectedCount = frame.numPoses ?? 0
                 #expect(result.timestampInMilliseconds == frame.timestampMs)
-                #expect(result.landmarks.count == expectedCount, "\(label): \(result.landmarks.count) poses, MediaPipe \(expectedCount)")
+                #expect(
+                    result.landmarks.count == expectedCount,
+                    "\(label): \(result.landmarks.count) poses, MediaPipe \(expectedCount)")
                 if let masks = frame.segmentationMasks {
                     #expect(result.segmentationMasks.count == masks.count, "\(label): mask count")
                 } else {

@@ -1,5 +1,6 @@
 import Imaging
 import Testing
+
 @testable import VisionTasks
 
 @Suite("Pose landmarks decoding")
@@ -39,13 +40,15 @@ struct PoseLandmarksDecoderTests {
     @Test func projectsIntoTheROIAndCopiesVisibilityToWorld() throws {
         let roi = NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: 0.5, height: 0.5)
         let result = try #require(try decode(sample, roi: roi))
-        #expect(result.landmarks.count == 33 && result.worldLandmarks.count == 33 && result.auxiliaryLandmarks.count == 2)
+        #expect(
+            result.landmarks.count == 33 && result.worldLandmarks.count == 33 && result.auxiliaryLandmarks.count == 2)
         // (0.25, 0.75) in the ROI: 0.5 + (0.25 − 0.5)·0.5 and 0.5 + 0.25·0.5; z = 0.1·0.5.
         let first = result.landmarks[0]
         #expect(close(first.x, 0.375) && close(first.y, 0.625) && close(first.z, 0.05))
         #expect(first.visibility == 0.5)
         #expect(close(first.presence ?? 0, 0.8807971))
-        #expect(result.auxiliaryLandmarks[0] == NormalizedLandmark(x: 0.5, y: 0.5, z: 0, visibility: 0.5, presence: 0.5))
+        #expect(
+            result.auxiliaryLandmarks[0] == NormalizedLandmark(x: 0.5, y: 0.5, z: 0, visibility: 0.5, presence: 0.5))
         #expect(result.worldLandmarks[0] == Landmark(x: 1, y: 2, z: 3, visibility: 0.5, presence: first.presence))
         #expect(result.presence == 0.9)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+
 @testable import VisionTasks
 
 /// The quantities compared between a pose result and MediaPipe's.
@@ -49,16 +50,20 @@ struct PoseComparison: CustomStringConvertible {
     ) {
         for pose in 0..<min(result.landmarks.count, landmarks.count) {
             for index in 0..<min(result.landmarks[pose].count, landmarks[pose].count) {
-                let ours = result.landmarks[pose][index], theirs = landmarks[pose][index]
+                let ours = result.landmarks[pose][index]
+                let theirs = landmarks[pose][index]
                 check(max(abs(ours.x - theirs.x), abs(ours.y - theirs.y)), .xy, pose, index, label)
                 check(abs(ours.z - theirs.z), .z, pose, index, label)
                 check(Self.difference(ours.visibility, theirs.visibility), .visibility, pose, index, label)
                 check(Self.difference(ours.presence, theirs.presence), .presence, pose, index, label)
                 if pose < world.count, pose < result.worldLandmarks.count, index < world[pose].count,
-                   index < result.worldLandmarks[pose].count {
-                    let ours = result.worldLandmarks[pose][index], theirs = world[pose][index]
+                    index < result.worldLandmarks[pose].count
+                {
+                    let ours = result.worldLandmarks[pose][index]
+                    let theirs = world[pose][index]
                     check(
-                        max(abs(ours.x - theirs.x), abs(ours.y - theirs.y), abs(ours.z - theirs.z)), .world, pose, index,
+                        max(abs(ours.x - theirs.x), abs(ours.y - theirs.y), abs(ours.z - theirs.z)), .world, pose,
+                        index,
                         label)
                     check(Self.difference(ours.visibility, theirs.visibility), .visibility, pose, index, label)
                     check(Self.difference(ours.presence, theirs.presence), .presence, pose, index, label)
@@ -76,11 +81,16 @@ struct PoseComparison: CustomStringConvertible {
         }
     }
 
-    private mutating func check(_ deviation: Float, _ quantity: PoseQuantity, _ pose: Int, _ landmark: Int, _ label: String) {
+    private mutating func check(
+        _ deviation: Float, _ quantity: PoseQuantity, _ pose: Int, _ landmark: Int, _ label: String
+    ) {
         valueCount += 1
         worst[quantity.rawValue] = max(worst[quantity.rawValue], deviation)
         if !(deviation <= tolerance[quantity]) {
-            failures.append("\(label): pose \(pose) landmark \(landmark) \(quantity) off by \(deviation) (tolerance \(tolerance[quantity]))")
+            failures.append(
+                "\(label): pose \(pose) landmark \(landmark) \(quantity) off by \(deviation) (tolerance "
+                    + "\(tolerance[quantity]))"
+            )
         }
     }
 
@@ -94,7 +104,7 @@ struct PoseComparison: CustomStringConvertible {
     private static func difference(_ value: Float?, _ expected: Float?) -> Float {
         switch (value, expected) {
         case (nil, nil): return 0
-        case let (value?, expected?): return abs(value - expected)
+        case (let value?, let expected?): return abs(value - expected)
         default: return .infinity
         }
     }
@@ -103,9 +113,11 @@ struct PoseComparison: CustomStringConvertible {
     /// `cv2.resize(…, (16, 16), interpolation=INTER_AREA)` computes), row-major.
     static func cellMeans(_ mask: Mask) -> [Float] {
         mask.withUnsafeFloat32Buffer { values in
-            let width = Double(mask.width), height = Double(mask.height)
+            let width = Double(mask.width)
+            let height = Double(mask.height)
             func coverage(_ cell: Int, _ size: Double) -> [(Int, Double)] {
-                let start = Double(cell) * size / 16, end = Double(cell + 1) * size / 16
+                let start = Double(cell) * size / 16
+                let end = Double(cell + 1) * size / 16
                 var pixels: [(Int, Double)] = []
                 var pixel = Int(start.rounded(.down))
                 while Double(pixel) < end {
@@ -120,7 +132,8 @@ struct PoseComparison: CustomStringConvertible {
                 let rows = coverage(row, height)
                 for column in 0..<16 {
                     let columns = coverage(column, width)
-                    var sum = 0.0, area = 0.0
+                    var sum = 0.0
+                    var area = 0.0
                     for (y, wy) in rows {
                         for (x, wx) in columns {
                             sum += Double(values[y * mask.width + x]) * wx * wy
@@ -150,7 +163,9 @@ func poseProcessor(_ options: PoseLandmarkerOptions) throws -> PoseLandmarkerPro
 }
 
 /// Pose landmarker options from a reference's option set.
-func poseOptions(model: String, reference options: ReferenceOptions, runningMode: RunningMode = .image) -> PoseLandmarkerOptions {
+func poseOptions(model: String, reference options: ReferenceOptions, runningMode: RunningMode = .image)
+    -> PoseLandmarkerOptions
+{
     let result = PoseLandmarkerOptions()
     result.baseOptions.modelAssetPath = model
     result.runningMode = runningMode

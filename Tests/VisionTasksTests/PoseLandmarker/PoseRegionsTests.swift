@@ -1,5 +1,6 @@
 import Imaging
 import Testing
+
 @testable import VisionTasks
 
 @Suite("Pose regions")
@@ -28,10 +29,17 @@ struct PoseRegionsTests {
         let tracked = NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: 0.4, height: 0.4)
         let nearby = NormalizedRect(xCenter: 0.52, yCenter: 0.5, width: 0.4, height: 0.4)
         let elsewhere = NormalizedRect(xCenter: 0.1, yCenter: 0.1, width: 0.1, height: 0.1)
-        #expect(PoseRegions.regions(tracked: [tracked], detected: nil, numPoses: 2, minTrackingConfidence: 0.5) == [tracked])
-        #expect(PoseRegions.regions(tracked: [tracked], detected: [nearby, elsewhere], numPoses: 2, minTrackingConfidence: 0.5)
-            == [nearby, elsewhere])
+        #expect(
+            PoseRegions.regions(tracked: [tracked], detected: nil, numPoses: 2, minTrackingConfidence: 0.5) == [tracked]
+        )
+        #expect(
+            PoseRegions.regions(
+                tracked: [tracked], detected: [nearby, elsewhere], numPoses: 2, minTrackingConfidence: 0.5)
+                == [nearby, elsewhere])
         // With a high threshold nothing counts as overlap: tracked first, then detected, clipped.
-        #expect(PoseRegions.regions(tracked: [tracked], detected: [nearby], numPoses: 1, minTrackingConfidence: 0.99) == [tracked])
+        #expect(
+            PoseRegions.regions(tracked: [tracked], detected: [nearby], numPoses: 1, minTrackingConfidence: 0.99) == [
+                tracked
+            ])
     }
 }

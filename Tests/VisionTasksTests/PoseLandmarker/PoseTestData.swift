@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import TestSupport
+
 @testable import VisionTasks
 
 /// Shared inputs of the PoseLandmarker tests; `nil` when ../shared is absent.
@@ -38,7 +39,8 @@ enum PoseTestData {
                 for x in 0..<upright.width {
                     let storedX = map.origin.x + x * map.xStep.x + y * map.yStep.x
                     let storedY = map.origin.y + x * map.xStep.y + y * map.yStep.y
-                    let target = (storedY * width + storedX) * 3, origin = (y * upright.width + x) * 3
+                    let target = (storedY * width + storedX) * 3
+                    let origin = (y * upright.width + x) * 3
                     pixels[target] = source[origin]
                     pixels[target + 1] = source[origin + 1]
                     pixels[target + 2] = source[origin + 2]
@@ -46,18 +48,21 @@ enum PoseTestData {
             }
         }
         return try MPImage(
-            pixels: pixels, width: width, height: height, bytesPerRow: width * 3, format: .rgb8, orientation: orientation)
+            pixels: pixels, width: width, height: height, bytesPerRow: width * 3, format: .rgb8,
+            orientation: orientation)
     }
 
     /// Two copies of `image` side by side: a picture with two people.
     static func sideBySide(_ image: MPImage) throws -> MPImage {
         let upright = uprightPixels(image)
-        let width = upright.width * 2, height = upright.height
+        let width = upright.width * 2
+        let height = upright.height
         var pixels = [UInt8](repeating: 0, count: width * height * 3)
         upright.withUnsafeBytes { source in
             for y in 0..<height {
                 for copy in 0..<2 {
-                    let target = (y * width + copy * upright.width) * 3, origin = y * upright.width * 3
+                    let target = (y * width + copy * upright.width) * 3
+                    let origin = y * upright.width * 3
                     for offset in 0..<(upright.width * 3) { pixels[target + offset] = source[origin + offset] }
                 }
             }

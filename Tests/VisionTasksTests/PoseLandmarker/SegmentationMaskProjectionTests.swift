@@ -1,5 +1,6 @@
 import Imaging
 import Testing
+
 @testable import VisionTasks
 
 @Suite("Segmentation mask projection")
@@ -13,7 +14,8 @@ struct SegmentationMaskProjectionTests {
             width: Float(image.width), height: Float(image.height), rotation: rotation)
         return try logits.withUnsafeBufferPointer {
             try SegmentationMaskProjection.project(
-                logits: $0, maskWidth: 2, maskHeight: 2, matrix: CropMatrix(region: roi, imageWidth: image.width, imageHeight: image.height),
+                logits: $0, maskWidth: 2, maskHeight: 2,
+                matrix: CropMatrix(region: roi, imageWidth: image.width, imageHeight: image.height),
                 imageSize: image)
         }
     }
@@ -43,7 +45,8 @@ struct SegmentationMaskProjectionTests {
         #expect(throws: TasksError.self) {
             try logits.withUnsafeBufferPointer {
                 try SegmentationMaskProjection.project(
-                    logits: $0, maskWidth: 3, maskHeight: 3, matrix: .identity, imageSize: ImageSize(width: 4, height: 4))
+                    logits: $0, maskWidth: 3, maskHeight: 3, matrix: .identity,
+                    imageSize: ImageSize(width: 4, height: 4))
             }
         }
     }

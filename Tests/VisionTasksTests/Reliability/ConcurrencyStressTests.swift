@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import VisionTasks
 
 /// The documented thread-safety contract under load: separate task instances on separate
@@ -64,21 +65,21 @@ struct ConcurrencyStressTests {
         var hand: String
         var detector: String
         var person: MPImage
-        var hand_: MPImage
+        var handPicture: MPImage
         var objects: MPImage
     }
 
     private static func models() throws -> Models? {
         guard let pose = SharedData.path("models/pose_landmarker_lite.task"),
-              let hand = SharedData.path("models/hand_landmarker.task"),
-              let detector = SharedData.path("models/ssd_mobilenet_v1.tflite"),
-              let person = SharedData.path("images/decoded/astronaut.png"),
-              let handImage = SharedData.path("images/decoded/hand_thumb_up.png"),
-              let objects = SharedData.path("images/decoded/od_test_image.png")
+            let hand = SharedData.path("models/hand_landmarker.task"),
+            let detector = SharedData.path("models/ssd_mobilenet_v1.tflite"),
+            let person = SharedData.path("images/decoded/astronaut.png"),
+            let handImage = SharedData.path("images/decoded/hand_thumb_up.png"),
+            let objects = SharedData.path("images/decoded/od_test_image.png")
         else { return nil }
         return Models(
             pose: pose, hand: hand, detector: detector, person: try MPImage(contentsOfFile: person),
-            hand_: try MPImage(contentsOfFile: handImage), objects: try MPImage(contentsOfFile: objects))
+            handPicture: try MPImage(contentsOfFile: handImage), objects: try MPImage(contentsOfFile: objects))
     }
 
     private static func poseOptions(_ path: String, _ mode: RunningMode) -> PoseLandmarkerOptions {
@@ -97,7 +98,7 @@ struct ConcurrencyStressTests {
         let hands = try HandLandmarker(options: handOptions)
         let detector = try ObjectDetector(modelPath: m.detector)
         let expectedPose = try pose.detect(image: m.person).landmarks
-        let expectedHands = try hands.detect(image: m.hand_).landmarks
+        let expectedHands = try hands.detect(image: m.handPicture).landmarks
         let expectedObjects = try detector.detect(image: m.objects).detections
         #expect(expectedPose.count == 1 && expectedHands.count == 1 && !expectedObjects.isEmpty)
 
@@ -109,7 +110,7 @@ struct ConcurrencyStressTests {
         let rounds = Self.rounds
         let burst = 8
         let mismatches = Mismatches()
-        let images = (m.person, m.hand_, m.objects)
+        let images = (m.person, m.handPicture, m.objects)
         Self.runOnSeparateThreads([
             {
                 // Each thread its own instance, created on that thread.
@@ -169,15 +170,16 @@ struct ConcurrencyStressTests {
         let mismatches = Mismatches()
         let image = m.objects
         let rounds = Self.rounds
-        Self.runOnSeparateThreads((0..<4).map { _ in
-            {
-                for _ in 0..<rounds {
-                    do {
-                        if try detector.detect(image: image).detections != expected { mismatches.add("differs") }
-                    } catch { mismatches.add("\(error)") }
+        Self.runOnSeparateThreads(
+            (0..<4).map { _ in
+                {
+                    for _ in 0..<rounds {
+                        do {
+                            if try detector.detect(image: image).detections != expected { mismatches.add("differs") }
+                        } catch { mismatches.add("\(error)") }
+                    }
                 }
-            }
-        })
+            })
         #expect(mismatches.all.isEmpty, "\(mismatches.all)")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import VisionTasks
 
 /// Every case of ../shared/reference/errors.json against the equivalent call of our tasks: the
@@ -11,15 +12,22 @@ struct ErrorParityTests {
     /// Cases checked by other suites (name → test), so that a new case in errors.json without a
     /// test fails `everyReferenceCaseHasATest`.
     static let coveredElsewhere: [String: String] = [
-        "object_detector_model_without_metadata": "ObjectDetectorModelInfoTests.aModelWithoutMetadataIsRejectedLikeUpstream",
+        "object_detector_model_without_metadata":
+            "ObjectDetectorModelInfoTests.aModelWithoutMetadataIsRejectedLikeUpstream",
         "object_detector_allowlist_and_denylist": "ObjectDetectorModelInfoTests.optionErrorsMatchErrorsJSON",
         "object_detector_max_results_0": "ObjectDetectorModelInfoTests.optionErrorsMatchErrorsJSON",
-        "pose_detect_for_video_non_increasing_timestamp": "PoseLandmarkerErrorTests.timestampsMustIncreaseAndTheMessageNamesBoth",
-        "pose_detect_on_video_mode_task": "PoseLandmarkerErrorTests.wrongMethodForTheModeIsRejectedAndTheTaskStaysUsable",
-        "pose_detect_for_video_on_image_mode_task": "PoseLandmarkerErrorTests.wrongMethodForTheModeIsRejectedAndTheTaskStaysUsable",
-        "hand_detect_for_video_non_increasing_timestamp": "HandLandmarkerRunningModeTests.videoTimestampsMustIncreaseAsInMediaPipe",
-        "hand_detect_on_video_mode_task": "HandLandmarkerRunningModeTests.callsOfAnotherModeAreRejectedAndTheTaskStaysUsable",
-        "hand_detect_for_video_on_image_mode_task": "HandLandmarkerRunningModeTests.callsOfAnotherModeAreRejectedAndTheTaskStaysUsable",
+        "pose_detect_for_video_non_increasing_timestamp":
+            "PoseLandmarkerErrorTests.timestampsMustIncreaseAndTheMessageNamesBoth",
+        "pose_detect_on_video_mode_task":
+            "PoseLandmarkerErrorTests.wrongMethodForTheModeIsRejectedAndTheTaskStaysUsable",
+        "pose_detect_for_video_on_image_mode_task":
+            "PoseLandmarkerErrorTests.wrongMethodForTheModeIsRejectedAndTheTaskStaysUsable",
+        "hand_detect_for_video_non_increasing_timestamp":
+            "HandLandmarkerRunningModeTests.videoTimestampsMustIncreaseAsInMediaPipe",
+        "hand_detect_on_video_mode_task":
+            "HandLandmarkerRunningModeTests.callsOfAnotherModeAreRejectedAndTheTaskStaysUsable",
+        "hand_detect_for_video_on_image_mode_task":
+            "HandLandmarkerRunningModeTests.callsOfAnotherModeAreRejectedAndTheTaskStaysUsable",
     ]
     /// Cases checked here, by the test named.
     static let coveredHere: [String: String] = [
@@ -54,12 +62,19 @@ struct ErrorParityTests {
         guard let cases = try References.errors() else { return skipWithoutSharedData("errors.json") }
         let pending = cases.keys.filter { name in Self.pendingTasks.keys.contains { name.hasPrefix($0) } }
         if !pending.isEmpty {
-            print("errors.json: \(pending.count) cases of tasks not built yet (\(Self.pendingTasks.values.sorted().joined(separator: ", "))) are not checked")
+            print(
+                "errors.json: \(pending.count) cases of tasks not built yet "
+                    + "(\(Self.pendingTasks.values.sorted().joined(separator: ", "))) are not checked"
+            )
         }
         let covered = Set(Self.coveredElsewhere.keys).union(Self.coveredHere.keys)
         let built = Set(cases.keys).subtracting(pending)
-        #expect(built.subtracting(covered).isEmpty, "errors.json cases without a test: \(built.subtracting(covered).sorted())")
-        #expect(covered.isSubset(of: built), "tests of cases errors.json no longer has: \(covered.subtracting(built).sorted())")
+        #expect(
+            built.subtracting(covered).isEmpty,
+            "errors.json cases without a test: \(built.subtracting(covered).sorted())")
+        #expect(
+            covered.isSubset(of: built),
+            "tests of cases errors.json no longer has: \(covered.subtracting(built).sorted())")
         // Every case of the tasks built so far raises in MediaPipe with INVALID_ARGUMENT
         // (ValueError in Python).
         for name in built.sorted() {
@@ -75,7 +90,7 @@ struct ErrorParityTests {
 
     @Test func objectDetectorRejectsCallsOfAnotherMode() throws {
         guard let cases = try References.errors(), let image = try Self.image(),
-              let video = try Self.detector(.video), let still = try Self.detector(.image)
+            let video = try Self.detector(.video), let still = try Self.detector(.image)
         else { return skipWithoutSharedData("ssd_mobilenet_v1.tflite") }
 
         let onVideo = try #require(cases["od_detect_on_video_mode_task"])
@@ -91,7 +106,9 @@ struct ErrorParityTests {
         #expect(try video.detect(videoFrame: image, timestampInMilliseconds: 0).detections.isEmpty == false)
 
         let onImage = try #require(cases["od_detect_for_video_on_image_mode_task"])
-        let second = try #require(throws: TasksError.self) { try still.detect(videoFrame: image, timestampInMilliseconds: 0) }
+        let second = try #require(throws: TasksError.self) {
+            try still.detect(videoFrame: image, timestampInMilliseconds: 0)
+        }
         #expect(second == .runningModeMismatch(expected: .video, actual: .image))
         #expect(second.code == .invalidArgumentError && onImage.abslStatus == "INVALID_ARGUMENT")
         let upstreamSecond = try #require(onImage.message)
@@ -103,7 +120,7 @@ struct ErrorParityTests {
 
     @Test func objectDetectorVideoTimestampsMustIncrease() throws {
         guard let cases = try References.errors(), let image = try Self.image(),
-              let detector = try Self.detector(.video)
+            let detector = try Self.detector(.video)
         else { return skipWithoutSharedData("ssd_mobilenet_v1.tflite") }
         let reference = try #require(cases["od_detect_for_video_non_increasing_timestamp"])
         let accepted = try detector.detect(videoFrame: image, timestampInMilliseconds: 100)

@@ -1,7 +1,8 @@
 import Foundation
 import Imaging
-import Testing
 import TestSupport
+import Testing
+
 @testable import VisionTasks
 
 /// The tasks on the smallest and on very large images, and images that cannot exist.
@@ -9,9 +10,9 @@ import TestSupport
 struct ImageSizeExtremesTests {
     private static func paths() -> (pose: String, hand: String, detector: String, person: String)? {
         guard let pose = SharedData.path("models/pose_landmarker_lite.task"),
-              let hand = SharedData.path("models/hand_landmarker.task"),
-              let detector = SharedData.path("models/ssd_mobilenet_v1.tflite"),
-              let person = SharedData.path("images/decoded/astronaut.png")
+            let hand = SharedData.path("models/hand_landmarker.task"),
+            let detector = SharedData.path("models/ssd_mobilenet_v1.tflite"),
+            let person = SharedData.path("images/decoded/astronaut.png")
         else { return nil }
         return (pose, hand, detector, person)
     }
@@ -19,8 +20,9 @@ struct ImageSizeExtremesTests {
     @Test func zeroSizedAndShortBuffersAreInvalidImageErrors() {
         for (width, height) in [(0, 1), (1, 0), (0, 0), (-3, 4)] {
             #expect {
-                try MPImage(pixels: [UInt8](repeating: 0, count: 16), width: width, height: height,
-                            bytesPerRow: max(width, 1) * 3, format: .rgb8)
+                try MPImage(
+                    pixels: [UInt8](repeating: 0, count: 16), width: width, height: height,
+                    bytesPerRow: max(width, 1) * 3, format: .rgb8)
             } throws: { error in
                 guard let error = error as? TasksError, case .invalidImage = error else { return false }
                 return error.code == .invalidArgumentError
@@ -38,17 +40,19 @@ struct ImageSizeExtremesTests {
         for format in [PixelFormat.rgb8, .rgba8, .gray8] {
             let bytes = [UInt8](repeating: 128, count: 4)
             let image = try MPImage(pixels: bytes, width: 1, height: 1, bytesPerRow: 4, format: format)
-            let pose = try PoseLandmarker(options: {
-                let options = PoseLandmarkerOptions()
-                options.baseOptions.modelAssetPath = paths.pose
-                return options
-            }())
+            let pose = try PoseLandmarker(
+                options: {
+                    let options = PoseLandmarkerOptions()
+                    options.baseOptions.modelAssetPath = paths.pose
+                    return options
+                }())
             #expect(try pose.detect(image: image).landmarks.isEmpty, "pose on a 1x1 \(format) image")
-            let hands = try HandLandmarker(options: {
-                let options = HandLandmarkerOptions()
-                options.baseOptions.modelAssetPath = paths.hand
-                return options
-            }())
+            let hands = try HandLandmarker(
+                options: {
+                    let options = HandLandmarkerOptions()
+                    options.baseOptions.modelAssetPath = paths.hand
+                    return options
+                }())
             #expect(try hands.detect(image: image).landmarks.isEmpty, "hands on a 1x1 \(format) image")
             let objects = try ObjectDetector(modelPath: paths.detector).detect(image: image)
             for detection in objects.detections {
@@ -65,15 +69,19 @@ struct ImageSizeExtremesTests {
         // Nearest-neighbour upscaling by 8 (512 → 4096 pixels a side, 50 MB as RGB).
         let scale = SharedData.isDebugBuild ? 4 : 8
         let source = small.bitmap
-        let width = source.width * scale, height = source.height * scale
+        let width = source.width * scale
+        let height = source.height * scale
         var large = [UInt8](repeating: 0, count: width * height * 3)
         source.withUnsafeBytes { pixels in
             large.withUnsafeMutableBufferPointer { output in
                 for y in 0..<height {
                     let sourceRow = (y / scale) * source.bytesPerRow
                     for x in 0..<width {
-                        let from = sourceRow + (x / scale) * 3, to = (y * width + x) * 3
-                        output[to] = pixels[from]; output[to + 1] = pixels[from + 1]; output[to + 2] = pixels[from + 2]
+                        let from = sourceRow + (x / scale) * 3
+                        let to = (y * width + x) * 3
+                        output[to] = pixels[from]
+                        output[to + 1] = pixels[from + 1]
+                        output[to + 2] = pixels[from + 2]
                     }
                 }
             }

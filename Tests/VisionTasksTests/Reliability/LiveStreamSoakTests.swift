@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import VisionTasks
 
 /// Opt-in soak of live-stream mode (not in the default suite): `VT_SOAK_FRAMES=10000` feeds that
@@ -55,7 +56,7 @@ struct LiveStreamSoakTests {
             return
         }
         guard let model = SharedData.path("models/pose_landmarker_lite.task"),
-              let imagePath = SharedData.path("images/decoded/astronaut.png")
+            let imagePath = SharedData.path("images/decoded/astronaut.png")
         else { return skipWithoutSharedData("pose_landmarker_lite.task") }
         let image = try MPImage(contentsOfFile: imagePath)
         let counter = Counter()
@@ -86,11 +87,12 @@ struct LiveStreamSoakTests {
         let counts = counter.counts
         let dropped = landmarker.droppedFrameCount
         let seconds = Date().timeIntervalSince(started)
-        print(String(
-            format: "soak: %d frames in %.1f s, delivered %d, dropped %d, with pose %d, errors %d; "
-                + "RSS after warm-up %.1f MB, peak %.1f MB, final %.1f MB, growth %.2f MB",
-            frames, seconds, counts.delivered, dropped, counts.withPose, counts.errors,
-            Double(baseline) / 1e6, Double(peak) / 1e6, Double(final) / 1e6, Double(peak - baseline) / 1e6))
+        print(
+            String(
+                format: "soak: %d frames in %.1f s, delivered %d, dropped %d, with pose %d, errors %d; "
+                    + "RSS after warm-up %.1f MB, peak %.1f MB, final %.1f MB, growth %.2f MB",
+                frames, seconds, counts.delivered, dropped, counts.withPose, counts.errors,
+                Double(baseline) / 1e6, Double(peak) / 1e6, Double(final) / 1e6, Double(peak - baseline) / 1e6))
         #expect(counts.delivered + dropped == frames)
         #expect(counts.outOfOrder == 0 && counts.errors == 0)
         #expect(counts.withPose == counts.delivered)

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Testing
+
 @testable import VisionTasks
 
 @Suite("TaskRunner live stream")

@@ -1,11 +1,13 @@
 import Foundation
 import Testing
+
 @testable import VisionTasks
 
 @Suite("TaskResultSequence")
 struct TaskResultSequenceTests {
     @Test func resultsFollowFrameOrder() async throws {
-        let runner = try TaskRunner(runningMode: .video, taskName: "test", processor: FakeProcessor(), resultHandler: nil)
+        let runner = try TaskRunner(
+            runningMode: .video, taskName: "test", processor: FakeProcessor(), resultHandler: nil)
         let frames = AsyncStream<(Int, Int)> { continuation in
             for index in 0..<5 { continuation.yield((index, index * 33)) }
             continuation.finish()
@@ -18,7 +20,8 @@ struct TaskResultSequenceTests {
     }
 
     @Test func errorEndsTheSequenceButNotTheRunner() async throws {
-        let runner = try TaskRunner(runningMode: .video, taskName: "test", processor: FakeProcessor(), resultHandler: nil)
+        let runner = try TaskRunner(
+            runningMode: .video, taskName: "test", processor: FakeProcessor(), resultHandler: nil)
         let frames = AsyncStream<(Int, Int)> { continuation in
             for timestamp in [10, 20, 20, 30] { continuation.yield((timestamp, timestamp)) }
             continuation.finish()
@@ -34,7 +37,8 @@ struct TaskResultSequenceTests {
     }
 
     @Test func sequenceOnNonVideoTaskFailsWithModeMismatch() async throws {
-        let runner = try TaskRunner(runningMode: .image, taskName: "test", processor: FakeProcessor(), resultHandler: nil)
+        let runner = try TaskRunner(
+            runningMode: .image, taskName: "test", processor: FakeProcessor(), resultHandler: nil)
         let frames = AsyncStream<(Int, Int)> { continuation in
             continuation.yield((1, 1))
             continuation.finish()

@@ -1,19 +1,22 @@
 import Dispatch
 import Foundation
 import Testing
+
 @testable import VisionTasks
 
 @Suite("TaskRunner")
 struct TaskRunnerTests {
     @Test func imageModeStampsResultsWithSyntheticTimestamps() throws {
-        let runner = try TaskRunner(runningMode: .image, taskName: "test", processor: FakeProcessor(), resultHandler: nil)
+        let runner = try TaskRunner(
+            runningMode: .image, taskName: "test", processor: FakeProcessor(), resultHandler: nil)
         #expect(try runner.processImage(7) == "7@0#1")
         #expect(try runner.processImage(8) == "8@1000#2")
         #expect(try runner.processImage(9) == "9@2000#3")
     }
 
     @Test func videoCallOnImageTaskIsRejectedAndTaskStaysUsable() throws {
-        let runner = try TaskRunner(runningMode: .image, taskName: "test", processor: FakeProcessor(), resultHandler: nil)
+        let runner = try TaskRunner(
+            runningMode: .image, taskName: "test", processor: FakeProcessor(), resultHandler: nil)
         #expect(throws: TasksError.runningModeMismatch(expected: .video, actual: .image)) {
             try runner.processVideoFrame(1, timestampInMilliseconds: 0)
         }
@@ -35,7 +38,8 @@ struct TaskRunnerTests {
 
     @Test func videoTimestampsMustIncreaseAndRejectionLeavesTaskUsable() throws {
         // The call sequence of errors.json `*_detect_for_video_non_increasing_timestamp`.
-        let runner = try TaskRunner(runningMode: .video, taskName: "test", processor: FakeProcessor(), resultHandler: nil)
+        let runner = try TaskRunner(
+            runningMode: .video, taskName: "test", processor: FakeProcessor(), resultHandler: nil)
         #expect(try runner.processVideoFrame(1, timestampInMilliseconds: 100) == "1@100#1")
         #expect(throws: TasksError.nonIncreasingTimestamp(previous: 100, received: 100)) {
             try runner.processVideoFrame(1, timestampInMilliseconds: 100)

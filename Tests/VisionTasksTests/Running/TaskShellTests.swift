@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import VisionTasks
 
 /// The shell every task is built on: options checked in one place, the same way for every task
@@ -26,7 +27,10 @@ struct TaskShellTests {
         var confidence: Float = 0.5
         var liveStreamDelegate: AnyObject? { delegate }
         var optionRules: [OptionRule] {
-            [.resultCount(count, option: "count"), .confidence(confidence, option: "confidence", protoName: "confidence")]
+            [
+                .resultCount(count, option: "count"),
+                .confidence(confidence, option: "confidence", protoName: "confidence"),
+            ]
         }
     }
 
@@ -69,7 +73,7 @@ struct TaskShellTests {
         options.count = 1
         options.confidence = 7
         #expect { try shell(options, made: made) } throws: { error in
-            guard case let .invalidOption(option, _) = error as? TasksError else { return false }
+            guard case .invalidOption(let option, _) = error as? TasksError else { return false }
             return option == "confidence"
         }
         #expect(made.withLock { $0 } == false)
@@ -83,7 +87,7 @@ struct TaskShellTests {
         #expect(throws: TasksError.delegateNotAllowed(runningMode: .image)) { try shell(options) }
         options.delegate = nil
         #expect { try shell(options) } throws: { error in
-            guard case let .invalidOption(option, _) = error as? TasksError else { return false }
+            guard case .invalidOption(let option, _) = error as? TasksError else { return false }
             return option == "count"
         }
         options.runningMode = .liveStream

@@ -1,4 +1,5 @@
 import Imaging
+
 @testable import VisionTasks
 
 /// Whether `a` and `b` differ by at most `tolerance`.

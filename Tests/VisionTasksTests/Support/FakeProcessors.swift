@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import VisionTasks
 
 /// A thread-safe record of what a fake processor saw.
@@ -85,8 +86,10 @@ struct FakeProcessor: FrameProcessor {
     var failure: (@Sendable (Int) -> (any Error)?)?
     var calls = 0
 
-    init(log: ProcessingLog = ProcessingLog(), sleepMicroseconds: UInt32 = 0, gate: Gate? = nil,
-         token: LifetimeToken? = nil, failure: (@Sendable (Int) -> (any Error)?)? = nil) {
+    init(
+        log: ProcessingLog = ProcessingLog(), sleepMicroseconds: UInt32 = 0, gate: Gate? = nil,
+        token: LifetimeToken? = nil, failure: (@Sendable (Int) -> (any Error)?)? = nil
+    ) {
         self.log = log
         self.sleepMicroseconds = sleepMicroseconds
         self.gate = gate

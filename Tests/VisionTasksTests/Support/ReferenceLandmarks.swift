@@ -1,4 +1,5 @@
 import TestSupport
+
 @testable import VisionTasks
 
 extension ReferenceLandmark {

@@ -88,20 +88,32 @@ final class DetectionPostProcessKernel: Kernel {
         } catch {
             throw ctx.invalid("custom options: \(error)")
         }
-        let boxDescriptor = try ctx.input(0), scoreDescriptor = try ctx.input(1), anchorDescriptor = try ctx.input(2)
+        let boxDescriptor = try ctx.input(0)
+        let scoreDescriptor = try ctx.input(1)
+        let anchorDescriptor = try ctx.input(2)
         guard boxDescriptor.shape.count == 3, scoreDescriptor.shape.count == 3, anchorDescriptor.shape.count == 2 else {
-            throw ctx.invalid("inputs must have ranks 3, 3 and 2, have \(boxDescriptor.shapeText), \(scoreDescriptor.shapeText), \(anchorDescriptor.shapeText)")
+            throw ctx.invalid(
+                "inputs must have ranks 3, 3 and 2, have \(boxDescriptor.shapeText), \(scoreDescriptor.shapeText), "
+                    + "\(anchorDescriptor.shapeText)"
+            )
         }
         let count = boxDescriptor.shape[1]
-        guard boxDescriptor.shape[0] == 1, scoreDescriptor.shape[0] == 1 else { throw ctx.unsupported("batch size must be 1") }
+        guard boxDescriptor.shape[0] == 1, scoreDescriptor.shape[0] == 1 else {
+            throw ctx.unsupported("batch size must be 1")
+        }
         guard boxDescriptor.shape[2] >= 4, scoreDescriptor.shape[1] == count,
-              anchorDescriptor.shape[0] == count, anchorDescriptor.shape[1] == 4 else {
-            throw ctx.invalid("box encodings \(boxDescriptor.shapeText), class predictions \(scoreDescriptor.shapeText) and anchors \(anchorDescriptor.shapeText) do not match")
+            anchorDescriptor.shape[0] == count, anchorDescriptor.shape[1] == 4
+        else {
+            throw ctx.invalid(
+                "box encodings \(boxDescriptor.shapeText), class predictions \(scoreDescriptor.shapeText) and "
+                    + "anchors \(anchorDescriptor.shapeText) do not match"
+            )
         }
         let columns = scoreDescriptor.shape[2]
         let labelOffset = columns - options.classCount
         guard labelOffset == 0 || labelOffset == 1 else {
-            throw ctx.invalid("\(columns) score columns for \(options.classCount) classes (at most one background column)")
+            throw ctx.invalid(
+                "\(columns) score columns for \(options.classCount) classes (at most one background column)")
         }
         func source(_ i: Int, _ d: TensorDescriptor, allowQuantized: Bool) throws -> Source {
             switch d.type {
@@ -122,8 +134,9 @@ final class DetectionPostProcessKernel: Kernel {
         }
         let anchors = try source(2, anchorDescriptor, allowQuantized: true)
         if let constant = try ctx.constantInput(2) {
-            let values = Source(pointer: constant.buffer.raw, isQuantized: anchors.isQuantized, scale: anchors.scale,
-                                zeroPoint: anchors.zeroPoint)
+            let values = Source(
+                pointer: constant.buffer.raw, isQuantized: anchors.isQuantized, scale: anchors.scale,
+                zeroPoint: anchors.zeroPoint)
             for a in 0..<count where !(values.value(a * 4 + 2) >= 0 && values.value(a * 4 + 3) >= 0) {
                 throw ctx.invalid("anchor \(a) has a negative or undefined size")
             }
@@ -149,12 +162,15 @@ final class DetectionPostProcessKernel: Kernel {
     /// read (the kernel then reports the problem).
     static func outputShapes(customOptions: ByteRange?) -> [[Int]]? {
         guard let raw = customOptions, raw.count > 0, let value = try? FlexValue(bytes: raw),
-              let options = try? DetectionPostProcessOptions(value) else { return nil }
+            let options = try? DetectionPostProcessOptions(value)
+        else { return nil }
         return outputShapes(options)
     }
 
-    init(options: DetectionPostProcessOptions, boxes: Source, scores: Source, anchors: Source, anchorCount: Int,
-         boxLength: Int, columns: Int, labelOffset: Int, outputs: [UnsafeMutablePointer<Float>]) {
+    init(
+        options: DetectionPostProcessOptions, boxes: Source, scores: Source, anchors: Source, anchorCount: Int,
+        boxLength: Int, columns: Int, labelOffset: Int, outputs: [UnsafeMutablePointer<Float>]
+    ) {
         self.options = options
         self.boxes = boxes
         self.scores = scores
@@ -226,12 +242,19 @@ final class DetectionPostProcessKernel: Kernel {
     /// Decodes every box into `decoded` as (ymin, xmin, ymax, xmax); `false` when a box is
     /// inverted (upstream's `ValidateBoxes` failure).
     private func decodeBoxes() -> Bool {
-        let ys = Double(options.yScale), xs = Double(options.xScale), hs = Double(options.hScale), ws = Double(options.wScale)
+        let ys = Double(options.yScale)
+        let xs = Double(options.xScale)
+        let hs = Double(options.hScale)
+        let ws = Double(options.wScale)
         for i in 0..<anchorCount {
-            let y = Double(boxes.value(i * boxLength)), x = Double(boxes.value(i * boxLength + 1))
-            let h = Double(boxes.value(i * boxLength + 2)), w = Double(boxes.value(i * boxLength + 3))
-            let ay = Double(anchors.value(i * 4)), ax = Double(anchors.value(i * 4 + 1))
-            let ah = Double(anchors.value(i * 4 + 2)), aw = Double(anchors.value(i * 4 + 3))
+            let y = Double(boxes.value(i * boxLength))
+            let x = Double(boxes.value(i * boxLength + 1))
+            let h = Double(boxes.value(i * boxLength + 2))
+            let w = Double(boxes.value(i * boxLength + 3))
+            let ay = Double(anchors.value(i * 4))
+            let ax = Double(anchors.value(i * 4 + 1))
+            let ah = Double(anchors.value(i * 4 + 2))
+            let aw = Double(anchors.value(i * 4 + 3))
             let yCenter = Float(y / ys * ah + ay)
             let xCenter = Float(x / xs * aw + ax)
             let halfHeight = Float(0.5 * Foundation.exp(h / hs) * ah)
@@ -249,12 +272,15 @@ final class DetectionPostProcessKernel: Kernel {
     /// Upstream's `ComputeIntersectionOverUnion` on decoded boxes `i` and `j`.
     @inline(__always)
     private func intersectionOverUnion(_ i: Int, _ j: Int) -> Float {
-        let a = decoded + i * 4, b = decoded + j * 4
+        let a = decoded + i * 4
+        let b = decoded + j * 4
         let areaA = (a[2] - a[0]) * (a[3] - a[1])
         let areaB = (b[2] - b[0]) * (b[3] - b[1])
         if areaA <= 0 || areaB <= 0 { return 0 }
-        let ymin = Swift.max(a[0], b[0]), xmin = Swift.max(a[1], b[1])
-        let ymax = Swift.min(a[2], b[2]), xmax = Swift.min(a[3], b[3])
+        let ymin = Swift.max(a[0], b[0])
+        let xmin = Swift.max(a[1], b[1])
+        let ymax = Swift.min(a[2], b[2])
+        let xmax = Swift.min(a[3], b[3])
         let intersection = Swift.max(ymax - ymin, 0) * Swift.max(xmax - xmin, 0)
         return intersection / (areaA + areaB - intersection)
     }
@@ -303,7 +329,8 @@ final class DetectionPostProcessKernel: Kernel {
                 indices[0] = Int32(best)
             } else {
                 for c in 0..<classCount { indices[c] = Int32(c) }
-                DetectionPostProcessKernel.partialSortDescending(indices, middle: topCount, count: classCount, by: rowScores)
+                DetectionPostProcessKernel.partialSortDescending(
+                    indices, middle: topCount, count: classCount, by: rowScores)
             }
             candidateScores[row] = rowScores[Int(indices[0])]
         }
@@ -354,7 +381,9 @@ final class DetectionPostProcessKernel: Kernel {
         guard middle > 0, end > middle else { return }
         mergeScratchIndices.update(from: mergedIndices, count: end)
         mergeScratchScores.update(from: mergedScores, count: end)
-        var i = 0, j = middle, k = 0
+        var i = 0
+        var j = middle
+        var k = 0
         while i < middle || j < end {
             let takeRight = j < end && (i >= middle || mergeScratchScores[j] > mergeScratchScores[i])
             let source = takeRight ? j : i
@@ -367,15 +396,21 @@ final class DetectionPostProcessKernel: Kernel {
 
     /// `std::stable_sort` of `count` indices by descending `values[index]` (bottom-up merge
     /// sort; equal values keep their order).
-    static func stableSortDescending(_ indices: UnsafeMutablePointer<Int32>, count: Int, by values: UnsafePointer<Float>,
-                                     scratch: UnsafeMutablePointer<Int32>) {
+    static func stableSortDescending(
+        _ indices: UnsafeMutablePointer<Int32>, count: Int, by values: UnsafePointer<Float>,
+        scratch: UnsafeMutablePointer<Int32>
+    ) {
         var width = 1
-        var source = indices, destination = scratch
+        var source = indices
+        var destination = scratch
         while width < count {
             var start = 0
             while start < count {
-                let middle = Swift.min(start + width, count), end = Swift.min(start + 2 * width, count)
-                var i = start, j = middle, k = start
+                let middle = Swift.min(start + width, count)
+                let end = Swift.min(start + 2 * width, count)
+                var i = start
+                var j = middle
+                var k = start
                 while i < middle || j < end {
                     if j < end && (i >= middle || values[Int(source[j])] > values[Int(source[i])]) {
                         destination[k] = source[j]
@@ -398,8 +433,10 @@ final class DetectionPostProcessKernel: Kernel {
     /// `comp(a, b) = values[a] > values[b]`, following libstdc++'s heap-select and heap-sort
     /// (bits/stl_algo.h, bits/stl_heap.h), so that equal scores end in the same order as
     /// LiteRT's.
-    static func partialSortDescending(_ first: UnsafeMutablePointer<Int32>, middle: Int, count: Int,
-                                      by values: UnsafePointer<Float>) {
+    static func partialSortDescending(
+        _ first: UnsafeMutablePointer<Int32>, middle: Int, count: Int,
+        by values: UnsafePointer<Float>
+    ) {
         @inline(__always) func less(_ a: Int32, _ b: Int32) -> Bool { values[Int(a)] > values[Int(b)] }
         func pushHeap(_ hole: Int, _ top: Int, _ value: Int32) {
             var hole = hole
@@ -413,7 +450,8 @@ final class DetectionPostProcessKernel: Kernel {
         }
         func adjustHeap(_ hole: Int, _ length: Int, _ value: Int32) {
             let top = hole
-            var hole = hole, child = hole
+            var hole = hole
+            var child = hole
             while child < (length - 1) / 2 {
                 child = 2 * (child + 1)
                 if less(first[child], first[child - 1]) { child -= 1 }

@@ -20,9 +20,13 @@ struct DetectionPostProcessOptions: Equatable {
     /// Decodes the flexbuffer map. Keys the upstream op reads without a default must be
     /// present; `detections_per_class` and `use_regular_nms` take their defaults.
     init(_ options: FlexValue) throws {
-        guard case .map = options else { throw DetectionPostProcessOptions.error("custom options are not a flexbuffer map") }
+        guard case .map = options else {
+            throw DetectionPostProcessOptions.error("custom options are not a flexbuffer map")
+        }
         func number(_ key: String) throws -> Double {
-            guard let value = options[key] else { throw DetectionPostProcessOptions.error("custom option '\(key)' is missing") }
+            guard let value = options[key] else {
+                throw DetectionPostProcessOptions.error("custom option '\(key)' is missing")
+            }
             guard let number = value.doubleValue, number.isFinite else {
                 throw DetectionPostProcessOptions.error("custom option '\(key)' is not a number")
             }
@@ -39,7 +43,9 @@ struct DetectionPostProcessOptions: Equatable {
         maxDetections = try integer("max_detections")
         maxClassesPerDetection = try integer("max_classes_per_detection")
         if let value = options["detections_per_class"], value != .null {
-            guard value.doubleValue != nil else { throw DetectionPostProcessOptions.error("custom option 'detections_per_class' is not a number") }
+            guard value.doubleValue != nil else {
+                throw DetectionPostProcessOptions.error("custom option 'detections_per_class' is not a number")
+            }
             detectionsPerClass = try integer("detections_per_class")
         } else {
             detectionsPerClass = 100
@@ -60,23 +66,31 @@ struct DetectionPostProcessOptions: Equatable {
         xScale = Float(try number("x_scale"))
         hScale = Float(try number("h_scale"))
         wScale = Float(try number("w_scale"))
-        guard maxDetections >= 0 else { throw DetectionPostProcessOptions.error("max_detections \(maxDetections) is negative") }
-        guard maxClassesPerDetection > 0 else {
-            throw DetectionPostProcessOptions.error("max_classes_per_detection \(maxClassesPerDetection) must be positive")
+        guard maxDetections >= 0 else {
+            throw DetectionPostProcessOptions.error("max_detections \(maxDetections) is negative")
         }
-        guard classCount > 0 else { throw DetectionPostProcessOptions.error("num_classes \(classCount) must be positive") }
+        guard maxClassesPerDetection > 0 else {
+            throw DetectionPostProcessOptions.error(
+                "max_classes_per_detection \(maxClassesPerDetection) must be positive")
+        }
+        guard classCount > 0 else {
+            throw DetectionPostProcessOptions.error("num_classes \(classCount) must be positive")
+        }
         guard iouThreshold > 0, iouThreshold <= 1 else {
             throw DetectionPostProcessOptions.error("nms_iou_threshold \(iouThreshold) must be in (0, 1]")
         }
         if useRegularNonMaxSuppression, Swift.min(detectionsPerClass, maxDetections) <= 0 {
-            throw DetectionPostProcessOptions.error("regular NMS needs positive detections_per_class and max_detections")
+            throw DetectionPostProcessOptions.error(
+                "regular NMS needs positive detections_per_class and max_detections")
         }
     }
 
     /// Entries of each output: `max_detections · max_classes_per_detection`.
     var outputCount: Int { maxDetections * maxClassesPerDetection }
 
-    private static func error(_ message: String) -> DetectionPostProcessOptionsError { DetectionPostProcessOptionsError(message: message) }
+    private static func error(_ message: String) -> DetectionPostProcessOptionsError {
+        DetectionPostProcessOptionsError(message: message)
+    }
 }
 
 /// A problem with `TFLite_Detection_PostProcess` options (turned into an ``InferenceError``).

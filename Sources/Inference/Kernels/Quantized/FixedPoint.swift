@@ -68,7 +68,8 @@ struct FixedPointMultiplier: Equatable {
     /// right shift for negative exponents.
     @inline(__always)
     func apply(_ x: Int32) -> Int32 {
-        let left = shift > 0 ? shift : 0, right = shift > 0 ? 0 : -shift
+        let left = shift > 0 ? shift : 0
+        let right = shift > 0 ? 0 : -shift
         let shifted = x &* Int32(truncatingIfNeeded: Int64(1) << left)
         return FixedPointMultiplier.roundingDivide(
             FixedPointMultiplier.roundingDoublingHighMultiply(shifted, mantissa), byPowerOfTwo: right)
@@ -81,7 +82,8 @@ struct FixedPointMultiplier: Equatable {
     /// rounds ties up, where gemmlowp rounds ties away from zero.
     @inline(__always)
     func applyRoundingUp(_ x: Int32) -> Int32 {
-        let left = shift > 0 ? shift : 0, right = shift > 0 ? 0 : -shift
+        let left = shift > 0 ? shift : 0
+        let right = shift > 0 ? 0 : -shift
         let shifted = x &* Int32(truncatingIfNeeded: Int64(1) << left)
         let high: Int64
         if shifted == Int32.min && mantissa == Int32.min {
@@ -96,8 +98,9 @@ struct FixedPointMultiplier: Equatable {
     /// `MultiplyByQuantizedMultiplierSmallerThanOneExp` (`shift` ≤ 0).
     @inline(__always)
     func applySmallerThanOne(_ x: Int32) -> Int32 {
-        FixedPointMultiplier.roundingDivide(FixedPointMultiplier.roundingDoublingHighMultiply(x, mantissa),
-                                            byPowerOfTwo: -shift)
+        FixedPointMultiplier.roundingDivide(
+            FixedPointMultiplier.roundingDoublingHighMultiply(x, mantissa),
+            byPowerOfTwo: -shift)
     }
 }
 
@@ -124,8 +127,10 @@ extension QuantizedArithmetic {
     /// (tflite/delegates/xnnpack/xnnpack_delegate.cc, `ConvertActivationToOutputRange`) and
     /// XNNPACK quantizes it as `lrintf(clamp(f / scale + zero_point))`
     /// (XNNPACK src/xnnpack/requantization.h, `xnn_qu8_quantize` / `xnn_qs8_quantize`).
-    func activationRange(_ activation: FusedActivation, scale: Float, zeroPoint: Int32,
-                         range: QuantizedRange) -> QuantizedRange? {
+    func activationRange(
+        _ activation: FusedActivation, scale: Float, zeroPoint: Int32,
+        range: QuantizedRange
+    ) -> QuantizedRange? {
         let bounds: (Float?, Float?)
         switch activation {
         case .none: bounds = (nil, nil)

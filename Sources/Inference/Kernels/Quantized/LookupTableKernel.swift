@@ -26,7 +26,10 @@ final class LookupTableKernel: Kernel, ParallelJob {
         let (type, x, y) = try ctx.quantizedInputOutput()
         try ctx.requireOutputShape(try ctx.input(0).shape)
         guard y.scale == 1 / 256, y.zeroPoint == (type == .uint8 ? 0 : -128) else {
-            throw ctx.unsupported("LOGISTIC output must have scale 1/256 and zero point \(type == .uint8 ? 0 : -128), has \(y.scale), \(y.zeroPoint)")
+            throw ctx.unsupported(
+                "LOGISTIC output must have scale 1/256 and zero point \(type == .uint8 ? 0 : -128), has \(y.scale), "
+                    + "\(y.zeroPoint)"
+            )
         }
         let inverse = 1 / y.scale
         let table = makeTable(type: type) { q in
@@ -51,20 +54,25 @@ final class LookupTableKernel: Kernel, ParallelJob {
     ///   `count % 16` elements use `MultiplyByQuantizedMultiplier`.
     static func makeRequantize(_ ctx: OperatorContext) throws -> Kernel {
         try ctx.expect(inputs: 1...1, outputs: 1)
-        let xd = try ctx.input(0), yd = ctx.output(0)
+        let xd = try ctx.input(0)
+        let yd = ctx.output(0)
         guard let outputRange = yd.type.quantizedRange, xd.type.isQuantized8Bit else {
             throw ctx.unsupported("QUANTIZE from \(xd.type) to \(yd.type)")
         }
         try ctx.requireOutputShape(xd.shape)
-        let x = try ctx.affineQuantization(of: xd, "the input"), y = try ctx.affineQuantization(of: yd, "the output")
+        let x = try ctx.affineQuantization(of: xd, "the input")
+        let y = try ctx.affineQuantization(of: yd, "the output")
         let ratio = x.scale / y.scale
         let multiplier = FixedPointMultiplier(Double(x.scale) / Double(y.scale))
-        let gemmlowp = makeTable(type: xd.type, outputRange: outputRange) { q in multiplier.apply(q - x.zeroPoint) &+ y.zeroPoint }
+        let gemmlowp = makeTable(type: xd.type, outputRange: outputRange) { q in
+            multiplier.apply(q - x.zeroPoint) &+ y.zeroPoint
+        }
         guard ctx.arithmetic == .xnnpack else { return LookupTableKernel(ctx, table: gemmlowp) }
         if xd.type == yd.type, ratio >= 1.0 / 256, ratio <= 128 {
             let q8 = Int32((256 * ratio).rounded(.toNearestOrEven))
             let bias = (y.zeroPoint << 8) - q8 * x.zeroPoint + 0x80
-            return LookupTableKernel(ctx, table: makeTable(type: xd.type, outputRange: outputRange) { q in (bias + q * q8) >> 8 })
+            return LookupTableKernel(
+                ctx, table: makeTable(type: xd.type, outputRange: outputRange) { q in (bias + q * q8) >> 8 })
         }
         let roundingUp = makeTable(type: xd.type, outputRange: outputRange) { q in
             multiplier.applyRoundingUp(q - x.zeroPoint) &+ y.zeroPoint
@@ -75,7 +83,8 @@ final class LookupTableKernel: Kernel, ParallelJob {
 
     /// The table of `function` over every value of `type`, clamped to `outputRange` (the input
     /// type's range when `nil`) and stored as bit patterns.
-    static func makeTable(type: TensorType, outputRange: QuantizedRange? = nil, _ function: (Int32) -> Int32) -> [UInt8] {
+    static func makeTable(type: TensorType, outputRange: QuantizedRange? = nil, _ function: (Int32) -> Int32) -> [UInt8]
+    {
         (0..<256).map { (bits: Int) -> UInt8 in
             let q = type == .int8 ? Int32(Int8(bitPattern: UInt8(bits))) : Int32(bits)
             let range = outputRange ?? (type == .int8 ? .int8 : .uint8)
@@ -85,14 +94,17 @@ final class LookupTableKernel: Kernel, ParallelJob {
 
     private convenience init(_ ctx: OperatorContext, table: [UInt8], tailTable: [UInt8]? = nil, tailStart: Int? = nil) {
         let count = (try? ctx.input(0).elementCount) ?? 0
-        self.init(input: ctx.inputAddress(0).assumingMemoryBound(to: UInt8.self),
-                  output: ctx.outputAddress(0).assumingMemoryBound(to: UInt8.self), count: count, table: table,
-                  tailTable: tailTable ?? table, tailStart: tailStart ?? count)
+        self.init(
+            input: ctx.inputAddress(0).assumingMemoryBound(to: UInt8.self),
+            output: ctx.outputAddress(0).assumingMemoryBound(to: UInt8.self), count: count, table: table,
+            tailTable: tailTable ?? table, tailStart: tailStart ?? count)
     }
 
     /// Elements from `tailStart` on use `tailTable`.
-    init(input: UnsafeMutablePointer<UInt8>, output: UnsafeMutablePointer<UInt8>, count: Int, table: [UInt8],
-         tailTable: [UInt8], tailStart: Int) {
+    init(
+        input: UnsafeMutablePointer<UInt8>, output: UnsafeMutablePointer<UInt8>, count: Int, table: [UInt8],
+        tailTable: [UInt8], tailStart: Int
+    ) {
         self.input = input
         self.output = output
         self.count = count
@@ -109,7 +121,8 @@ final class LookupTableKernel: Kernel, ParallelJob {
         table.withUnsafeBufferPointer { table in
             tailTable.withUnsafeBufferPointer { tail in
                 for task in range {
-                    let start = task * LookupTableKernel.chunk, end = Swift.min(start + LookupTableKernel.chunk, count)
+                    let start = task * LookupTableKernel.chunk
+                    let end = Swift.min(start + LookupTableKernel.chunk, count)
                     let split = Swift.min(Swift.max(tailStart, start), end)
                     for i in start..<split { output[i] = table[Int(input[i])] }
                     for i in split..<end { output[i] = tail[Int(input[i])] }

@@ -23,17 +23,23 @@ final class QuantizeKernel: Kernel, ParallelJob {
 
     static func make(_ ctx: OperatorContext) throws -> Kernel {
         try ctx.expect(inputs: 1...1, outputs: 1)
-        let x = try ctx.input(0), y = ctx.output(0)
+        let x = try ctx.input(0)
+        let y = ctx.output(0)
         if x.type.isQuantized8Bit { return try LookupTableKernel.makeRequantize(ctx) }
-        guard x.type == .float32, y.type.isQuantized8Bit else { throw ctx.unsupported("QUANTIZE from \(x.type) to \(y.type)") }
+        guard x.type == .float32, y.type.isQuantized8Bit else {
+            throw ctx.unsupported("QUANTIZE from \(x.type) to \(y.type)")
+        }
         try ctx.requireOutputShape(x.shape)
         let q = try ctx.affineQuantization(of: y, "the output")
-        return QuantizeKernel(input: ctx.inputFloats(0), output: ctx.outputAddress(0), isSigned: y.type == .int8,
-                              count: x.elementCount, arithmetic: ctx.arithmetic, quantization: q)
+        return QuantizeKernel(
+            input: ctx.inputFloats(0), output: ctx.outputAddress(0), isSigned: y.type == .int8,
+            count: x.elementCount, arithmetic: ctx.arithmetic, quantization: q)
     }
 
-    init(input: UnsafeMutablePointer<Float>, output: UnsafeMutableRawPointer, isSigned: Bool, count: Int,
-         arithmetic: QuantizedArithmetic, quantization: AffineQuantization) {
+    init(
+        input: UnsafeMutablePointer<Float>, output: UnsafeMutableRawPointer, isSigned: Bool, count: Int,
+        arithmetic: QuantizedArithmetic, quantization: AffineQuantization
+    ) {
         self.input = input
         self.output = output
         self.isSigned = isSigned
@@ -78,7 +84,8 @@ final class QuantizeKernel: Kernel, ParallelJob {
     private func run<T: QuantizedElement>(_: T.Type, _ range: Range<Int>) {
         let out = output.assumingMemoryBound(to: T.self)
         for task in range {
-            let start = task * QuantizeKernel.chunk, end = Swift.min(start + QuantizeKernel.chunk, count)
+            let start = task * QuantizeKernel.chunk
+            let end = Swift.min(start + QuantizeKernel.chunk, count)
             for i in start..<end { out[i] = T(truncatingIfNeeded: quantize(input[i], range: T.range)) }
         }
     }

@@ -24,7 +24,8 @@ final class QuantizedBinaryKernel: Kernel, ParallelJob {
     /// The per-element arithmetic, chosen at load.
     enum Form: Equatable {
         case xnnpackAdd(multiplierA: Int32, multiplierB: Int32, bias: Int32, shift: Int32)
-        case referenceAdd(multiplierA: FixedPointMultiplier, multiplierB: FixedPointMultiplier, output: FixedPointMultiplier)
+        case referenceAdd(
+            multiplierA: FixedPointMultiplier, multiplierB: FixedPointMultiplier, output: FixedPointMultiplier)
         case xnnpackMul(scale: Float)
         case referenceMul(FixedPointMultiplier)
     }
@@ -48,40 +49,50 @@ final class QuantizedBinaryKernel: Kernel, ParallelJob {
         try ctx.expect(inputs: 2...2, outputs: 1)
         var activation = FusedActivation.none
         switch ctx.options {
-        case let .elementwise(fused): activation = fused
+        case .elementwise(let fused): activation = fused
         case .none, .other: break
         default: throw ctx.invalid("unexpected options \(ctx.options)")
         }
-        let x = try ctx.input(0), z = try ctx.input(1), y = ctx.output(0)
+        let x = try ctx.input(0)
+        let z = try ctx.input(1)
+        let y = ctx.output(0)
         guard x.type.isQuantized8Bit, z.type == x.type, y.type == x.type else {
-            throw ctx.unsupported("input types \(x.type), \(z.type) and output type \(y.type); expected all UINT8 or all INT8")
+            throw ctx.unsupported(
+                "input types \(x.type), \(z.type) and output type \(y.type); expected all UINT8 or all INT8")
         }
         guard let shape = BroadcastShape(x.shape, z.shape) else {
             throw ctx.invalid("shapes \(x.shapeText) and \(z.shapeText) do not broadcast")
         }
         try ctx.requireOutputShape(shape.outputShape)
-        let qa = try ctx.affineQuantization(of: x, "input 0"), qb = try ctx.affineQuantization(of: z, "input 1")
+        let qa = try ctx.affineQuantization(of: x, "input 0")
+        let qb = try ctx.affineQuantization(of: z, "input 1")
         let qy = try ctx.affineQuantization(of: y, "the output")
         let range = try ctx.quantizedActivationRange(activation, output: qy, type: y.type)
         let form = QuantizedBinaryKernel.form(operation, a: qa, b: qb, output: qy, arithmetic: ctx.arithmetic)
-        return QuantizedBinaryKernel(form: form, a: ctx.inputAddress(0), b: ctx.inputAddress(1), output: ctx.outputAddress(0),
-                                     isSigned: y.type == .int8, shape: shape, zeroPoints: (qa.zeroPoint, qb.zeroPoint, qy.zeroPoint),
-                                     range: range)
+        return QuantizedBinaryKernel(
+            form: form, a: ctx.inputAddress(0), b: ctx.inputAddress(1), output: ctx.outputAddress(0),
+            isSigned: y.type == .int8, shape: shape, zeroPoints: (qa.zeroPoint, qb.zeroPoint, qy.zeroPoint),
+            range: range)
     }
 
     /// The per-element arithmetic of `operation` for these quantizations.
-    static func form(_ operation: Operation, a qa: AffineQuantization, b qb: AffineQuantization, output qy: AffineQuantization,
-                     arithmetic: QuantizedArithmetic) -> Form {
+    static func form(
+        _ operation: Operation, a qa: AffineQuantization, b qb: AffineQuantization, output qy: AffineQuantization,
+        arithmetic: QuantizedArithmetic
+    ) -> Form {
         switch operation {
         case .add:
-            let ra = qa.scale / qy.scale, rb = qb.scale / qy.scale
+            let ra = qa.scale / qy.scale
+            let rb = qb.scale / qy.scale
             let delegated = ra >= 1.0 / 1024 && ra < 256 && rb >= 1.0 / 1024 && rb < 256
             if arithmetic == .xnnpack && delegated {
                 let exponent = Int32(Swift.max(ra, rb).exponent)
                 let shift = 20 - exponent
                 // lrintf of the ratio scaled by 2^shift (exact scaling: add to the exponent bits).
-                let ma = Int32((ra * Float(sign: .plus, exponent: Int(shift), significand: 1)).rounded(.toNearestOrEven))
-                let mb = Int32((rb * Float(sign: .plus, exponent: Int(shift), significand: 1)).rounded(.toNearestOrEven))
+                let ma = Int32(
+                    (ra * Float(sign: .plus, exponent: Int(shift), significand: 1)).rounded(.toNearestOrEven))
+                let mb = Int32(
+                    (rb * Float(sign: .plus, exponent: Int(shift), significand: 1)).rounded(.toNearestOrEven))
                 let bias = (Int32(1) << (shift - 1)) &- ma &* qa.zeroPoint &- mb &* qb.zeroPoint
                 return .xnnpackAdd(multiplierA: ma, multiplierB: mb, bias: bias, shift: shift)
             }
@@ -97,8 +108,11 @@ final class QuantizedBinaryKernel: Kernel, ParallelJob {
         }
     }
 
-    init(form: Form, a: UnsafeMutableRawPointer, b: UnsafeMutableRawPointer, output: UnsafeMutableRawPointer, isSigned: Bool,
-         shape: BroadcastShape, zeroPoints: (Int32, Int32, Int32), range: QuantizedRange) {
+    init(
+        form: Form, a: UnsafeMutableRawPointer, b: UnsafeMutableRawPointer, output: UnsafeMutableRawPointer,
+        isSigned: Bool,
+        shape: BroadcastShape, zeroPoints: (Int32, Int32, Int32), range: QuantizedRange
+    ) {
         self.form = form
         self.a = a
         self.b = b
@@ -116,17 +130,17 @@ final class QuantizedBinaryKernel: Kernel, ParallelJob {
     @inline(__always)
     func combine(_ x: Int32, _ z: Int32) -> Int32 {
         switch form {
-        case let .xnnpackAdd(ma, mb, bias, shift):
+        case .xnnpackAdd(let ma, let mb, let bias, let shift):
             return range.clamp(((bias &+ x &* ma &+ z &* mb) >> shift) &+ zeroPointY)
-        case let .referenceAdd(ma, mb, mo):
+        case .referenceAdd(let ma, let mb, let mo):
             let sa = ma.applySmallerThanOne((x - zeroPointA) &* (1 << 20))
             let sb = mb.applySmallerThanOne((z - zeroPointB) &* (1 << 20))
             return range.clamp(mo.applySmallerThanOne(sa &+ sb) &+ zeroPointY)
-        case let .xnnpackMul(scale):
+        case .xnnpackMul(let scale):
             let v = Float((x - zeroPointA) * (z - zeroPointB)) * scale
             let clamped = Swift.min(Swift.max(v, Float(range.lower - zeroPointY)), Float(range.upper - zeroPointY))
             return Int32(clamped.rounded(.toNearestOrEven)) + zeroPointY
-        case let .referenceMul(m):
+        case .referenceMul(let m):
             return range.clamp(m.apply((x - zeroPointA) * (z - zeroPointB)) &+ zeroPointY)
         }
     }
@@ -144,12 +158,17 @@ final class QuantizedBinaryKernel: Kernel, ParallelJob {
         let dims = shape.dims
         let last = dims.count - 1
         let inner = dims[last]
-        let innerA = shape.stridesA[last], innerB = shape.stridesB[last]
-        let pa = a.assumingMemoryBound(to: T.self), pb = b.assumingMemoryBound(to: T.self)
+        let innerA = shape.stridesA[last]
+        let innerB = shape.stridesB[last]
+        let pa = a.assumingMemoryBound(to: T.self)
+        let pb = b.assumingMemoryBound(to: T.self)
         let py = output.assumingMemoryBound(to: T.self)
         for task in range {
-            let row = task / chunksPerRow, chunk = task % chunksPerRow
-            var offsetA = 0, offsetB = 0, rest = row
+            let row = task / chunksPerRow
+            let chunk = task % chunksPerRow
+            var offsetA = 0
+            var offsetB = 0
+            var rest = row
             var d = last - 1
             while d >= 0 {
                 let index = rest % dims[d]
@@ -161,7 +180,8 @@ final class QuantizedBinaryKernel: Kernel, ParallelJob {
             let start = chunk * QuantizedBinaryKernel.chunk
             let count = Swift.min(QuantizedBinaryKernel.chunk, inner - start)
             let out = py + row * inner + start
-            let x = pa + offsetA + start * innerA, z = pb + offsetB + start * innerB
+            let x = pa + offsetA + start * innerA
+            let z = pb + offsetB + start * innerB
             for i in 0..<count {
                 out[i] = T(truncatingIfNeeded: combine(Int32(x[i * innerA]), Int32(z[i * innerB])))
             }

@@ -29,8 +29,10 @@ final class QuantizedConcatenationKernel: Kernel, ParallelJob {
     let tables: AlignedBuffer
 
     static func make(_ ctx: OperatorContext) throws -> Kernel {
-        guard case let .concatenation(options) = ctx.options else { throw ctx.invalid("missing ConcatenationOptions") }
-        guard ctx.inputCount >= 1, ctx.outputCount == 1 else { throw ctx.invalid("needs at least one input and one output") }
+        guard case .concatenation(let options) = ctx.options else { throw ctx.invalid("missing ConcatenationOptions") }
+        guard ctx.inputCount >= 1, ctx.outputCount == 1 else {
+            throw ctx.invalid("needs at least one input and one output")
+        }
         guard options.activation == .none else {
             throw ctx.unsupported("fused activation \(options.activation.name) on a quantized concatenation")
         }
@@ -48,21 +50,27 @@ final class QuantizedConcatenationKernel: Kernel, ParallelJob {
         for i in 0..<ctx.inputCount {
             let d = try ctx.input(i)
             guard d.type == y.type else { throw ctx.unsupported("input \(i) is \(d.type), the output \(y.type)") }
-            guard d.shape.count == rank else { throw ctx.invalid("input \(i) has rank \(d.shape.count), expected \(rank)") }
+            guard d.shape.count == rank else {
+                throw ctx.invalid("input \(i) has rank \(d.shape.count), expected \(rank)")
+            }
             for j in 0..<rank where j != axis && d.shape[j] != first.shape[j] {
-                throw ctx.invalid("input \(i) has shape \(d.shapeText), incompatible with \(first.shapeText) on axis \(axis)")
+                throw ctx.invalid(
+                    "input \(i) has shape \(d.shapeText), incompatible with \(first.shapeText) on axis \(axis)")
             }
             shape[axis] += d.shape[axis]
             let q = try ctx.affineQuantization(of: d, "input \(i)")
             let same = q == outputQuantization
             let scale = q.scale * inverse
-            parts.append(Part(input: ctx.inputAddress(i), chunk: d.shape[axis...].reduce(1, *),
-                              scale: same ? nil : scale, bias: Float(-q.zeroPoint) * scale))
+            parts.append(
+                Part(
+                    input: ctx.inputAddress(i), chunk: d.shape[axis...].reduce(1, *),
+                    scale: same ? nil : scale, bias: Float(-q.zeroPoint) * scale))
         }
         try ctx.requireOutputShape(shape)
-        return QuantizedConcatenationKernel(parts: parts, output: ctx.outputAddress(0), isSigned: y.type == .int8,
-                                            outputZeroPoint: outputQuantization.zeroPoint,
-                                            outerCount: shape[..<axis].reduce(1, *))
+        return QuantizedConcatenationKernel(
+            parts: parts, output: ctx.outputAddress(0), isSigned: y.type == .int8,
+            outputZeroPoint: outputQuantization.zeroPoint,
+            outerCount: shape[..<axis].reduce(1, *))
     }
 
     init(parts: [Part], output: UnsafeMutableRawPointer, isSigned: Bool, outputZeroPoint: Int32, outerCount: Int) {

@@ -24,7 +24,7 @@ final class QuantizedConv2DKernel: Kernel, ParallelJob {
     let pixelCount: Int
 
     static func make(_ ctx: OperatorContext) throws -> Kernel {
-        guard case let .conv2D(options) = ctx.options else { throw ctx.invalid("missing Conv2DOptions") }
+        guard case .conv2D(let options) = ctx.options else { throw ctx.invalid("missing Conv2DOptions") }
         try ctx.expect(inputs: 2...3, outputs: 1)
         let (type, inputQuantization, outputQuantization) = try ctx.quantizedInputOutput()
         let inputDescriptor = try ctx.input(0)
@@ -39,25 +39,42 @@ final class QuantizedConv2DKernel: Kernel, ParallelJob {
             throw ctx.invalid("filter must have rank 4, has shape \(filter.descriptor.shapeText)")
         }
         guard filterShape.channels == inputShape.channels else {
-            throw ctx.unsupported("filter depth \(filterShape.channels) differs from input depth \(inputShape.channels) (grouped convolution)")
+            throw ctx.unsupported(
+                "filter depth \(filterShape.channels) differs from input depth \(inputShape.channels) (grouped "
+                    + "convolution)"
+            )
         }
-        let filterQuantization = try ctx.filterQuantization(filter.descriptor, channels: filterShape.batch, axis: 0, type: type)
+        let filterQuantization = try ctx.filterQuantization(
+            filter.descriptor, channels: filterShape.batch, axis: 0, type: type)
         let bias = try ctx.quantizedBias(2, channels: filterShape.batch)
-        guard let rows = WindowAxis(input: inputShape.height, filter: filterShape.height, stride: options.strideHeight,
-                                    dilation: options.dilationHeight, padding: options.padding),
-              let columns = WindowAxis(input: inputShape.width, filter: filterShape.width, stride: options.strideWidth,
-                                       dilation: options.dilationWidth, padding: options.padding)
-        else { throw ctx.invalid("invalid window: filter \(filter.descriptor.shapeText), strides \(options.strideHeight)x\(options.strideWidth), dilation \(options.dilationHeight)x\(options.dilationWidth) on input \(inputDescriptor.shapeText)") }
-        let outputShape = NHWC(batch: inputShape.batch, height: rows.output, width: columns.output, channels: filterShape.batch)
+        guard
+            let rows = WindowAxis(
+                input: inputShape.height, filter: filterShape.height, stride: options.strideHeight,
+                dilation: options.dilationHeight, padding: options.padding),
+            let columns = WindowAxis(
+                input: inputShape.width, filter: filterShape.width, stride: options.strideWidth,
+                dilation: options.dilationWidth, padding: options.padding)
+        else {
+            throw ctx.invalid(
+                "invalid window: filter \(filter.descriptor.shapeText), strides "
+                    + "\(options.strideHeight)x\(options.strideWidth), dilation "
+                    + "\(options.dilationHeight)x\(options.dilationWidth) on input \(inputDescriptor.shapeText)"
+            )
+        }
+        let outputShape = NHWC(
+            batch: inputShape.batch, height: rows.output, width: columns.output, channels: filterShape.batch)
         try ctx.requireOutputShape(outputShape.shape)
         let range = try ctx.quantizedActivationRange(options.activation, output: outputQuantization, type: type)
         let weights = QuantizedPackedWeights(
-            weights: UnsafeRawPointer(filter.buffer.raw), signed: type == .int8, zeroPoints: filterQuantization.zeroPoints,
+            weights: UnsafeRawPointer(filter.buffer.raw), signed: type == .int8,
+            zeroPoints: filterQuantization.zeroPoints,
             bias: bias.map { UnsafePointer($0.buffer.bound(to: Int32.self)) }, n: filterShape.batch,
-            k: filterShape.height * filterShape.width * filterShape.channels, inputZeroPoint: inputQuantization.zeroPoint)
+            k: filterShape.height * filterShape.width * filterShape.channels,
+            inputZeroPoint: inputQuantization.zeroPoint)
         let requantizer = Requantizer(
             arithmetic: ctx.arithmetic, inputScale: inputQuantization.scale, filterScales: filterQuantization.scales,
-            outputScale: outputQuantization.scale, channelCount: filterShape.batch, zeroPoint: outputQuantization.zeroPoint,
+            outputScale: outputQuantization.scale, channelCount: filterShape.batch,
+            zeroPoint: outputQuantization.zeroPoint,
             range: range, floatProduct: type == .uint8)
         return QuantizedConv2DKernel(
             input: ctx.inputAddress(0), output: ctx.outputAddress(0), isSigned: type == .int8, inputShape: inputShape,
@@ -65,9 +82,11 @@ final class QuantizedConv2DKernel: Kernel, ParallelJob {
             weights: weights, requantizer: requantizer, instructionSet: ctx.instructionSet)
     }
 
-    init(input: UnsafeMutableRawPointer, output: UnsafeMutableRawPointer, isSigned: Bool, inputShape: NHWC,
-         outputShape: NHWC, rows: WindowAxis, columns: WindowAxis, inputZeroPoint: Int16,
-         weights: QuantizedPackedWeights, requantizer: Requantizer, instructionSet: InstructionSet) {
+    init(
+        input: UnsafeMutableRawPointer, output: UnsafeMutableRawPointer, isSigned: Bool, inputShape: NHWC,
+        outputShape: NHWC, rows: WindowAxis, columns: WindowAxis, inputZeroPoint: Int16,
+        weights: QuantizedPackedWeights, requantizer: Requantizer, instructionSet: InstructionSet
+    ) {
         self.input = input
         self.output = output
         self.isSigned = isSigned
@@ -78,9 +97,11 @@ final class QuantizedConv2DKernel: Kernel, ParallelJob {
         self.inputZeroPoint = inputZeroPoint
         self.weights = weights
         self.requantizer = requantizer
-        gemm = QuantizedGemm(weights: weights, requantizer: requantizer, isSigned: isSigned, instructionSet: instructionSet)
+        gemm = QuantizedGemm(
+            weights: weights, requantizer: requantizer, isSigned: isSigned, instructionSet: instructionSet)
         pixelCount = outputShape.batch * outputShape.height * outputShape.width
-        pointwise = rows.filter == 1 && columns.filter == 1 && rows.stride == 1 && columns.stride == 1
+        pointwise =
+            rows.filter == 1 && columns.filter == 1 && rows.stride == 1 && columns.stride == 1
             && rows.padBefore == 0 && columns.padBefore == 0 && outputShape.height == inputShape.height
             && outputShape.width == inputShape.width && weights.pairCount * 2 == inputShape.channels
     }
@@ -104,8 +125,9 @@ final class QuantizedConv2DKernel: Kernel, ParallelJob {
 
     func execute(_ context: ExecutionContext) {
         self.context = context
-        context.pool.run(self, taskCount: (pixelCount + QuantizedGemm.tileRows - 1) / QuantizedGemm.tileRows,
-                         work: pixelCount * weights.n * weights.k)
+        context.pool.run(
+            self, taskCount: (pixelCount + QuantizedGemm.tileRows - 1) / QuantizedGemm.tileRows,
+            work: pixelCount * weights.n * weights.k)
         self.context = nil
     }
 
@@ -121,13 +143,15 @@ final class QuantizedConv2DKernel: Kernel, ParallelJob {
         let length = rowLength
         let out = output.assumingMemoryBound(to: T.self)
         // The sums follow the gathered rows (4-byte aligned: `length` is even).
-        let sums = UnsafeMutableRawPointer(scratch + QuantizedGemm.tileRows * length).assumingMemoryBound(to: Int32.self)
+        let sums = UnsafeMutableRawPointer(scratch + QuantizedGemm.tileRows * length).assumingMemoryBound(
+            to: Int32.self)
         for tile in range {
             let first = tile * QuantizedGemm.tileRows
             let count = Swift.min(QuantizedGemm.tileRows, pixelCount - first)
             if pointwise {
                 // A 1×1 window over every pixel in order: the tile's patches are its input pixels.
-                QuantizedWiden.widen(input.assumingMemoryBound(to: T.self) + first * length, to: scratch, count: count * length)
+                QuantizedWiden.widen(
+                    input.assumingMemoryBound(to: T.self) + first * length, to: scratch, count: count * length)
             } else {
                 for r in 0..<count { gather(T.self, first + r, into: scratch + r * length) }
             }
@@ -140,25 +164,30 @@ final class QuantizedConv2DKernel: Kernel, ParallelJob {
     @inline(__always)
     private func gather<T: QuantizedElement>(_: T.Type, _ m: Int, into patch: UnsafeMutablePointer<Int16>) {
         let perImage = outputShape.height * outputShape.width
-        let b = m / perImage, rest = m % perImage
-        let oy = rest / outputShape.width, ox = rest % outputShape.width
+        let b = m / perImage
+        let rest = m % perImage
+        let oy = rest / outputShape.width
+        let ox = rest % outputShape.width
         let cin = inputShape.channels
         let source = input.assumingMemoryBound(to: T.self)
         var p = patch
-        let x0 = columns.origin(ox), span = columns.filter * cin
+        let x0 = columns.origin(ox)
+        let span = columns.filter * cin
         // Window rows wholly inside the input with undilated columns are one run of bytes.
         let contiguous = columns.dilation == 1 && x0 >= 0 && x0 + columns.filter <= inputShape.width
         for ky in 0..<rows.filter {
             let iy = rows.origin(oy) + ky * rows.dilation
             if contiguous && iy >= 0 && iy < inputShape.height {
-                QuantizedWiden.widen(source + ((b * inputShape.height + iy) * inputShape.width + x0) * cin, to: p, count: span)
+                QuantizedWiden.widen(
+                    source + ((b * inputShape.height + iy) * inputShape.width + x0) * cin, to: p, count: span)
                 p += span
                 continue
             }
             for kx in 0..<columns.filter {
                 let ix = x0 + kx * columns.dilation
                 if iy >= 0 && iy < inputShape.height && ix >= 0 && ix < inputShape.width {
-                    QuantizedWiden.widen(source + ((b * inputShape.height + iy) * inputShape.width + ix) * cin, to: p, count: cin)
+                    QuantizedWiden.widen(
+                        source + ((b * inputShape.height + iy) * inputShape.width + ix) * cin, to: p, count: cin)
                 } else {
                     p.update(repeating: inputZeroPoint, count: cin)
                 }
@@ -172,7 +201,9 @@ final class QuantizedConv2DKernel: Kernel, ParallelJob {
 /// Widening of 8-bit activations to int16.
 enum QuantizedWiden {
     @inline(__always)
-    static func widen<T: QuantizedElement>(_ source: UnsafePointer<T>, to destination: UnsafeMutablePointer<Int16>, count: Int) {
+    static func widen<T: QuantizedElement>(
+        _ source: UnsafePointer<T>, to destination: UnsafeMutablePointer<Int16>, count: Int
+    ) {
         var i = 0
         while i + 8 <= count {
             let v = QuantizedVector.widen(UnsafeRawPointer(source + i), signed: T.isSigned)
@@ -198,8 +229,12 @@ extension OperatorContext {
     /// The filter's scales and zero points: per tensor, or per channel along `axis` with
     /// `channels` entries (TFLite allows per-channel filters only for INT8, with zero points
     /// of 0: tflite/kernels/kernel_util.cc, `PopulateConvolutionQuantizationParams`).
-    func filterQuantization(_ filter: TensorDescriptor, channels: Int, axis: Int, type: TensorType) throws -> FilterQuantization {
-        guard let q = filter.quantization, !q.scale.isEmpty else { throw unsupported("the filter has no quantization parameters") }
+    func filterQuantization(_ filter: TensorDescriptor, channels: Int, axis: Int, type: TensorType) throws
+        -> FilterQuantization
+    {
+        guard let q = filter.quantization, !q.scale.isEmpty else {
+            throw unsupported("the filter has no quantization parameters")
+        }
         let zeroPoints = q.zeroPoint.isEmpty ? [0] : q.zeroPoint
         guard zeroPoints.count == 1 || zeroPoints.count == q.scale.count else {
             throw invalid("filter has \(q.scale.count) scales and \(zeroPoints.count) zero points")
@@ -207,10 +242,15 @@ extension OperatorContext {
         if q.scale.count > 1 {
             guard type == .int8 else { throw unsupported("per-channel quantization of a \(type) filter") }
             guard q.scale.count == channels, q.quantizedDimension == axis else {
-                throw invalid("filter has \(q.scale.count) scales along dimension \(q.quantizedDimension), expected \(channels) along \(axis)")
+                throw invalid(
+                    "filter has \(q.scale.count) scales along dimension \(q.quantizedDimension), expected "
+                        + "\(channels) along \(axis)"
+                )
             }
         }
-        guard let range = type.quantizedRange, zeroPoints.allSatisfy({ $0 >= Int64(range.lower) && $0 <= Int64(range.upper) }) else {
+        guard let range = type.quantizedRange,
+            zeroPoints.allSatisfy({ $0 >= Int64(range.lower) && $0 <= Int64(range.upper) })
+        else {
             throw invalid("filter zero points \(zeroPoints) are outside the range of \(type)")
         }
         guard q.scale.allSatisfy({ $0 > 0 && $0.isFinite }) else { throw invalid("filter scales must be positive") }
@@ -224,7 +264,8 @@ extension OperatorContext {
             return nil
         }
         guard bias.descriptor.type == .int32, bias.descriptor.elementCount == channels else {
-            throw unsupported("the bias must be \(channels) INT32 values, is \(bias.descriptor.shapeText) \(bias.descriptor.type)")
+            throw unsupported(
+                "the bias must be \(channels) INT32 values, is \(bias.descriptor.shapeText) \(bias.descriptor.type)")
         }
         return bias
     }

@@ -37,7 +37,9 @@ final class QuantizedDepthwiseConv2DKernel: Kernel, ParallelJob {
     let requantizer: Requantizer
 
     static func make(_ ctx: OperatorContext) throws -> Kernel {
-        guard case let .depthwiseConv2D(options) = ctx.options else { throw ctx.invalid("missing DepthwiseConv2DOptions") }
+        guard case .depthwiseConv2D(let options) = ctx.options else {
+            throw ctx.invalid("missing DepthwiseConv2DOptions")
+        }
         try ctx.expect(inputs: 2...3, outputs: 1)
         let (type, inputQuantization, outputQuantization) = try ctx.quantizedInputOutput()
         let inputDescriptor = try ctx.input(0)
@@ -58,11 +60,19 @@ final class QuantizedDepthwiseConv2DKernel: Kernel, ParallelJob {
         let multiplier = channels / inputShape.channels
         let filterQuantization = try ctx.filterQuantization(filter.descriptor, channels: channels, axis: 3, type: type)
         let biasTensor = try ctx.quantizedBias(2, channels: channels)
-        guard let rows = WindowAxis(input: inputShape.height, filter: filterShape.height, stride: options.strideHeight,
-                                    dilation: options.dilationHeight, padding: options.padding),
-              let columns = WindowAxis(input: inputShape.width, filter: filterShape.width, stride: options.strideWidth,
-                                       dilation: options.dilationWidth, padding: options.padding)
-        else { throw ctx.invalid("invalid window: filter \(filter.descriptor.shapeText), strides \(options.strideHeight)x\(options.strideWidth) on input \(inputDescriptor.shapeText)") }
+        guard
+            let rows = WindowAxis(
+                input: inputShape.height, filter: filterShape.height, stride: options.strideHeight,
+                dilation: options.dilationHeight, padding: options.padding),
+            let columns = WindowAxis(
+                input: inputShape.width, filter: filterShape.width, stride: options.strideWidth,
+                dilation: options.dilationWidth, padding: options.padding)
+        else {
+            throw ctx.invalid(
+                "invalid window: filter \(filter.descriptor.shapeText), strides "
+                    + "\(options.strideHeight)x\(options.strideWidth) on input \(inputDescriptor.shapeText)"
+            )
+        }
         let outputShape = NHWC(batch: inputShape.batch, height: rows.output, width: columns.output, channels: channels)
         try ctx.requireOutputShape(outputShape.shape)
         let range = try ctx.quantizedActivationRange(options.activation, output: outputQuantization, type: type)
@@ -74,14 +84,18 @@ final class QuantizedDepthwiseConv2DKernel: Kernel, ParallelJob {
         let raw = filter.buffer.bound(to: UInt8.self)
         for tap in 0..<taps {
             for c in 0..<channels {
-                let zeroPoint = filterQuantization.zeroPoints.count == 1 ? filterQuantization.zeroPoints[0] : filterQuantization.zeroPoints[c]
+                let zeroPoint =
+                    filterQuantization.zeroPoints.count == 1
+                    ? filterQuantization.zeroPoints[0] : filterQuantization.zeroPoints[c]
                 let byte = raw[tap * channels + c]
                 let value = type == .int8 ? Int32(Int8(bitPattern: byte)) : Int32(byte)
                 weights[tap * padded + c] = Int16(value - zeroPoint)
             }
         }
         let bias = AlignedBuffer(byteCount: padded * MemoryLayout<Int32>.stride)
-        if let biasTensor { bias.bound(to: Int32.self).update(from: biasTensor.buffer.bound(to: Int32.self), count: channels) }
+        if let biasTensor {
+            bias.bound(to: Int32.self).update(from: biasTensor.buffer.bound(to: Int32.self), count: channels)
+        }
         let requantizer = Requantizer(
             arithmetic: ctx.arithmetic, inputScale: inputQuantization.scale, filterScales: filterQuantization.scales,
             outputScale: outputQuantization.scale, channelCount: channels, zeroPoint: outputQuantization.zeroPoint,
@@ -93,10 +107,12 @@ final class QuantizedDepthwiseConv2DKernel: Kernel, ParallelJob {
             requantizer: requantizer, instructionSet: ctx.instructionSet)
     }
 
-    init(input: UnsafeMutableRawPointer, output: UnsafeMutableRawPointer, isSigned: Bool, inputShape: NHWC,
-         outputShape: NHWC, rows: WindowAxis, columns: WindowAxis, multiplier: Int, inputZeroPoint: Int16,
-         packed: AlignedBuffer, bias: AlignedBuffer, paddedChannels: Int, requantizer: Requantizer,
-         instructionSet: InstructionSet) {
+    init(
+        input: UnsafeMutableRawPointer, output: UnsafeMutableRawPointer, isSigned: Bool, inputShape: NHWC,
+        outputShape: NHWC, rows: WindowAxis, columns: WindowAxis, multiplier: Int, inputZeroPoint: Int16,
+        packed: AlignedBuffer, bias: AlignedBuffer, paddedChannels: Int, requantizer: Requantizer,
+        instructionSet: InstructionSet
+    ) {
         self.input = input
         self.output = output
         self.isSigned = isSigned
@@ -113,20 +129,26 @@ final class QuantizedDepthwiseConv2DKernel: Kernel, ParallelJob {
         taps = rows.filter * columns.filter
         tapPairs = (taps + 1) / 2
         tapOffsets = (0..<taps).map { t in
-            ((t / columns.filter) * rows.dilation * inputShape.width + (t % columns.filter) * columns.dilation) * inputShape.channels
+            ((t / columns.filter) * rows.dilation * inputShape.width + (t % columns.filter) * columns.dilation)
+                * inputShape.channels
         }
         pairPacked = AlignedBuffer(byteCount: tapPairs * paddedChannels * 2 * MemoryLayout<Int16>.stride)
-        let single = packed.bound(to: Int16.self), pairs = pairPacked.bound(to: Int16.self)
+        let single = packed.bound(to: Int16.self)
+        let pairs = pairPacked.bound(to: Int16.self)
         for t in 0..<taps {
-            for c in 0..<paddedChannels { pairs[((t / 2) * paddedChannels + c) * 2 + t % 2] = single[t * paddedChannels + c] }
+            for c in 0..<paddedChannels {
+                pairs[((t / 2) * paddedChannels + c) * 2 + t % 2] = single[t * paddedChannels + c]
+            }
         }
         let range = requantizer.range
-        native = multiplier == 1 && requantizer.arithmetic == .xnnpack && taps <= vk_qdwconv_max_taps()
+        native =
+            multiplier == 1 && requantizer.arithmetic == .xnnpack && taps <= vk_qdwconv_max_taps()
             ? vk_qdwconv(
                 isa: instructionSet.isa, input: input, input_height: inputShape.height, input_width: inputShape.width,
                 channels: inputShape.channels, output: output, output_height: outputShape.height,
                 output_width: outputShape.width, kernel_height: rows.filter, kernel_width: columns.filter,
-                stride_h: rows.stride, stride_w: columns.stride, dilation_h: rows.dilation, dilation_w: columns.dilation,
+                stride_h: rows.stride, stride_w: columns.stride, dilation_h: rows.dilation,
+                dilation_w: columns.dilation,
                 pad_top: rows.padBefore, pad_left: columns.padBefore, weights: UnsafePointer(single),
                 padded_channels: paddedChannels, bias: UnsafePointer(bias.bound(to: Int32.self)),
                 scales: UnsafePointer(requantizer.scales.floats), input_zero_point: Int32(inputZeroPoint),
@@ -138,7 +160,9 @@ final class QuantizedDepthwiseConv2DKernel: Kernel, ParallelJob {
     /// The C kernel's description (multiplier 1 with the XNNPACK arithmetic), else `nil`.
     private let native: vk_qdwconv?
 
-    var constantByteCount: Int { packed.byteCount + pairPacked.byteCount + bias.byteCount + requantizer.scales.byteCount }
+    var constantByteCount: Int {
+        packed.byteCount + pairPacked.byteCount + bias.byteCount + requantizer.scales.byteCount
+    }
 
     /// Per thread: the byte offset of every tap of the current output pixel (-1 outside).
     var scratchBytesPerThread: Int { (tapPairs * 2) * MemoryLayout<Int>.stride }
@@ -159,25 +183,33 @@ final class QuantizedDepthwiseConv2DKernel: Kernel, ParallelJob {
         guard let context else { return }
         let offsets = (context.scratch + thread * context.scratchStride).assumingMemoryBound(to: Int.self)
         for task in range {
-            let b = task / outputShape.height, oy = task % outputShape.height
-            if isSigned { row(Int8.self, b: b, oy: oy, offsets: offsets) } else { row(UInt8.self, b: b, oy: oy, offsets: offsets) }
+            let b = task / outputShape.height
+            let oy = task % outputShape.height
+            if isSigned {
+                row(Int8.self, b: b, oy: oy, offsets: offsets)
+            } else {
+                row(UInt8.self, b: b, oy: oy, offsets: offsets)
+            }
         }
     }
 
     @inline(__always)
     private func row<T: QuantizedElement>(_: T.Type, b: Int, oy: Int, offsets: UnsafeMutablePointer<Int>) {
-        let channels = outputShape.channels, inputChannels = inputShape.channels
+        let channels = outputShape.channels
+        let inputChannels = inputShape.channels
         let fullBlocks = multiplier == 1 ? channels / 8 : 0
         let w = packed.bound(to: Int16.self)
         let biases = bias.bound(to: Int32.self)
         let padded = paddedChannels
-        let rows = self.rows, columns = self.columns
+        let rows = self.rows
+        let columns = self.columns
         let inputWidth = inputShape.width
         let ys = rows.validTaps(oy)
         let iy0 = rows.origin(oy)
         let source = input.assumingMemoryBound(to: T.self)
         let imageBase = source + b * inputShape.height * inputWidth * inputChannels
-        var out = output.assumingMemoryBound(to: T.self) + ((b * outputShape.height + oy) * outputShape.width) * channels
+        var out =
+            output.assumingMemoryBound(to: T.self) + ((b * outputShape.height + oy) * outputShape.width) * channels
         let rowStride = inputWidth * inputChannels
         let zeroPoint = SIMD8<Int16>(repeating: inputZeroPoint)
         let pairWeights = UnsafeRawPointer(pairPacked.raw)
@@ -195,8 +227,11 @@ final class QuantizedDepthwiseConv2DKernel: Kernel, ParallelJob {
                     var t = 0
                     for ky in 0..<rows.filter {
                         for kx in 0..<columns.filter {
-                            offsets[t] = ys.contains(ky) && xs.contains(kx)
-                                ? ((iy0 + ky * rows.dilation) * rowStride + (ix0 + kx * columns.dilation) * inputChannels) * elementBytes : -1
+                            offsets[t] =
+                                ys.contains(ky) && xs.contains(kx)
+                                ? ((iy0 + ky * rows.dilation) * rowStride + (ix0 + kx * columns.dilation)
+                                    * inputChannels)
+                                    * elementBytes : -1
                             t += 1
                         }
                     }
@@ -211,9 +246,12 @@ final class QuantizedDepthwiseConv2DKernel: Kernel, ParallelJob {
                 let channelBase = base + c * elementBytes
                 var wp = pairWeights + c * 4
                 for j in 0..<tapPairs {
-                    let o0 = offsets[2 * j], o1 = offsets[2 * j + 1]
-                    let x0 = o0 >= 0 ? QuantizedVector.widen(channelBase + o0, signed: T.isSigned) &- zeroPoint : SIMD8()
-                    let x1 = o1 >= 0 ? QuantizedVector.widen(channelBase + o1, signed: T.isSigned) &- zeroPoint : SIMD8()
+                    let o0 = offsets[2 * j]
+                    let o1 = offsets[2 * j + 1]
+                    let x0 =
+                        o0 >= 0 ? QuantizedVector.widen(channelBase + o0, signed: T.isSigned) &- zeroPoint : SIMD8()
+                    let x1 =
+                        o1 >= 0 ? QuantizedVector.widen(channelBase + o1, signed: T.isSigned) &- zeroPoint : SIMD8()
                     let (first, second) = QuantizedVector.interleave(x0, x1)
                     low &+= QuantizedVector.multiplyAdd(first, wp.load(as: SIMD8<Int16>.self))
                     high &+= QuantizedVector.multiplyAdd(second, wp.load(fromByteOffset: 16, as: SIMD8<Int16>.self))

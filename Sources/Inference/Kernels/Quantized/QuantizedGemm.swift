@@ -28,8 +28,10 @@ final class QuantizedPackedWeights {
     ///   - weights: `n` rows of `k` UINT8 (`signed == false`) or INT8 values.
     ///   - zeroPoints: one filter zero point, or one per row.
     ///   - bias: `n` int32 values, or `nil`.
-    init(weights: UnsafeRawPointer, signed: Bool, zeroPoints: [Int32], bias: UnsafePointer<Int32>?,
-         n: Int, k: Int, inputZeroPoint: Int32) {
+    init(
+        weights: UnsafeRawPointer, signed: Bool, zeroPoints: [Int32], bias: UnsafePointer<Int32>?,
+        n: Int, k: Int, inputZeroPoint: Int32
+    ) {
         self.n = n
         self.k = k
         pairCount = (k + 1) / 2
@@ -42,7 +44,8 @@ final class QuantizedPackedWeights {
         let bytes = weights.assumingMemoryBound(to: UInt8.self)
         for row in 0..<n {
             let zeroPoint = zeroPoints.count == 1 ? zeroPoints[0] : zeroPoints[row]
-            let panel = row / width, lane = row % width
+            let panel = row / width
+            let lane = row % width
             let destination = packed + panel * pairCount * 2 * width + lane * 2
             var sum: Int32 = 0
             for kk in 0..<k {
@@ -88,8 +91,10 @@ struct QuantizedGemm {
     /// Computes `count` output rows: row `m`'s `2 · pairCount` int16 activations at
     /// `rows + m · stride`, its `n` outputs at `out + m · n`.
     @inline(__always)
-    func run<T: QuantizedElement>(rows: UnsafePointer<Int16>, count: Int, stride: Int, out: UnsafeMutablePointer<T>,
-                                  sums: UnsafeMutablePointer<Int32>) {
+    func run<T: QuantizedElement>(
+        rows: UnsafePointer<Int16>, count: Int, stride: Int, out: UnsafeMutablePointer<T>,
+        sums: UnsafeMutablePointer<Int32>
+    ) {
         let n = weights.n
         withUnsafePointer(to: description) { g in
             if requantizer.arithmetic == .xnnpack {

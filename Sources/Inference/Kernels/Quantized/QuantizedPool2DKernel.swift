@@ -21,29 +21,40 @@ final class QuantizedPool2DKernel: Kernel, ParallelJob {
     let range: QuantizedRange
 
     static func make(_ ctx: OperatorContext, kind: Pool2DKernel.Kind) throws -> Kernel {
-        guard case let .pool2D(options) = ctx.options else { throw ctx.invalid("missing Pool2DOptions") }
+        guard case .pool2D(let options) = ctx.options else { throw ctx.invalid("missing Pool2DOptions") }
         try ctx.expect(inputs: 1...1, outputs: 1)
         let (type, x, y) = try ctx.quantizedInputOutput()
         guard x == y else { throw ctx.unsupported("input quantization \(x) differs from the output's \(y)") }
         let d = try ctx.input(0)
         guard let shape = NHWC(d.shape) else { throw ctx.unsupported("input must have rank 4, has \(d.shapeText)") }
-        guard let rows = WindowAxis(input: shape.height, filter: options.filterHeight, stride: options.strideHeight,
-                                    dilation: 1, padding: options.padding),
-              let columns = WindowAxis(input: shape.width, filter: options.filterWidth, stride: options.strideWidth,
-                                       dilation: 1, padding: options.padding)
-        else { throw ctx.invalid("invalid window \(options.filterHeight)x\(options.filterWidth) stride \(options.strideHeight)x\(options.strideWidth) on \(d.shapeText)") }
+        guard
+            let rows = WindowAxis(
+                input: shape.height, filter: options.filterHeight, stride: options.strideHeight,
+                dilation: 1, padding: options.padding),
+            let columns = WindowAxis(
+                input: shape.width, filter: options.filterWidth, stride: options.strideWidth,
+                dilation: 1, padding: options.padding)
+        else {
+            throw ctx.invalid(
+                "invalid window \(options.filterHeight)x\(options.filterWidth) stride "
+                    + "\(options.strideHeight)x\(options.strideWidth) on \(d.shapeText)"
+            )
+        }
         let outputShape = NHWC(batch: shape.batch, height: rows.output, width: columns.output, channels: shape.channels)
         try ctx.requireOutputShape(outputShape.shape)
         // XNNPACK runs quantized max pooling only; TFLite runs the average pooling.
         var rangeContext = ctx
         if kind == .average { rangeContext.arithmetic = .reference }
         let range = try rangeContext.quantizedActivationRange(options.activation, output: y, type: type)
-        return QuantizedPool2DKernel(kind: kind, input: ctx.inputAddress(0), output: ctx.outputAddress(0), isSigned: type == .int8,
-                                     inputShape: shape, outputShape: outputShape, rows: rows, columns: columns, range: range)
+        return QuantizedPool2DKernel(
+            kind: kind, input: ctx.inputAddress(0), output: ctx.outputAddress(0), isSigned: type == .int8,
+            inputShape: shape, outputShape: outputShape, rows: rows, columns: columns, range: range)
     }
 
-    init(kind: Pool2DKernel.Kind, input: UnsafeMutableRawPointer, output: UnsafeMutableRawPointer, isSigned: Bool,
-         inputShape: NHWC, outputShape: NHWC, rows: WindowAxis, columns: WindowAxis, range: QuantizedRange) {
+    init(
+        kind: Pool2DKernel.Kind, input: UnsafeMutableRawPointer, output: UnsafeMutableRawPointer, isSigned: Bool,
+        inputShape: NHWC, outputShape: NHWC, rows: WindowAxis, columns: WindowAxis, range: QuantizedRange
+    ) {
         self.kind = kind
         self.input = input
         self.output = output
@@ -68,14 +79,16 @@ final class QuantizedPool2DKernel: Kernel, ParallelJob {
         let channels = inputShape.channels
         let source = input.assumingMemoryBound(to: T.self)
         for task in tasks {
-            let b = task / outputShape.height, oy = task % outputShape.height
+            let b = task / outputShape.height
+            let oy = task % outputShape.height
             let ys = rows.validTaps(oy)
             var out = output.assumingMemoryBound(to: T.self) + task * outputShape.width * channels
             for ox in 0..<outputShape.width {
                 let xs = columns.validTaps(ox)
                 let taps = Int32(ys.count * xs.count)
                 for c in 0..<channels {
-                    var maximum = Int32.min, sum: Int32 = 0
+                    var maximum = Int32.min
+                    var sum: Int32 = 0
                     for ky in ys {
                         let iy = rows.origin(oy) + ky
                         for kx in xs {

@@ -43,10 +43,13 @@ final class QuantizedResizeKernel: Kernel, ParallelJob {
     let xs: [Tap]
 
     static func make(_ ctx: OperatorContext, bilinear: Bool) throws -> Kernel {
-        var alignCorners = false, halfPixelCenters = false
+        var alignCorners = false
+        var halfPixelCenters = false
         switch ctx.options {
-        case let .resizeBilinear(o) where bilinear: (alignCorners, halfPixelCenters) = (o.alignCorners, o.halfPixelCenters)
-        case let .resizeNearestNeighbor(o) where !bilinear: (alignCorners, halfPixelCenters) = (o.alignCorners, o.halfPixelCenters)
+        case .resizeBilinear(let o) where bilinear:
+            (alignCorners, halfPixelCenters) = (o.alignCorners, o.halfPixelCenters)
+        case .resizeNearestNeighbor(let o) where !bilinear:
+            (alignCorners, halfPixelCenters) = (o.alignCorners, o.halfPixelCenters)
         case .none: break
         default: throw ctx.invalid("missing resize options")
         }
@@ -56,11 +59,15 @@ final class QuantizedResizeKernel: Kernel, ParallelJob {
         let d = try ctx.input(0)
         guard let shape = NHWC(d.shape) else { throw ctx.unsupported("input must have rank 4, has \(d.shapeText)") }
         let size = try ctx.constantIntegers(1, "the output size")
-        guard size.count == 2, size[0] > 0, size[1] > 0 else { throw ctx.invalid("output size \(size) must be two positive values") }
+        guard size.count == 2, size[0] > 0, size[1] > 0 else {
+            throw ctx.invalid("output size \(size) must be two positive values")
+        }
         let outputShape = NHWC(batch: shape.batch, height: size[0], width: size[1], channels: shape.channels)
         try ctx.requireOutputShape(outputShape.shape)
         if alignCorners && halfPixelCenters { throw ctx.unsupported("align_corners together with half_pixel_centers") }
-        let mode: Mode = !bilinear ? .nearest
+        let mode: Mode =
+            !bilinear
+            ? .nearest
             : ctx.arithmetic == .xnnpack ? .xnnpack : type == .uint8 ? .referenceFloat : .referenceInteger
         func taps(_ input: Int, _ output: Int) -> [Tap] {
             switch mode {
@@ -78,9 +85,10 @@ final class QuantizedResizeKernel: Kernel, ParallelJob {
                 return integerAxis(input, output, alignCorners: alignCorners, halfPixelCenters: halfPixelCenters)
             }
         }
-        return QuantizedResizeKernel(mode: mode, input: ctx.inputAddress(0), output: ctx.outputAddress(0), isSigned: type == .int8,
-                                     inputShape: shape, outputShape: outputShape,
-                                     ys: taps(shape.height, size[0]), xs: taps(shape.width, size[1]))
+        return QuantizedResizeKernel(
+            mode: mode, input: ctx.inputAddress(0), output: ctx.outputAddress(0), isSigned: type == .int8,
+            inputShape: shape, outputShape: outputShape,
+            ys: taps(shape.height, size[0]), xs: taps(shape.width, size[1]))
     }
 
     /// XNNPACK's source positions and Q11 weights along one axis.
@@ -98,8 +106,9 @@ final class QuantizedResizeKernel: Kernel, ParallelJob {
             }
             let lower = Int(v)
             let alpha = v - Float(lower)
-            return Tap(lower: lower, upper: Swift.min(lower + 1, input - 1),
-                       weight: Int32((alpha * 2048).rounded(.toNearestOrEven)), floatWeight: alpha)
+            return Tap(
+                lower: lower, upper: Swift.min(lower + 1, input - 1),
+                weight: Int32((alpha * 2048).rounded(.toNearestOrEven)), floatWeight: alpha)
         }
     }
 
@@ -117,8 +126,10 @@ final class QuantizedResizeKernel: Kernel, ParallelJob {
         }
     }
 
-    init(mode: Mode, input: UnsafeMutableRawPointer, output: UnsafeMutableRawPointer, isSigned: Bool, inputShape: NHWC,
-         outputShape: NHWC, ys: [Tap], xs: [Tap]) {
+    init(
+        mode: Mode, input: UnsafeMutableRawPointer, output: UnsafeMutableRawPointer, isSigned: Bool, inputShape: NHWC,
+        outputShape: NHWC, ys: [Tap], xs: [Tap]
+    ) {
         self.mode = mode
         self.input = input
         self.output = output
@@ -142,32 +153,42 @@ final class QuantizedResizeKernel: Kernel, ParallelJob {
         let channels = inputShape.channels
         let rowStride = inputShape.width * channels
         for task in range {
-            let b = task / outputShape.height, oy = task % outputShape.height
+            let b = task / outputShape.height
+            let oy = task % outputShape.height
             let ty = ys[oy]
             let image = input.assumingMemoryBound(to: T.self) + b * inputShape.height * rowStride
-            let top = image + ty.lower * rowStride, bottom = image + ty.upper * rowStride
+            let top = image + ty.lower * rowStride
+            let bottom = image + ty.upper * rowStride
             var out = output.assumingMemoryBound(to: T.self) + task * outputShape.width * channels
             for ox in 0..<outputShape.width {
                 let tx = xs[ox]
-                let p00 = top + tx.lower * channels, p01 = top + tx.upper * channels
-                let p10 = bottom + tx.lower * channels, p11 = bottom + tx.upper * channels
+                let p00 = top + tx.lower * channels
+                let p01 = top + tx.upper * channels
+                let p10 = bottom + tx.lower * channels
+                let p11 = bottom + tx.upper * channels
                 switch mode {
                 case .nearest:
                     out.update(from: p00, count: channels)
                 case .xnnpack:
-                    let ax = tx.weight, ay = ty.weight
+                    let ax = tx.weight
+                    let ay = ty.weight
                     for c in 0..<channels {
-                        let tl = Int32(p00[c]), tr = Int32(p01[c]), bl = Int32(p10[c]), br = Int32(p11[c])
+                        let tl = Int32(p00[c])
+                        let tr = Int32(p01[c])
+                        let bl = Int32(p10[c])
+                        let br = Int32(p11[c])
                         let t = (tl << 11) &+ (tr &- tl) &* ax
                         let bb = (bl << 11) &+ (br &- bl) &* ax
                         let acc = (t << 11) &+ (bb &- t) &* ay
                         out[c] = T(truncatingIfNeeded: (acc &+ (1 << 21)) >> 22)
                     }
                 case .referenceFloat:
-                    let dy = ty.floatWeight, dx = tx.floatWeight
+                    let dy = ty.floatWeight
+                    let dx = tx.floatWeight
                     for c in 0..<channels {
                         // The reference's expression order: corners weighted by (1 - d) and d products.
-                        let v = Float(p00[c]) * (1 - dy) * (1 - dx) + Float(p10[c]) * dy * (1 - dx)
+                        let v =
+                            Float(p00[c]) * (1 - dy) * (1 - dx) + Float(p10[c]) * dy * (1 - dx)
                             + Float(p01[c]) * (1 - dy) * dx + Float(p11[c]) * dy * dx + 0.5
                         out[c] = T(truncatingIfNeeded: Int32(Swift.min(Swift.max(v, -1e6), 1e6)))
                     }
@@ -175,7 +196,8 @@ final class QuantizedResizeKernel: Kernel, ParallelJob {
                     let wy = Int64(ty.weight) - Int64(1 << 10) * Int64(ty.lower)
                     let wx = Int64(tx.weight) - Int64(1 << 10) * Int64(tx.lower)
                     for c in 0..<channels {
-                        let sum = Int64(p00[c]) * ((1 << 10) - wy) * ((1 << 10) - wx)
+                        let sum =
+                            Int64(p00[c]) * ((1 << 10) - wy) * ((1 << 10) - wx)
                             + Int64(p10[c]) * wy * ((1 << 10) - wx)
                             + Int64(p01[c]) * ((1 << 10) - wy) * wx
                             + Int64(p11[c]) * wy * wx

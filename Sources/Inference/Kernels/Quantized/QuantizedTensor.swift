@@ -46,8 +46,11 @@ extension OperatorContext {
             throw unsupported("\(what) must have one scale and zero point (has \(count) scales)")
         }
         let zeroPoint = q.zeroPoint.first ?? 0
-        guard q.zeroPoint.count <= 1, let range = descriptor.type.quantizedRange ?? (descriptor.type == .int32 ? QuantizedRange(lower: .min, upper: .max) : nil),
-              zeroPoint >= Int64(range.lower), zeroPoint <= Int64(range.upper) else {
+        guard q.zeroPoint.count <= 1,
+            let range = descriptor.type.quantizedRange
+                ?? (descriptor.type == .int32 ? QuantizedRange(lower: .min, upper: .max) : nil),
+            zeroPoint >= Int64(range.lower), zeroPoint <= Int64(range.upper)
+        else {
             throw invalid("\(what) has zero point \(q.zeroPoint) outside the range of \(descriptor.type)")
         }
         guard q.scale[0] > 0, q.scale[0].isFinite else { throw invalid("\(what) has scale \(q.scale[0])") }
@@ -62,8 +65,11 @@ extension OperatorContext {
 
     /// Checks that input `i` and output `o` are both UINT8 or both INT8, with one scale and
     /// zero point each; returns their type and quantizations.
-    func quantizedInputOutput(_ i: Int = 0, _ o: Int = 0) throws -> (type: TensorType, input: AffineQuantization, output: AffineQuantization) {
-        let x = try input(i), y = output(o)
+    func quantizedInputOutput(_ i: Int = 0, _ o: Int = 0) throws -> (
+        type: TensorType, input: AffineQuantization, output: AffineQuantization
+    ) {
+        let x = try input(i)
+        let y = output(o)
         guard x.type.isQuantized8Bit, x.type == y.type else {
             throw unsupported("input \(i) is \(x.type) and output \(o) is \(y.type); expected both UINT8 or both INT8")
         }
@@ -71,9 +77,12 @@ extension OperatorContext {
     }
 
     /// The fused activation as a quantized output range.
-    func quantizedActivationRange(_ activation: FusedActivation, output: AffineQuantization, type: TensorType) throws -> QuantizedRange {
+    func quantizedActivationRange(_ activation: FusedActivation, output: AffineQuantization, type: TensorType) throws
+        -> QuantizedRange
+    {
         guard let range = type.quantizedRange,
-              let result = arithmetic.activationRange(activation, scale: output.scale, zeroPoint: output.zeroPoint, range: range)
+            let result = arithmetic.activationRange(
+                activation, scale: output.scale, zeroPoint: output.zeroPoint, range: range)
         else { throw unsupported("fused activation \(activation.name) on \(type) is not supported") }
         return result
     }

@@ -28,8 +28,10 @@ final class Requantizer {
     /// - Parameters:
     ///   - filterScales: one scale, or one per output channel.
     ///   - floatProduct: TFLite's UINT8 rule (input × filter scale rounded to float first).
-    init(arithmetic: QuantizedArithmetic, inputScale: Float, filterScales: [Float], outputScale: Float,
-         channelCount: Int, zeroPoint: Int32, range: QuantizedRange, floatProduct: Bool) {
+    init(
+        arithmetic: QuantizedArithmetic, inputScale: Float, filterScales: [Float], outputScale: Float,
+        channelCount: Int, zeroPoint: Int32, range: QuantizedRange, floatProduct: Bool
+    ) {
         self.arithmetic = arithmetic
         self.channelCount = channelCount
         self.zeroPoint = zeroPoint
@@ -66,17 +68,21 @@ final class Requantizer {
     /// Requantizes the accumulators of channels `c ..< c + 8` (`c` a multiple of 8; `low` holds
     /// channels `c ..< c + 4`) and stores the first `width` results at `out`.
     @inline(__always)
-    func store<T: QuantizedElement>(_ low: SIMD4<Int32>, _ high: SIMD4<Int32>, channel c: Int, to out: UnsafeMutablePointer<T>,
-                                    width: Int) {
+    func store<T: QuantizedElement>(
+        _ low: SIMD4<Int32>, _ high: SIMD4<Int32>, channel c: Int, to out: UnsafeMutablePointer<T>,
+        width: Int
+    ) {
         guard arithmetic == .xnnpack else {
             storeReference(low, high, channel: c, to: out, width: width)
             return
         }
         let scales = UnsafeRawPointer(self.scales.raw)
-        let q0 = QuantizedVector.requantize(low, scale: scales.load(fromByteOffset: c * 4, as: SIMD4<Float>.self),
-                                            lower: lowerBound, upper: upperBound, bias: bias)
-        let q1 = QuantizedVector.requantize(high, scale: scales.load(fromByteOffset: c * 4 + 16, as: SIMD4<Float>.self),
-                                            lower: lowerBound, upper: upperBound, bias: bias)
+        let q0 = QuantizedVector.requantize(
+            low, scale: scales.load(fromByteOffset: c * 4, as: SIMD4<Float>.self),
+            lower: lowerBound, upper: upperBound, bias: bias)
+        let q1 = QuantizedVector.requantize(
+            high, scale: scales.load(fromByteOffset: c * 4 + 16, as: SIMD4<Float>.self),
+            lower: lowerBound, upper: upperBound, bias: bias)
         if width == 8 {
             QuantizedVector.storeNarrowed(q0, q1, to: UnsafeMutableRawPointer(out), signed: T.isSigned)
         } else {
@@ -90,8 +96,10 @@ final class Requantizer {
     }
 
     @inline(never)
-    private func storeReference<T: QuantizedElement>(_ low: SIMD4<Int32>, _ high: SIMD4<Int32>, channel c: Int,
-                                                     to out: UnsafeMutablePointer<T>, width: Int) {
+    private func storeReference<T: QuantizedElement>(
+        _ low: SIMD4<Int32>, _ high: SIMD4<Int32>, channel c: Int,
+        to out: UnsafeMutablePointer<T>, width: Int
+    ) {
         for i in 0..<width {
             let acc = i < 4 ? low[i] : high[i - 4]
             out[i] = T(truncatingIfNeeded: range.clamp(multipliers[c + i].apply(acc) &+ zeroPoint))

@@ -11,12 +11,14 @@ enum DetectionDecoder {
         boxes: UnsafeBufferPointer<Float>, scores: UnsafeBufferPointer<Float>, anchors: [Anchor],
         options: DetectionDecoderOptions
     ) throws(TasksError) -> [PipelineDetection] {
-        let boxCount = options.numBoxes, coords = options.numCoords, classes = options.numClasses
+        let boxCount = options.numBoxes
+        let coords = options.numCoords
+        let classes = options.numClasses
         guard options.numValuesPerKeypoint == 2, options.numKeypoints >= 0,
-              coords == options.numKeypoints * options.numValuesPerKeypoint + 4,
-              options.boxCoordOffset >= 0, options.boxCoordOffset + 4 <= coords,
-              options.keypointCoordOffset >= 0,
-              options.keypointCoordOffset + 2 * options.numKeypoints <= coords, classes > 0
+            coords == options.numKeypoints * options.numValuesPerKeypoint + 4,
+            options.boxCoordOffset >= 0, options.boxCoordOffset + 4 <= coords,
+            options.keypointCoordOffset >= 0,
+            options.keypointCoordOffset + 2 * options.numKeypoints <= coords, classes > 0
         else {
             throw .internalError("detection decoder: inconsistent options")
         }
@@ -38,11 +40,13 @@ enum DetectionDecoder {
             keypoints.reserveCapacity(options.numKeypoints)
             for keypoint in 0..<options.numKeypoints {
                 let offset = base + options.keypointCoordOffset + keypoint * options.numValuesPerKeypoint
-                let first = boxes[offset], second = boxes[offset + 1]
+                let first = boxes[offset]
+                let second = boxes[offset + 1]
                 let (rawX, rawY) = options.boxFormat == .yxhw ? (second, first) : (first, second)
-                keypoints.append(SIMD2(
-                    rawX / options.xScale * anchor.width + anchor.xCenter,
-                    rawY / options.yScale * anchor.height + anchor.yCenter))
+                keypoints.append(
+                    SIMD2(
+                        rawX / options.xScale * anchor.width + anchor.xCenter,
+                        rawY / options.yScale * anchor.height + anchor.yCenter))
             }
             detections.append(PipelineDetection(score: score, classIndex: classIndex, box: box, keypoints: keypoints))
         }
@@ -79,8 +83,14 @@ enum DetectionDecoder {
     private static func decodeBox(
         _ boxes: UnsafeBufferPointer<Float>, at offset: Int, anchor: Anchor, options: DetectionDecoderOptions
     ) -> RelativeBox? {
-        let v0 = boxes[offset], v1 = boxes[offset + 1], v2 = boxes[offset + 2], v3 = boxes[offset + 3]
-        var xCenter: Float, yCenter: Float, width: Float, height: Float
+        let v0 = boxes[offset]
+        let v1 = boxes[offset + 1]
+        let v2 = boxes[offset + 2]
+        let v3 = boxes[offset + 3]
+        var xCenter: Float
+        var yCenter: Float
+        var width: Float
+        var height: Float
         switch options.boxFormat {
         case .yxhw:
             (yCenter, xCenter, height, width) = (v0, v1, v2, v3)
@@ -101,8 +111,10 @@ enum DetectionDecoder {
             height = height / options.hScale * anchor.height
             width = width / options.wScale * anchor.width
         }
-        let yMin = yCenter - height / 2, xMin = xCenter - width / 2
-        let yMax = yCenter + height / 2, xMax = xCenter + width / 2
+        let yMin = yCenter - height / 2
+        let xMin = xCenter - width / 2
+        let yMax = yCenter + height / 2
+        let xMax = xCenter + width / 2
         let box = RelativeBox(xMin: xMin, yMin: yMin, width: xMax - xMin, height: yMax - yMin)
         if box.width < 0 || box.height < 0 || box.width.isNaN || box.height.isNaN { return nil }
         return box

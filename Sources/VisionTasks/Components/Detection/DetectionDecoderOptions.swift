@@ -20,8 +20,8 @@ struct DetectionDecoderOptions: Sendable {
         func allows(_ index: Int) -> Bool {
             switch self {
             case .all: return true
-            case let .allow(set): return set.contains(index)
-            case let .ignore(set): return !set.contains(index)
+            case .allow(let set): return set.contains(index)
+            case .ignore(let set): return !set.contains(index)
             }
         }
     }

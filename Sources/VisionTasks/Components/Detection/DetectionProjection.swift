@@ -1,4 +1,5 @@
 import Imaging
+
 /// MediaPipe's `DetectionProjectionCalculator`: maps detections from tensor-normalized to
 /// image-normalized coordinates with the image-to-tensor matrix
 /// (mediapipe/calculators/util/detection_projection_calculator.cc, ../shared/spec/PIPELINES.md §1.5).
@@ -21,8 +22,10 @@ enum DetectionProjection {
             matrix.apply(x: box.xMin, y: box.yMin), matrix.apply(x: box.xMax, y: box.yMin),
             matrix.apply(x: box.xMax, y: box.yMax), matrix.apply(x: box.xMin, y: box.yMax),
         ]
-        var xMin = Float.greatestFiniteMagnitude, yMin = Float.greatestFiniteMagnitude
-        var xMax = -Float.greatestFiniteMagnitude, yMax = -Float.greatestFiniteMagnitude
+        var xMin = Float.greatestFiniteMagnitude
+        var yMin = Float.greatestFiniteMagnitude
+        var xMax = -Float.greatestFiniteMagnitude
+        var yMax = -Float.greatestFiniteMagnitude
         for corner in corners {
             xMin = min(xMin, corner.x)
             yMin = min(yMin, corner.y)

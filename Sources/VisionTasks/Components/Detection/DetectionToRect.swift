@@ -44,10 +44,14 @@ enum DetectionToRect {
         for detection: PipelineDetection, alignment: RotationVector, imageSize: ImageSize
     ) throws(TasksError) -> NormalizedRect {
         let (start, end) = try keypoints(of: detection, alignment)
-        let width = Float(imageSize.width), height = Float(imageSize.height)
-        let xCenter = start.x * width, yCenter = start.y * height
-        let xScale = end.x * width, yScale = end.y * height
-        let dx = xScale - xCenter, dy = yScale - yCenter
+        let width = Float(imageSize.width)
+        let height = Float(imageSize.height)
+        let xCenter = start.x * width
+        let yCenter = start.y * height
+        let xScale = end.x * width
+        let yScale = end.y * height
+        let dx = xScale - xCenter
+        let dy = yScale - yCenter
         let boxSize = Float(Double((dx * dx + dy * dy).squareRoot()) * 2.0)
         return NormalizedRect(
             xCenter: xCenter / width, yCenter: yCenter / height,
@@ -60,9 +64,12 @@ enum DetectionToRect {
         of detection: PipelineDetection, _ rotation: RotationVector, imageSize: ImageSize
     ) throws(TasksError) -> Float {
         let (start, end) = try keypoints(of: detection, rotation)
-        let width = Float(imageSize.width), height = Float(imageSize.height)
-        let x0 = start.x * width, y0 = start.y * height
-        let x1 = end.x * width, y1 = end.y * height
+        let width = Float(imageSize.width)
+        let height = Float(imageSize.height)
+        let x0 = start.x * width
+        let y0 = start.y * height
+        let x1 = end.x * width
+        let y1 = end.y * height
         return Radians.normalized(rotation.targetAngle - CorrectlyRounded.atan2(-(y1 - y0), x1 - x0))
     }
 

@@ -2,8 +2,10 @@
 /// and the box is their min/max hull (mediapipe/calculators/util/landmarks_to_detection_calculator.cc).
 enum LandmarksToDetection {
     static func detection(from landmarks: [NormalizedLandmark]) -> PipelineDetection {
-        var xMin = Float.greatestFiniteMagnitude, yMin = Float.greatestFiniteMagnitude
-        var xMax = -Float.greatestFiniteMagnitude, yMax = -Float.greatestFiniteMagnitude
+        var xMin = Float.greatestFiniteMagnitude
+        var yMin = Float.greatestFiniteMagnitude
+        var xMax = -Float.greatestFiniteMagnitude
+        var yMax = -Float.greatestFiniteMagnitude
         var keypoints: [SIMD2<Float>] = []
         keypoints.reserveCapacity(landmarks.count)
         for landmark in landmarks {

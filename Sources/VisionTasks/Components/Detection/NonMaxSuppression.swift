@@ -32,7 +32,11 @@ enum NonMaxSuppression {
             }
             var merged = top
             if !candidates.isEmpty {
-                var xMin: Float = 0, yMin: Float = 0, xMax: Float = 0, yMax: Float = 0, total: Float = 0
+                var xMin: Float = 0
+                var yMin: Float = 0
+                var xMax: Float = 0
+                var yMax: Float = 0
+                var total: Float = 0
                 var keypoints = [SIMD2<Float>](repeating: .zero, count: top.keypoints.count)
                 for candidate in candidates {
                     let weight = candidate.score
@@ -45,7 +49,8 @@ enum NonMaxSuppression {
                         keypoints[index] += candidate.keypoints[index] * weight
                     }
                 }
-                let left = xMin / total, top = yMin / total
+                let left = xMin / total
+                let top = yMin / total
                 merged.box = RelativeBox(xMin: left, yMin: top, width: xMax / total - left, height: yMax / total - top)
                 merged.keypoints = keypoints.map { $0 / total }
             }

@@ -69,10 +69,11 @@ enum SSDAnchorGenerator {
                     for index in widths.indices {
                         let xCenter = (Float(x) + options.anchorOffsetX) / Float(mapWidth)
                         let yCenter = (Float(y) + options.anchorOffsetY) / Float(mapHeight)
-                        anchors.append(Anchor(
-                            xCenter: xCenter, yCenter: yCenter,
-                            width: options.fixedAnchorSize ? 1 : widths[index],
-                            height: options.fixedAnchorSize ? 1 : heights[index]))
+                        anchors.append(
+                            Anchor(
+                                xCenter: xCenter, yCenter: yCenter,
+                                width: options.fixedAnchorSize ? 1 : widths[index],
+                                height: options.fixedAnchorSize ? 1 : heights[index]))
                     }
                 }
             }
@@ -86,7 +87,8 @@ enum SSDAnchorGenerator {
     private static func scale(_ options: SSDAnchorOptions, layer: Int) -> Float {
         let count = options.strides.count
         if count == 1 { return (options.minScale + options.maxScale) * 0.5 }
-        return Float(Double(options.minScale)
-            + Double(options.maxScale - options.minScale) * Double(layer) / (Double(count) - 1))
+        return Float(
+            Double(options.minScale)
+                + Double(options.maxScale - options.minScale) * Double(layer) / (Double(count) - 1))
     }
 }

@@ -39,7 +39,8 @@ struct LandmarksSmoother: Sendable {
         _ landmarks: [NormalizedLandmark], imageSize: ImageSize, objectScaleROI: NormalizedRect?,
         timestampInMicroseconds: Int64
     ) -> [NormalizedLandmark] {
-        let width = Float(imageSize.width), height = Float(imageSize.height)
+        let width = Float(imageSize.width)
+        let height = Float(imageSize.height)
         let pixels = landmarks.map { SIMD3<Float>($0.x * width, $0.y * height, $0.z * width) }
         let scale = objectScaleROI.map { ($0.width * width + $0.height * height) / 2 }
         guard let smoothed = smoothPoints(pixels, objectScale: scale, timestampInMicroseconds: timestampInMicroseconds)
@@ -105,7 +106,8 @@ struct LandmarksSmoother: Sendable {
     /// ((max x − min x) + (max y − min y)) / 2.
     private static func extentScale(_ points: [SIMD3<Float>]) -> Float {
         guard let first = points.first else { return 0 }
-        var low = first, high = first
+        var low = first
+        var high = first
         for point in points {
             low = pointwiseMin(low, point)
             high = pointwiseMax(high, point)

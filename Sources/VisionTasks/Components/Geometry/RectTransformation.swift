@@ -32,18 +32,21 @@ struct RectTransformation: Sendable, Hashable {
     /// The transformed rect on an image of `imageSize`.
     func apply(to rect: NormalizedRect, imageSize: ImageSize) -> NormalizedRect {
         var result = rect
-        var width = rect.width, height = rect.height
+        var width = rect.width
+        var height = rect.height
         var angle = rect.rotation
         if let rotation {
             angle = Radians.normalized(angle + rotation)
             result.rotation = angle
         }
-        let imageWidth = Float(imageSize.width), imageHeight = Float(imageSize.height)
+        let imageWidth = Float(imageSize.width)
+        let imageHeight = Float(imageSize.height)
         if angle == 0 {
             result.xCenter += width * shiftX
             result.yCenter += height * shiftY
         } else {
-            let cosine = CorrectlyRounded.cos(angle), sine = CorrectlyRounded.sin(angle)
+            let cosine = CorrectlyRounded.cos(angle)
+            let sine = CorrectlyRounded.sin(angle)
             let xShift = (imageWidth * width * shiftX * cosine - imageHeight * height * shiftY * sine) / imageWidth
             let yShift = (imageWidth * width * shiftX * sine + imageHeight * height * shiftY * cosine) / imageHeight
             result.xCenter += xShift

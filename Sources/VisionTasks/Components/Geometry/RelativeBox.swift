@@ -15,8 +15,14 @@ struct RelativeBox: Sendable, Hashable {
     /// either is empty (negative size) or when the union is not positive. Touching boxes
     /// intersect with area 0.
     func intersectionOverUnion(with other: RelativeBox) -> Float {
-        let ax0 = xMin, ay0 = yMin, ax1 = xMax, ay1 = yMax
-        let bx0 = other.xMin, by0 = other.yMin, bx1 = other.xMax, by1 = other.yMax
+        let ax0 = xMin
+        let ay0 = yMin
+        let ax1 = xMax
+        let ay1 = yMax
+        let bx0 = other.xMin
+        let by0 = other.yMin
+        let bx1 = other.xMax
+        let by1 = other.yMax
         if ax0 > ax1 || ay0 > ay1 || bx0 > bx1 || by0 > by1 { return 0 }
         if bx1 < ax0 || ax1 < bx0 || by1 < ay0 || ay1 < by0 { return 0 }
         let intersection = (min(ax1, bx1) - max(ax0, bx0)) * (min(ay1, by1) - max(ay0, by0))

@@ -31,10 +31,16 @@ enum HeatmapRefinement {
             let column = (landmarks[index].x * Float(width)).rounded(.towardZero)
             let row = (landmarks[index].y * Float(height)).rounded(.towardZero)
             guard column >= 0, column < Float(width), row >= 0, row < Float(height) else { continue }
-            let centerColumn = Int(column), centerRow = Int(row)
-            let beginColumn = max(0, centerColumn - offset), endColumn = min(width, centerColumn + offset + 1)
-            let beginRow = max(0, centerRow - offset), endRow = min(height, centerRow + offset + 1)
-            var sum: Float = 0, weightedColumn: Float = 0, weightedRow: Float = 0, maxConfidence: Float = 0
+            let centerColumn = Int(column)
+            let centerRow = Int(row)
+            let beginColumn = max(0, centerColumn - offset)
+            let endColumn = min(width, centerColumn + offset + 1)
+            let beginRow = max(0, centerRow - offset)
+            let endRow = min(height, centerRow + offset + 1)
+            var sum: Float = 0
+            var weightedColumn: Float = 0
+            var weightedRow: Float = 0
+            var maxConfidence: Float = 0
             for y in beginRow..<endRow {
                 for x in beginColumn..<endColumn {
                     let confidence = sigmoid(heatmap[rowSize * y + channels * x + index])

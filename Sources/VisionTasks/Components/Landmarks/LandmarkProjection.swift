@@ -9,9 +9,11 @@ import Imaging
 /// Exact for ROIs that are square in pixels, which is what both landmarkers use.
 enum LandmarkProjection {
     static func project(_ landmarks: [NormalizedLandmark], onto rect: NormalizedRect) -> [NormalizedLandmark] {
-        let cosine = CorrectlyRounded.cos(rect.rotation), sine = CorrectlyRounded.sin(rect.rotation)
+        let cosine = CorrectlyRounded.cos(rect.rotation)
+        let sine = CorrectlyRounded.sin(rect.rotation)
         return landmarks.map { landmark in
-            let x = landmark.x - 0.5, y = landmark.y - 0.5
+            let x = landmark.x - 0.5
+            let y = landmark.y - 0.5
             var projected = landmark
             projected.x = (cosine * x - sine * y) * rect.width + rect.xCenter
             projected.y = (sine * x + cosine * y) * rect.height + rect.yCenter

@@ -21,7 +21,8 @@ enum LandmarkTensorDecoder {
         normalizeZ: Float = 1, visibility: Activation = .none, presence: Activation = .none
     ) throws(TasksError) -> [NormalizedLandmark] {
         let dimensions = try Self.dimensions(values.count, count: count)
-        let width = Float(inputWidth), height = Float(inputHeight)
+        let width = Float(inputWidth)
+        let height = Float(inputHeight)
         var landmarks: [NormalizedLandmark] = []
         landmarks.reserveCapacity(count)
         for index in 0..<count {
@@ -45,7 +46,8 @@ enum LandmarkTensorDecoder {
         for index in 0..<count {
             let offset = index * dimensions
             var landmark = Landmark(
-                x: values[offset], y: dimensions > 1 ? values[offset + 1] : 0, z: dimensions > 2 ? values[offset + 2] : 0)
+                x: values[offset], y: dimensions > 1 ? values[offset + 1] : 0,
+                z: dimensions > 2 ? values[offset + 2] : 0)
             if dimensions > 3 { landmark.visibility = values[offset + 3] }
             if dimensions > 4 { landmark.presence = values[offset + 4] }
             landmarks.append(landmark)

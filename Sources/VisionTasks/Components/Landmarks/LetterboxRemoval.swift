@@ -1,4 +1,5 @@
 import Imaging
+
 /// MediaPipe's letterbox removal for landmarks and detections: maps tensor-normalized
 /// coordinates of a letterboxed tensor back to the ROI
 /// (mediapipe/calculators/util/landmark_letterbox_removal_calculator.cc,
@@ -22,7 +23,8 @@ enum LetterboxRemoval {
         var result = detection
         let corner = padding.removing(x: detection.box.xMin, y: detection.box.yMin)
         result.box = RelativeBox(
-            xMin: corner.x, yMin: corner.y, width: detection.box.width / scale.x, height: detection.box.height / scale.y)
+            xMin: corner.x, yMin: corner.y, width: detection.box.width / scale.x, height: detection.box.height / scale.y
+        )
         result.keypoints = detection.keypoints.map { point in
             let moved = padding.removing(x: point.x, y: point.y)
             return SIMD2(moved.x, moved.y)

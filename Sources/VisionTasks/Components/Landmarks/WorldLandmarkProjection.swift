@@ -6,7 +6,8 @@ import Imaging
 /// (mediapipe/calculators/util/world_landmark_projection_calculator.cc, ../shared/spec/PIPELINES.md §1.7).
 enum WorldLandmarkProjection {
     static func project(_ landmarks: [Landmark], rotation: Float) -> [Landmark] {
-        let cosine = CorrectlyRounded.cos(rotation), sine = CorrectlyRounded.sin(rotation)
+        let cosine = CorrectlyRounded.cos(rotation)
+        let sine = CorrectlyRounded.sin(rotation)
         return landmarks.map { landmark in
             var projected = landmark
             projected.x = cosine * landmark.x - sine * landmark.y
