@@ -1,3 +1,4 @@
+import Imaging
 import Inference
 import ModelFile
 
@@ -37,5 +38,18 @@ extension TasksError {
         if let error = error as? ModelFileError { return TasksError(error) }
         if let error = error as? InferenceError { return TasksError(error) }
         return .internalError(String(describing: error))
+    }
+}
+
+extension TasksError {
+    /// The error an ``MPImage`` initializer or a task reports for an image that cannot be
+    /// read or converted: MediaPipe's invalid-argument code (3) with the imaging message.
+    package init(_ error: ImageError) {
+        switch error {
+        case .outOfMemory:
+            self = .internalError(error.description)
+        default:
+            self = .invalidImage(error.description)
+        }
     }
 }

@@ -60,3 +60,9 @@ final class TaskRunnerCore<Processor: FrameProcessor>: Sendable {
         flow.withLock { $0.close() }
     }
 }
+
+/// A live-stream frame accepted by a ``TaskRunner`` and not yet processed.
+struct PendingFrame<Input: Sendable>: Sendable {
+    var input: Input
+    var timestamp: Int
+}
