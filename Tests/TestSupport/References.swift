@@ -77,6 +77,8 @@ public struct VideoReference: Decodable, Sendable {
         public var handedness: [[ReferenceCategory]]?
         public var handLandmarks: [[ReferenceLandmark]]?
         public var handWorldLandmarks: [[ReferenceLandmark]]?
+        public var numDetections: Int?
+        public var detections: [ReferenceDetection]?
     }
     public var task: String
     public var video: Video
@@ -105,6 +107,8 @@ public struct ReferenceOptions: Decodable, Sendable {
     public var categoryAllowlist: [String]?
     public var categoryDenylist: [String]?
     public var displayNamesLocale: String?
+    public var minDetectionConfidence: Float?
+    public var minSuppressionThreshold: Float?
 }
 
 /// The result fields of any task (only the task's own fields are present).
@@ -158,8 +162,15 @@ public struct ReferenceDetection: Decodable, Sendable {
         public var width: Int
         public var height: Int
     }
+    public struct Keypoint: Decodable, Sendable {
+        public var x: Float
+        public var y: Float
+        public var label: String?
+        public var score: Float?
+    }
     public var categories: [ReferenceCategory]
     public var boundingBox: Box
+    public var keypoints: [Keypoint]?
 }
 
 /// One case of errors.json.

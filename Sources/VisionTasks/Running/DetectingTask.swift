@@ -22,3 +22,4 @@ package protocol DetectingTask: AnyObject, Sendable {
 extension PoseLandmarker: DetectingTask {}
 extension HandLandmarker: DetectingTask {}
 extension ObjectDetector: DetectingTask {}
+extension FaceDetector: DetectingTask {}

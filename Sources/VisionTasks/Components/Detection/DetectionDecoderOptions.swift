@@ -58,6 +58,18 @@ struct DetectionDecoderOptions: Sendable {
             sigmoidScore: true, scoreClippingThreshold: 100, minScoreThreshold: minScore)
     }
 
+    /// The face detector's decoding (mediapipe/tasks/cc/vision/face_detector/face_detector_graph.cc,
+    /// ../shared/spec/PIPELINES.md §7.4): `boxes` anchors of 16 values (box and six keypoints),
+    /// scaled by the input size, with its detection threshold.
+    static func faceDetector(boxes: Int, inputSize: Int, minScore: Float) -> DetectionDecoderOptions {
+        let scale = Float(inputSize)
+        return DetectionDecoderOptions(
+            numClasses: 1, numBoxes: boxes, numCoords: 16, boxCoordOffset: 0, keypointCoordOffset: 4,
+            numKeypoints: 6, numValuesPerKeypoint: 2, boxFormat: .xywh,
+            xScale: scale, yScale: scale, wScale: scale, hScale: scale,
+            sigmoidScore: true, scoreClippingThreshold: 100, minScoreThreshold: minScore)
+    }
+
     /// The palm detector's decoding (mediapipe/tasks/cc/vision/hand_detector/hand_detector_graph.cc,
     /// ../shared/spec/PIPELINES.md §3.2) with its detection threshold.
     static func palmDetector(minScore: Float) -> DetectionDecoderOptions {

@@ -28,4 +28,16 @@ struct SSDAnchorOptions: Sendable {
     static let palmDetector = SSDAnchorOptions(
         inputWidth: 192, inputHeight: 192, minScale: 0.1484375, maxScale: 0.75, numLayers: 4,
         strides: [8, 16, 16, 16], aspectRatios: [1.0], fixedAnchorSize: true)
+
+    /// The short-range face detector's anchors: 896 for its 128×128 input
+    /// (mediapipe/tasks/cc/vision/face_detector/face_detector_graph.cc, ../shared/spec/PIPELINES.md §7.3).
+    static let faceDetectorShortRange = SSDAnchorOptions(
+        inputWidth: 128, inputHeight: 128, minScale: 0.1484375, maxScale: 0.75, numLayers: 4,
+        strides: [8, 16, 16, 16], aspectRatios: [1.0], fixedAnchorSize: true)
+
+    /// The full-range face detector's anchors: 2304 for its 192×192 input, no interpolated
+    /// anchor (../shared/spec/PIPELINES.md §7.3).
+    static let faceDetectorFullRange = SSDAnchorOptions(
+        inputWidth: 192, inputHeight: 192, minScale: 0.1484375, maxScale: 0.75, numLayers: 1,
+        strides: [4], aspectRatios: [1.0], interpolatedScaleAspectRatio: 0, fixedAnchorSize: true)
 }
