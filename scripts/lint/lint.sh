@@ -8,7 +8,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 swift format lint --strict -r -p Sources Tests Examples Fuzz Package.swift
-long="$(git ls-files '*.swift' | xargs awk 'length > 120 { print FILENAME ":" FNR ": " length " characters" }')"
+# Characters, not bytes (× and — are one character each), whatever the locale.
+long="$(git ls-files -z '*.swift' | python3 -c '
+import sys
+for path in sys.stdin.read().split("\0"):
+    if path:
+        for number, line in enumerate(open(path, encoding="utf-8"), 1):
+            if len(line.rstrip("\n")) > 120:
+                print(f"{path}:{number}: {len(line.rstrip(chr(10)))} characters")
+')"
 if [ -n "$long" ]; then
   echo "$long" >&2
   echo "lines longer than 120 characters: $(echo "$long" | wc -l)" >&2

@@ -26,8 +26,8 @@ struct FaceDetectorProcessor: FrameProcessor {
         case (192, 192): anchorOptions = .faceDetectorFullRange
         default:
             throw .unsupportedModel(
-                "face detector: the input must be 128×128 (short range) or 192×192 (full range), not \(width)×\(height)"
-            )
+                "face detector: the input must be 128×128 (short range) or 192×192 (full range), "
+                    + "not \(width)×\(height)")
         }
         anchors = try SSDAnchorGenerator.anchors(for: anchorOptions)
         decoding = .faceDetector(
