@@ -11,7 +11,7 @@ package protocol BenchTask {
 /// [--crop rotated|whole] [--iterations N] [--json]` for the image → tensor step alone.
 package enum BenchCommand: Command {
     package static let name = "bench"
-    package static let summary = "time a task per detect call (pose, hands, objects) or its preprocessing"
+    package static let summary = "time a task per detect call (pose, hands, objects, faces) or its preprocessing"
     package static let usage = """
         vision-tasks bench TASK IMAGE [--model PATH] [--mode image|video] [--iterations N] [--threads N] [--json]
           TASK: \(tasks.map { $0.name }.joined(separator: ", "))
@@ -24,7 +24,7 @@ package enum BenchCommand: Command {
 
     /// The tasks that can be benchmarked. Each task adds itself here.
     package static var tasks: [any BenchTask.Type] {
-        [PoseBench.self, HandsBench.self, ObjectsBench.self, PreprocessBench.self]
+        [PoseBench.self, HandsBench.self, ObjectsBench.self, FacesBench.self, PreprocessBench.self]
     }
 
     package static func run(_ arguments: [String], context: CommandContext) throws -> Int32 {

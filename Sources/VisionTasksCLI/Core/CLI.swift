@@ -15,6 +15,7 @@ package enum CLI {
             PoseCommand.self,
             HandsCommand.self,
             ObjectsCommand.self,
+            FacesCommand.self,
             BenchCommand.self,
             RunModelCommand.self,
             BenchModelCommand.self,
