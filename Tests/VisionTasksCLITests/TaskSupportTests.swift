@@ -63,7 +63,7 @@ import VisionTasks
 
     @Test func benchRejectsUnknownTasks() {
         #expect(runCLI(["bench"]).status == 2)
-        #expect(runCLI(["bench", "faces", "x.png"]).status == 2)
+        #expect(runCLI(["bench", "gestures", "x.png"]).status == 2)  // no such task
     }
 
     @Test func annotationDrawsOnTheUprightPictureAndWritesPNG() throws {

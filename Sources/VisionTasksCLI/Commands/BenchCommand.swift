@@ -1,3 +1,5 @@
+import VisionTasks
+
 /// One task that `vision-tasks bench` can time.
 package protocol BenchTask {
     /// The word after `bench` (`pose`).
@@ -46,5 +48,32 @@ package enum BenchCommand: Command {
         case "video": return true
         case let other: throw CLIError.usage("--mode must be image or video, not '\(other)'")
         }
+    }
+
+    /// Times the detect calls of the task `makeTask` creates on the one IMAGE argument, in image
+    /// mode or (`--mode video`) re-fed as successive frames: the body of every task's bench. In
+    /// video mode the trackers (pose, hands) skip their detector after the first frame, so each
+    /// call times a tracked frame.
+    package static func timeDetections<Task: DetectingTask>(
+        of taskName: String, _ arguments: [String], context: CommandContext,
+        makeTask: (_ arguments: Arguments, _ video: Bool) throws -> Task
+    ) throws -> Int32 {
+        let parsed = try Arguments(arguments, flags: flags, options: options)
+        guard parsed.positionals.count == 1 else { throw CLIError.usage("bench \(taskName) takes one IMAGE") }
+        let video = try isVideoMode(parsed)
+        let task = try makeTask(parsed, video)
+        let image = try MPImage(contentsOfFile: context.absolute(parsed.positionals[0]))
+        let iterations = try parsed.integer("iterations", in: 1...100_000) ?? 50
+        let timing = try BenchTimer(iterations: iterations).measure { index in
+            if video {
+                _ = try task.detect(videoFrame: image, timestampInMilliseconds: index * 33)
+            } else {
+                _ = try task.detect(image: image)
+            }
+        }
+        BenchTimer.report(
+            timing, label: "\(taskName) (\(video ? "video" : "image"))", json: parsed.flag("json"),
+            console: context.console)
+        return 0
     }
 }

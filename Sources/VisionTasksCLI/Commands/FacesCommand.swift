@@ -101,7 +101,6 @@ package enum FacesCommand: Command {
         var fields = TaskJSON.header(
             file: file, width: size.width, height: size.height, timestamp: result.timestampInMilliseconds)
         let detections = result.detections.map { detection -> JSONValue in
-            let box = detection.boundingBox
             // The face detector sets no keypoint label or score (MediaPipe's proto leaves both
             // unset; its Python API reports the score as 0): both are null here.
             let keypoints = (detection.keypoints ?? []).map { keypoint -> JSONValue in
@@ -111,13 +110,7 @@ package enum FacesCommand: Command {
                 ])
             }
             return .object([
-                (
-                    "boundingBox",
-                    .object([
-                        ("x", .double(Double(box.minX))), ("y", .double(Double(box.minY))),
-                        ("width", .double(Double(box.width))), ("height", .double(Double(box.height))),
-                    ])
-                ),
+                ("boundingBox", TaskJSON.boundingBox(detection.boundingBox)),
                 ("categories", .array(detection.categories.map(TaskJSON.category))),
                 ("keypoints", .array(keypoints)),
             ])
@@ -142,21 +135,8 @@ package enum FacesBench: BenchTask {
     package static let name = "faces"
 
     package static func run(_ arguments: [String], context: CommandContext) throws -> Int32 {
-        let parsed = try Arguments(arguments, flags: BenchCommand.flags, options: BenchCommand.options)
-        guard parsed.positionals.count == 1 else { throw CLIError.usage("bench faces takes one IMAGE") }
-        let video = try BenchCommand.isVideoMode(parsed)
-        let detector = try FaceDetector(options: FacesCommand.detectorOptions(parsed, context: context, video: video))
-        let image = try MPImage(contentsOfFile: context.absolute(parsed.positionals[0]))
-        let iterations = try parsed.integer("iterations", in: 1...100_000) ?? 50
-        let timing = try BenchTimer(iterations: iterations).measure { index in
-            if video {
-                _ = try detector.detect(videoFrame: image, timestampInMilliseconds: index * 33)
-            } else {
-                _ = try detector.detect(image: image)
-            }
+        try BenchCommand.timeDetections(of: name, arguments, context: context) { parsed, video in
+            try FaceDetector(options: FacesCommand.detectorOptions(parsed, context: context, video: video))
         }
-        BenchTimer.report(
-            timing, label: "faces (\(video ? "video" : "image"))", json: parsed.flag("json"), console: context.console)
-        return 0
     }
 }

@@ -125,22 +125,8 @@ package enum HandsBench: BenchTask {
     package static let name = "hands"
 
     package static func run(_ arguments: [String], context: CommandContext) throws -> Int32 {
-        let parsed = try Arguments(arguments, flags: BenchCommand.flags, options: BenchCommand.options)
-        guard parsed.positionals.count == 1 else { throw CLIError.usage("bench hands takes one IMAGE") }
-        let video = try BenchCommand.isVideoMode(parsed)
-        let landmarker = try HandLandmarker(
-            options: HandsCommand.landmarkerOptions(parsed, context: context, video: video))
-        let image = try MPImage(contentsOfFile: context.absolute(parsed.positionals[0]))
-        let iterations = try parsed.integer("iterations", in: 1...100_000) ?? 50
-        let timing = try BenchTimer(iterations: iterations).measure { index in
-            if video {
-                _ = try landmarker.detect(videoFrame: image, timestampInMilliseconds: index * 33)
-            } else {
-                _ = try landmarker.detect(image: image)
-            }
+        try BenchCommand.timeDetections(of: name, arguments, context: context) { parsed, video in
+            try HandLandmarker(options: HandsCommand.landmarkerOptions(parsed, context: context, video: video))
         }
-        BenchTimer.report(
-            timing, label: "hands (\(video ? "video" : "image"))", json: parsed.flag("json"), console: context.console)
-        return 0
     }
 }

@@ -112,15 +112,8 @@ package enum ObjectsCommand: Command {
                 "detections",
                 .array(
                     result.detections.map { detection in
-                        let box = detection.boundingBox
                         return .object([
-                            (
-                                "boundingBox",
-                                .object([
-                                    ("x", .double(Double(box.minX))), ("y", .double(Double(box.minY))),
-                                    ("width", .double(Double(box.width))), ("height", .double(Double(box.height))),
-                                ])
-                            ),
+                            ("boundingBox", TaskJSON.boundingBox(detection.boundingBox)),
                             ("categories", .array(detection.categories.map(TaskJSON.category))),
                         ])
                     })
@@ -144,23 +137,8 @@ package enum ObjectsBench: BenchTask {
     package static let name = "objects"
 
     package static func run(_ arguments: [String], context: CommandContext) throws -> Int32 {
-        let parsed = try Arguments(arguments, flags: BenchCommand.flags, options: BenchCommand.options)
-        guard parsed.positionals.count == 1 else { throw CLIError.usage("bench objects takes one IMAGE") }
-        let video = try BenchCommand.isVideoMode(parsed)
-        let options = try ObjectsCommand.detectorOptions(parsed, context: context, video: video)
-        let detector = try ObjectDetector(options: options)
-        let image = try MPImage(contentsOfFile: context.absolute(parsed.positionals[0]))
-        let iterations = try parsed.integer("iterations", in: 1...100_000) ?? 50
-        let timing = try BenchTimer(iterations: iterations).measure { index in
-            if video {
-                _ = try detector.detect(videoFrame: image, timestampInMilliseconds: index * 33)
-            } else {
-                _ = try detector.detect(image: image)
-            }
+        try BenchCommand.timeDetections(of: name, arguments, context: context) { parsed, video in
+            try ObjectDetector(options: ObjectsCommand.detectorOptions(parsed, context: context, video: video))
         }
-        BenchTimer.report(
-            timing, label: "objects (\(video ? "video" : "image"))", json: parsed.flag("json"), console: context.console
-        )
-        return 0
     }
 }

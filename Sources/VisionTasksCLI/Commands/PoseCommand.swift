@@ -148,24 +148,8 @@ package enum PoseBench: BenchTask {
     package static let name = "pose"
 
     package static func run(_ arguments: [String], context: CommandContext) throws -> Int32 {
-        let parsed = try Arguments(arguments, flags: BenchCommand.flags, options: BenchCommand.options)
-        guard parsed.positionals.count == 1 else { throw CLIError.usage("bench pose takes one IMAGE") }
-        let video = try BenchCommand.isVideoMode(parsed)
-        let options = try PoseCommand.landmarkerOptions(parsed, context: context, video: video)
-        let landmarker = try PoseLandmarker(options: options)
-        let image = try MPImage(contentsOfFile: context.absolute(parsed.positionals[0]))
-        let iterations = try parsed.integer("iterations", in: 1...100_000) ?? 50
-        // Video mode re-feeds the picture as successive frames: after the first, the detector is
-        // skipped and each call times a tracked frame.
-        let timing = try BenchTimer(iterations: iterations).measure { index in
-            if video {
-                _ = try landmarker.detect(videoFrame: image, timestampInMilliseconds: index * 33)
-            } else {
-                _ = try landmarker.detect(image: image)
-            }
+        try BenchCommand.timeDetections(of: name, arguments, context: context) { parsed, video in
+            try PoseLandmarker(options: PoseCommand.landmarkerOptions(parsed, context: context, video: video))
         }
-        BenchTimer.report(
-            timing, label: "pose (\(video ? "video" : "image"))", json: parsed.flag("json"), console: context.console)
-        return 0
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import VisionTasks
 
 /// JSON shapes shared by the task commands.
@@ -33,6 +34,14 @@ package enum TaskJSON {
         .object([
             ("index", .int(category.index)), ("score", .float(category.score)),
             ("categoryName", .string(category.categoryName)), ("displayName", .string(category.displayName)),
+        ])
+    }
+
+    /// `{"x","y","width","height"}` of a box in pixels.
+    package static func boundingBox(_ box: CGRect) -> JSONValue {
+        .object([
+            ("x", .double(Double(box.minX))), ("y", .double(Double(box.minY))),
+            ("width", .double(Double(box.width))), ("height", .double(Double(box.height))),
         ])
     }
 

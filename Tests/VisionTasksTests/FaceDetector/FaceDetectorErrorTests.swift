@@ -84,40 +84,16 @@ struct FaceDetectorErrorTests {
             let still = try FaceDetectorFidelityTests.detector(.image), let image = try Self.image(),
             let cases = try References.errors()
         else { return skipWithoutSharedData("blaze_face_short_range.tflite") }
-        let onVideo = try #require(cases["face_detector_detect_on_video_mode_task"])
-        let first = try #require(throws: TasksError.self) { try video.detect(image: image) }
-        #expect(first == .runningModeMismatch(expected: .image, actual: .video))
-        #expect(first.code == .invalidArgumentError && onVideo.abslStatus == "INVALID_ARGUMENT")
-        #expect(onVideo.instanceUsableAfterwards == true)
-        #expect(try video.detect(videoFrame: image, timestampInMilliseconds: 0).detections.count == 1)
-
-        let onImage = try #require(cases["face_detector_detect_for_video_on_image_mode_task"])
-        let second = try #require(throws: TasksError.self) {
-            try still.detect(videoFrame: image, timestampInMilliseconds: 0)
-        }
-        #expect(second == .runningModeMismatch(expected: .video, actual: .image))
-        #expect(second.code == .invalidArgumentError && onImage.abslStatus == "INVALID_ARGUMENT")
+        try RunningModeChecks.wrongMethodIsRejected(
+            video: video, still: still, image: image, cases: cases, prefix: "face_detector")
         #expect(try still.detect(image: image).detections.count == 1)
-        #expect(throws: TasksError.runningModeMismatch(expected: .liveStream, actual: .image)) {
-            try still.detectAsync(image: image, timestampInMilliseconds: 0)
-        }
     }
 
     @Test func videoTimestampsMustIncrease() throws {
         guard let detector = try FaceDetectorFidelityTests.detector(.video), let image = try Self.image(),
             let cases = try References.errors()
         else { return skipWithoutSharedData("blaze_face_short_range.tflite") }
-        let reference = try #require(cases["face_detector_detect_for_video_non_increasing_timestamp"])
-        _ = try detector.detect(videoFrame: image, timestampInMilliseconds: 100)
-        for (attempt, timestamp) in [(reference.equalTimestamp, 100), (reference.smallerTimestamp, 50)] {
-            let expected = try #require(attempt)
-            let error = try #require(throws: TasksError.self) {
-                try detector.detect(videoFrame: image, timestampInMilliseconds: timestamp)
-            }
-            #expect(error == .nonIncreasingTimestamp(previous: 100, received: timestamp))
-            #expect(error.message.hasPrefix(try #require(expected.message)))
-        }
-        #expect(try detector.detect(videoFrame: image, timestampInMilliseconds: 133).timestampInMilliseconds == 133)
+        try RunningModeChecks.videoTimestampsMustIncrease(detector, image: image, cases: cases, prefix: "face_detector")
     }
 
     @Test func liveStreamDeliversTheImageModeResultToTheDelegate() throws {

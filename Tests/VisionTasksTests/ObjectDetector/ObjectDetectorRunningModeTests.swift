@@ -40,45 +40,18 @@ struct ObjectDetectorRunningModeTests {
             let image = try Self.image(),
             let cases = try References.errors()
         else { return skipWithoutSharedData("ssd_mobilenet_v1.tflite") }
-        let onVideo = try #require(cases["od_detect_on_video_mode_task"])
-        let error = try #require(throws: TasksError.self) { try video.detect(image: image) }
-        #expect(error == .runningModeMismatch(expected: .image, actual: .video))
-        #expect(error.code == .invalidArgumentError && onVideo.abslStatus == "INVALID_ARGUMENT")
-        #expect(onVideo.instanceUsableAfterwards == true)
-        #expect(try video.detect(videoFrame: image, timestampInMilliseconds: 0).detections.count == 10)
-
-        let onImage = try #require(cases["od_detect_for_video_on_image_mode_task"])
-        let second = try #require(throws: TasksError.self) {
-            try still.detect(videoFrame: image, timestampInMilliseconds: 0)
-        }
-        #expect(second == .runningModeMismatch(expected: .video, actual: .image))
-        #expect(second.code == .invalidArgumentError && onImage.abslStatus == "INVALID_ARGUMENT")
+        try RunningModeChecks.wrongMethodIsRejected(
+            video: video, still: still, image: image, cases: cases, prefix: "od")
         #expect(try still.detect(image: image).detections.count == 10)
-        #expect(throws: TasksError.runningModeMismatch(expected: .liveStream, actual: .image)) {
-            try still.detectAsync(image: image, timestampInMilliseconds: 0)
-        }
     }
 
     @Test func videoTimestampsMustIncrease() throws {
         guard let detector = try Self.detector(.video), let image = try Self.image(),
             let cases = try References.errors()
-        else {
-            return skipWithoutSharedData("ssd_mobilenet_v1.tflite")
-        }
-        let reference = try #require(cases["od_detect_for_video_non_increasing_timestamp"])
-        _ = try detector.detect(videoFrame: image, timestampInMilliseconds: 100)
-        for (attempt, timestamp) in [(reference.equalTimestamp, 100), (reference.smallerTimestamp, 50)] {
-            let expected = try #require(attempt)
-            let error = try #require(throws: TasksError.self) {
-                try detector.detect(videoFrame: image, timestampInMilliseconds: timestamp)
-            }
-            #expect(error == .nonIncreasingTimestamp(previous: 100, received: timestamp))
-            #expect(error.message.hasPrefix(try #require(expected.message)))
-            #expect(error.code == .invalidArgumentError && expected.abslStatus == "INVALID_ARGUMENT")
-        }
-        // errors.json: instance_usable_afterwards_with_ts_133.
-        let later = try detector.detect(videoFrame: image, timestampInMilliseconds: 133)
-        #expect(later.timestampInMilliseconds == 133 && later.detections.count == 10)
+        else { return skipWithoutSharedData("ssd_mobilenet_v1.tflite") }
+        try RunningModeChecks.videoTimestampsMustIncrease(detector, image: image, cases: cases, prefix: "od")
+        let later = try detector.detect(videoFrame: image, timestampInMilliseconds: 166)
+        #expect(later.timestampInMilliseconds == 166 && later.detections.count == 10)
     }
 
     /// Live-stream results reach the delegate in order and equal IMAGE mode's for the same picture.

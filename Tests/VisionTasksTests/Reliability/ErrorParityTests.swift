@@ -28,6 +28,11 @@ struct ErrorParityTests {
             "HandLandmarkerRunningModeTests.callsOfAnotherModeAreRejectedAndTheTaskStaysUsable",
         "hand_detect_for_video_on_image_mode_task":
             "HandLandmarkerRunningModeTests.callsOfAnotherModeAreRejectedAndTheTaskStaysUsable",
+        "od_detect_for_video_non_increasing_timestamp": "ObjectDetectorRunningModeTests.videoTimestampsMustIncrease",
+        "od_detect_on_video_mode_task":
+            "ObjectDetectorRunningModeTests.wrongMethodForTheModeIsRejectedAndTheDetectorStaysUsable",
+        "od_detect_for_video_on_image_mode_task":
+            "ObjectDetectorRunningModeTests.wrongMethodForTheModeIsRejectedAndTheDetectorStaysUsable",
         "face_detector_min_detection_confidence_1.5": "FaceDetectorErrorTests.thresholdsOutsideZeroToOneAreRejected",
         "face_detector_min_detection_confidence_-0.1": "FaceDetectorErrorTests.thresholdsOutsideZeroToOneAreRejected",
         "face_detector_min_suppression_threshold_1.5": "FaceDetectorErrorTests.thresholdsOutsideZeroToOneAreRejected",
@@ -44,25 +49,6 @@ struct ErrorParityTests {
         "face_detector_min_detection_confidence_1.5", "face_detector_min_detection_confidence_-0.1",
         "face_detector_min_suppression_threshold_1.5", "face_detector_min_suppression_threshold_-0.1",
     ]
-    /// Cases checked here, by the test named.
-    static let coveredHere: [String: String] = [
-        "od_detect_for_video_non_increasing_timestamp": "objectDetectorVideoTimestampsMustIncrease",
-        "od_detect_on_video_mode_task": "objectDetectorRejectsCallsOfAnotherMode",
-        "od_detect_for_video_on_image_mode_task": "objectDetectorRejectsCallsOfAnotherMode",
-    ]
-
-    private static func detector(_ mode: RunningMode) throws -> ObjectDetector? {
-        guard let path = SharedData.path("models/ssd_mobilenet_v1.tflite") else { return nil }
-        let options = ObjectDetectorOptions()
-        options.baseOptions.modelAssetPath = path
-        options.runningMode = mode
-        return try ObjectDetector(options: options)
-    }
-
-    private static func image() throws -> MPImage? {
-        guard let path = SharedData.path("images/decoded/astronaut.png") else { return nil }
-        return try MPImage(contentsOfFile: path)
-    }
 
     /// Tasks whose cases errors.json already holds but which are not built yet (name prefix →
     /// the issue that adds the task, and with it the tests of these cases). A case of any other
@@ -81,7 +67,7 @@ struct ErrorParityTests {
                     + "(\(Self.pendingTasks.values.sorted().joined(separator: ", "))) are not checked"
             )
         }
-        let covered = Set(Self.coveredElsewhere.keys).union(Self.coveredHere.keys)
+        let covered = Set(Self.coveredElsewhere.keys)
         let built = Set(cases.keys).subtracting(pending)
         #expect(
             built.subtracting(covered).isEmpty,
@@ -104,58 +90,5 @@ struct ErrorParityTests {
                 #expect(entry.raised == true && entry.abslStatus == "INVALID_ARGUMENT", "\(name)")
             }
         }
-    }
-
-    @Test func objectDetectorRejectsCallsOfAnotherMode() throws {
-        guard let cases = try References.errors(), let image = try Self.image(),
-            let video = try Self.detector(.video), let still = try Self.detector(.image)
-        else { return skipWithoutSharedData("ssd_mobilenet_v1.tflite") }
-
-        let onVideo = try #require(cases["od_detect_on_video_mode_task"])
-        let first = try #require(throws: TasksError.self) { try video.detect(image: image) }
-        #expect(first == .runningModeMismatch(expected: .image, actual: .video))
-        #expect(first.code == .invalidArgumentError && onVideo.abslStatus == "INVALID_ARGUMENT")
-        // Upstream: "Task is not initialized with the image mode. Current running mode:video mode";
-        // ours carries the same two modes.
-        let upstreamFirst = try #require(onVideo.message)
-        #expect(upstreamFirst.contains("image mode") && upstreamFirst.contains("video mode"))
-        #expect(first.message.contains("image mode") && first.message.lowercased().contains("video"))
-        #expect(onVideo.instanceUsableAfterwards == true)
-        #expect(try video.detect(videoFrame: image, timestampInMilliseconds: 0).detections.isEmpty == false)
-
-        let onImage = try #require(cases["od_detect_for_video_on_image_mode_task"])
-        let second = try #require(throws: TasksError.self) {
-            try still.detect(videoFrame: image, timestampInMilliseconds: 0)
-        }
-        #expect(second == .runningModeMismatch(expected: .video, actual: .image))
-        #expect(second.code == .invalidArgumentError && onImage.abslStatus == "INVALID_ARGUMENT")
-        let upstreamSecond = try #require(onImage.message)
-        #expect(upstreamSecond.contains("video mode") && upstreamSecond.contains("image mode"))
-        #expect(second.message.contains("video mode") && second.message.lowercased().contains("image"))
-        #expect(onImage.instanceUsableAfterwards == true)
-        #expect(try still.detect(image: image).detections.isEmpty == false)
-    }
-
-    @Test func objectDetectorVideoTimestampsMustIncrease() throws {
-        guard let cases = try References.errors(), let image = try Self.image(),
-            let detector = try Self.detector(.video)
-        else { return skipWithoutSharedData("ssd_mobilenet_v1.tflite") }
-        let reference = try #require(cases["od_detect_for_video_non_increasing_timestamp"])
-        let accepted = try detector.detect(videoFrame: image, timestampInMilliseconds: 100)
-        for (attempt, timestamp) in [(reference.equalTimestamp, 100), (reference.smallerTimestamp, 50)] {
-            let expected = try #require(attempt)
-            let error = try #require(throws: TasksError.self) {
-                try detector.detect(videoFrame: image, timestampInMilliseconds: timestamp)
-            }
-            #expect(error == .nonIncreasingTimestamp(previous: 100, received: timestamp))
-            #expect(error.code == .invalidArgumentError && expected.abslStatus == "INVALID_ARGUMENT")
-            #expect(error.message.hasPrefix(try #require(expected.message)))
-            #expect(error.message.contains("\(timestamp) ms") && error.message.contains("100 ms"))
-        }
-        // errors.json: instance_usable_afterwards_with_ts_133 — and the result is the same.
-        #expect(reference.instanceUsableAfterwardsWithTs133 == true)
-        let later = try detector.detect(videoFrame: image, timestampInMilliseconds: 133)
-        #expect(later.detections == accepted.detections)
-        #expect(later.timestampInMilliseconds == 133)
     }
 }
