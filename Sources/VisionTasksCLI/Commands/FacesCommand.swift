@@ -76,15 +76,9 @@ package enum FacesCommand: Command {
         var annotation = Annotation(image: image)
         let size = image.uprightSize
         for detection in result.detections {
-            let box = detection.boundingBox
-            annotation.canvas.strokeRectangle(
-                x: Float(box.minX), y: Float(box.minY), width: Float(box.width), height: Float(box.height),
-                thickness: 3, color: .green)
-            if let score = detection.categories.first?.score {
-                annotation.canvas.drawText(
-                    "face \(Int((score * 100).rounded()))%", x: Int(box.minX), y: max(0, Int(box.minY) - 18),
-                    color: .black, background: .green)
-            }
+            annotation.drawBox(
+                detection.boundingBox,
+                label: detection.categories.first.map { "face \(Int(($0.score * 100).rounded()))%" })
             let radius = max(3, Float(min(size.width, size.height)) / 150)
             for keypoint in detection.keypoints ?? [] {
                 annotation.canvas.fillCircle(

@@ -88,16 +88,10 @@ package enum ObjectsCommand: Command {
     static func annotate(_ result: ObjectDetectorResult, on image: MPImage) -> Annotation {
         var annotation = Annotation(image: image)
         for detection in result.detections {
-            let box = detection.boundingBox
-            annotation.canvas.strokeRectangle(
-                x: Float(box.minX), y: Float(box.minY), width: Float(box.width), height: Float(box.height),
-                thickness: 3, color: .green)
-            if let best = detection.categories.first {
-                let label =
-                    "\(best.displayName ?? best.categoryName ?? "#\(best.index)") \(Int((best.score * 100).rounded()))%"
-                annotation.canvas.drawText(
-                    label, x: Int(box.minX), y: max(0, Int(box.minY) - 18), color: .black, background: .green)
+            let label = detection.categories.first.map { best in
+                "\(best.displayName ?? best.categoryName ?? "#\(best.index)") \(Int((best.score * 100).rounded()))%"
             }
+            annotation.drawBox(detection.boundingBox, label: label)
         }
         return annotation
     }

@@ -70,23 +70,14 @@ package enum PreprocessBench: BenchTask {
             }
         }
         let tensor = "\(options.width)x\(options.height)x3 \(crop == .rotated ? "float" : "uint8")"
-        if parsed.flag("json") {
-            func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
-            context.console.print(
-                json: .object([
-                    ("medianMs", .double(rounded(timing.median))), ("minMs", .double(rounded(timing.min))),
-                    ("maxMs", .double(rounded(timing.max))), ("crop", .string(crop.rawValue)),
-                    ("path", .string(path.rawValue)), ("image", .string("\(bitmap.width)x\(bitmap.height)")),
-                    ("tensor", .string(tensor)),
-                ]))
-        } else {
-            BenchTimer.report(
-                timing,
-                label:
-                    "preprocess \(bitmap.width)x\(bitmap.height) -> \(tensor), \(crop.rawValue) (\(path.rawValue) "
-                    + "path)",
-                json: false, console: context.console)
-        }
+        BenchTimer.report(
+            timing,
+            label: "preprocess \(bitmap.width)x\(bitmap.height) -> \(tensor), \(crop.rawValue) (\(path.rawValue) path)",
+            json: parsed.flag("json"), console: context.console,
+            extra: [
+                ("crop", .string(crop.rawValue)), ("path", .string(path.rawValue)),
+                ("image", .string("\(bitmap.width)x\(bitmap.height)")), ("tensor", .string(tensor)),
+            ])
         return 0
     }
 }

@@ -38,6 +38,17 @@ package struct Annotation {
     }
 
     /// Blends a mask with the image's size over the picture.
+    /// A detection's box in pixels, in green, with `label` above it on a green band.
+    package mutating func drawBox(_ box: CGRect, label: String?) {
+        canvas.strokeRectangle(
+            x: Float(box.minX), y: Float(box.minY), width: Float(box.width), height: Float(box.height),
+            thickness: 3, color: .green)
+        if let label {
+            canvas.drawText(
+                label, x: Int(box.minX), y: Swift.max(0, Int(box.minY) - 18), color: .black, background: .green)
+        }
+    }
+
     package mutating func overlay(_ mask: Mask, color: RGBColor, opacity: Float = 0.4) throws {
         try mask.withUnsafeFloat32Buffer { values in
             try canvas.overlayMask(values, width: mask.width, height: mask.height, color: color, opacity: opacity)

@@ -31,17 +31,20 @@ package struct BenchTimer {
         return values.count % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2
     }
 
-    /// The `bench` output: `{"medianMs","minMs","maxMs"}` with `--json`, else a line of text.
+    /// The `bench` output: `{"medianMs","minMs","maxMs"}` and the `extra` fields with `--json`, else a line
+    /// of text.
     package static func report(
-        _ timing: (median: Double, min: Double, max: Double), label: String, json: Bool, console: Console
+        _ timing: (median: Double, min: Double, max: Double), label: String, json: Bool, console: Console,
+        extra: [(String, JSONValue)] = []
     ) {
         func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
         if json {
             console.print(
-                json: .object([
-                    ("medianMs", .double(rounded(timing.median))), ("minMs", .double(rounded(timing.min))),
-                    ("maxMs", .double(rounded(timing.max))),
-                ]))
+                json: .object(
+                    [
+                        ("medianMs", .double(rounded(timing.median))), ("minMs", .double(rounded(timing.min))),
+                        ("maxMs", .double(rounded(timing.max))),
+                    ] + extra))
         } else {
             console.print(
                 String(
