@@ -23,6 +23,25 @@ typedef float VK_SUFFIX(vk_hu) __attribute__((ext_vector_type(8), aligned(4), ma
 #define VK_STORE(p, v) (*(VK_SUFFIX(vk_vu) *)(p) = (v))
 #define VK_LOADH(p) (*(const VK_SUFFIX(vk_hu) *)(p))
 #define VK_STOREH(p, v) (*(VK_SUFFIX(vk_hu) *)(p) = (v))
+// Narrow channel tails (4 lanes, then 1), computed with the operations of the wide vectors in
+// the same order, so a channel's bits do not depend on where the tail starts.
+typedef float VK_SUFFIX(vk_q) __attribute__((ext_vector_type(4)));
+typedef float VK_SUFFIX(vk_qu) __attribute__((ext_vector_type(4), aligned(4), may_alias));
+#define VK_LOADQ(p) (*(const VK_SUFFIX(vk_qu) *)(p))
+#define VK_STOREQ(p, v) (*(VK_SUFFIX(vk_qu) *)(p) = (v))
+#define VK_LOAD1(p) (*(p))
+#define VK_STORE1(p, v) (*(p) = (v))
+// Lane-wise max / min by comparison, returning x when x is NaN (as VK_MAX / VK_MIN do).
+#define VK_SELMAX(bound, x) ((x) < (bound) ? (bound) : (x))
+#define VK_SELMIN(bound, x) ((x) > (bound) ? (bound) : (x))
+
+// Copies `count` (< 16) floats without a library call: the partial last vector of a row.
+static inline __attribute__((always_inline)) void VK_SUFFIX(copy_tail)(float *dst, const float *src, size_t count) {
+    size_t i = 0;
+    for (; i + 8 <= count; i += 8) VK_STOREH(dst + i, VK_LOADH(src + i));
+    for (; i + 4 <= count; i += 4) VK_STOREQ(dst + i, VK_LOADQ(src + i));
+    for (; i < count; i++) dst[i] = src[i];
+}
 
 // MARK: Matrix product
 
@@ -74,10 +93,23 @@ typedef float VK_SUFFIX(vk_hu) __attribute__((ext_vector_type(8), aligned(4), ma
                 for (size_t v = 0; v < NV; v++) ST(cr + v * L, acc[r][v]);                   \
                 for (size_t v = 0; v < NH; v++) VK_STOREH(cr + NV * L + v * 8, acch[r][v]);              \
             } else {                                                                                     \
-                float tmp[NV * L + NH * 8];                                                              \
-                for (size_t v = 0; v < NV; v++) ST(tmp + v * L, acc[r][v]);                  \
-                for (size_t v = 0; v < NH; v++) VK_STOREH(tmp + NV * L + v * 8, acch[r][v]);             \
-                memcpy(cr, tmp, nc * sizeof(float));                                                     \
+                /* Whole vectors straight to the row, the partial one through `tmp`. */                  \
+                float tmp[L > 8 ? L : 8];                                                                \
+                for (size_t v = 0; v < NV; v++) {                                                        \
+                    if ((v + 1) * L <= nc) ST(cr + v * L, acc[r][v]);                                    \
+                    else if (v * L < nc) {                                                               \
+                        ST(tmp, acc[r][v]);                                                              \
+                        VK_SUFFIX(copy_tail)(cr + v * L, tmp, nc - v * L);                               \
+                    }                                                                                    \
+                }                                                                                        \
+                for (size_t v = 0; v < NH; v++) {                                                        \
+                    const size_t at = NV * L + v * 8;                                                    \
+                    if (at + 8 <= nc) VK_STOREH(cr + at, acch[r][v]);                                    \
+                    else if (at < nc) {                                                                  \
+                        VK_STOREH(tmp, acch[r][v]);                                                      \
+                        VK_SUFFIX(copy_tail)(cr + at, tmp, nc - at);                                     \
+                    }                                                                                    \
+                }                                                                                        \
             }                                                                                            \
         }                                                                                                \
     }
@@ -138,7 +170,13 @@ void VK_SUFFIX(vk_gemm_conv)(vk_gemm_shape shape, const float *packed, const vk_
     size_t b = pixel_begin / per_image, oy = pixel_begin % per_image / OW, ox = pixel_begin % OW;
     for (size_t row = pixel_begin; row < pixel_end; row += VK_MR) {
         const size_t mr = pixel_end - row < VK_MR ? pixel_end - row : VK_MR;
-        // The window pixels of the tile's output pixels (the last one repeated to fill the tile).
+        // The window origins of the tile's output pixels (the last one repeated to fill the tile).
+        const float *images[VK_MR];
+        ptrdiff_t iy0s[VK_MR], ix0s[VK_MR];
+        // Row mode: when every window row of the tile lies inside the input columns (dilation
+        // 1), a window row's KW taps are KW * C consecutive floats, so the micro-kernel runs KH
+        // taps of KW * C channels: the same multiply-adds in the same order, fewer pointers.
+        int row_mode = g->dilation_w == 1;
         for (size_t r = 0; r < VK_MR; r++) {
             if (r > 0 && r < mr && ++ox == OW) {
                 ox = 0;
@@ -147,9 +185,22 @@ void VK_SUFFIX(vk_gemm_conv)(vk_gemm_shape shape, const float *packed, const vk_
                     b++;
                 }
             }
-            const float *image = g->input + b * g->input_height * g->input_width * C;
-            const ptrdiff_t iy0 = (ptrdiff_t)(oy * g->stride_h) - (ptrdiff_t)g->pad_top;
-            const ptrdiff_t ix0 = (ptrdiff_t)(ox * g->stride_w) - (ptrdiff_t)g->pad_left;
+            images[r] = g->input + b * g->input_height * g->input_width * C;
+            iy0s[r] = (ptrdiff_t)(oy * g->stride_h) - (ptrdiff_t)g->pad_top;
+            ix0s[r] = (ptrdiff_t)(ox * g->stride_w) - (ptrdiff_t)g->pad_left;
+            if (ix0s[r] < 0 || ix0s[r] + extent_w >= (ptrdiff_t)g->input_width) row_mode = 0;
+        }
+        for (size_t r = 0; r < VK_MR; r++) {
+            const float *image = images[r];
+            const ptrdiff_t iy0 = iy0s[r], ix0 = ix0s[r];
+            if (row_mode) {
+                for (size_t ky = 0; ky < KH; ky++) {
+                    const ptrdiff_t iy = iy0 + (ptrdiff_t)(ky * g->dilation_h);
+                    ptrs[ky * VK_MR + r] = iy >= 0 && iy < (ptrdiff_t)g->input_height
+                        ? image + ((size_t)iy * g->input_width + (size_t)ix0) * C : zeros;
+                }
+                continue;
+            }
             if (iy0 >= 0 && ix0 >= 0 && iy0 + extent_h < (ptrdiff_t)g->input_height
                 && ix0 + extent_w < (ptrdiff_t)g->input_width) {
                 const float *base = image + ((size_t)iy0 * g->input_width + (size_t)ix0) * C;
@@ -166,6 +217,7 @@ void VK_SUFFIX(vk_gemm_conv)(vk_gemm_shape shape, const float *packed, const vk_
                 }
             }
         }
+        const size_t tile_taps = row_mode ? KH : taps, tile_kc = row_mode ? KW * C : C;
         // Next tile starts one pixel after this tile's last.
         if (++ox == OW) {
             ox = 0;
@@ -180,10 +232,10 @@ void VK_SUFFIX(vk_gemm_conv)(vk_gemm_shape shape, const float *packed, const vk_
             size_t nc = shape.n - panel.column < panel.width ? shape.n - panel.column : panel.width;
             const float *w = packed + panel.offset;
             switch (panel.width) {
-            case 32: VK_SUFFIX(igemm_w32)(mr, taps, C, ptrs, w, cr + panel.column, c_stride, nc, lo, hi); break;
-            case 24: VK_SUFFIX(igemm_w24)(mr, taps, C, ptrs, w, cr + panel.column, c_stride, nc, lo, hi); break;
-            case 16: VK_SUFFIX(igemm_w16)(mr, taps, C, ptrs, w, cr + panel.column, c_stride, nc, lo, hi); break;
-            default: VK_SUFFIX(igemm_w8)(mr, taps, C, ptrs, w, cr + panel.column, c_stride, nc, lo, hi); break;
+            case 32: VK_SUFFIX(igemm_w32)(mr, tile_taps, tile_kc, ptrs, w, cr + panel.column, c_stride, nc, lo, hi); break;
+            case 24: VK_SUFFIX(igemm_w24)(mr, tile_taps, tile_kc, ptrs, w, cr + panel.column, c_stride, nc, lo, hi); break;
+            case 16: VK_SUFFIX(igemm_w16)(mr, tile_taps, tile_kc, ptrs, w, cr + panel.column, c_stride, nc, lo, hi); break;
+            default: VK_SUFFIX(igemm_w8)(mr, tile_taps, tile_kc, ptrs, w, cr + panel.column, c_stride, nc, lo, hi); break;
             }
         }
     }
@@ -308,6 +360,8 @@ VK_DW_BLOCK(VK_SUFFIX(dw_block), vk_v, VK_LANES, VK_LOAD, VK_STORE, VK_MAX, VK_M
 #if VK_LANES == 16
 VK_DW_BLOCK(VK_SUFFIX(dw_block_h), vk_h, 8, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
 #endif
+VK_DW_BLOCK(VK_SUFFIX(dw_block_q), VK_SUFFIX(vk_q), 4, VK_LOADQ, VK_STOREQ, VK_SELMAX, VK_SELMIN)
+VK_DW_BLOCK(VK_SUFFIX(dw_block_1), float, 1, VK_LOAD1, VK_STORE1, VK_SELMAX, VK_SELMIN)
 
 // Channels [c_begin, c_end) of rows [row_begin, row_end) for a fixed undilated KH x KW window.
 static inline __attribute__((always_inline)) void VK_SUFFIX(dw_fixed)(const vk_dwconv *p, size_t KH, size_t KW,
@@ -324,18 +378,8 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(dw_fixed)(const vk_d
 #if VK_LANES == 16
     for (; c + 8 <= c_end; c += 8) VK_SUFFIX(dw_block_h)(p, KH, KW, SW, c, row_begin, row_end, lo, hi);
 #endif
-    if (c < c_end) {
-        const float *rows[8];
-        for (size_t oy = row_begin; oy < row_end; oy++) {
-            const ptrdiff_t iy0 = (ptrdiff_t)(oy * p->stride_h) - (ptrdiff_t)p->pad_top;
-            for (size_t ky = 0; ky < KH; ky++) {
-                ptrdiff_t iy = iy0 + (ptrdiff_t)(ky * p->dilation_h);
-                rows[ky] = iy >= 0 && iy < (ptrdiff_t)p->input_height ? p->input + (size_t)(iy - (ptrdiff_t)p->input_row_offset) * W * C : p->zeros;
-            }
-            for (size_t ox = 0; ox < OW; ox++)
-                VK_SUFFIX(dw_pixel)(p, rows, ox, c, c_end, p->output + ((oy - p->output_row_offset) * OW + ox) * C);
-        }
-    }
+    for (; c + 4 <= c_end; c += 4) VK_SUFFIX(dw_block_q)(p, KH, KW, SW, c, row_begin, row_end, lo, hi);
+    for (; c < c_end; c++) VK_SUFFIX(dw_block_1)(p, KH, KW, SW, c, row_begin, row_end, lo, hi);
 }
 
 void VK_SUFFIX(vk_dwconv_run)(const vk_dwconv *p, size_t row_begin, size_t row_end, size_t c_begin, size_t c_end) {
@@ -449,16 +493,30 @@ void VK_SUFFIX(vk_conv_dot)(const vk_conv_geometry *g, const float *filter, cons
 
 void VK_SUFFIX(vk_add_pixels)(const float *a, const float *b, size_t bc, float *out, size_t pixels, size_t C,
                               float lo, float hi, const float *alpha) {
+    if (bc == C && !alpha) {
+        // Equal widths and no per-channel slopes: one flat run over all the pixels.
+        const size_t n = C * pixels;
+        const vk_v vlo = (vk_v)(lo), vhi = (vk_v)(hi);
+        size_t i = 0;
+        for (; i + 2 * VK_LANES <= n; i += 2 * VK_LANES) {
+            vk_v x0 = VK_LOAD(a + i) + VK_LOAD(b + i), x1 = VK_LOAD(a + i + VK_LANES) + VK_LOAD(b + i + VK_LANES);
+            VK_STORE(out + i, VK_MIN(vhi, VK_MAX(vlo, x0)));
+            VK_STORE(out + i + VK_LANES, VK_MIN(vhi, VK_MAX(vlo, x1)));
+        }
+        for (; i + VK_LANES <= n; i += VK_LANES) VK_STORE(out + i, VK_MIN(vhi, VK_MAX(vlo, VK_LOAD(a + i) + VK_LOAD(b + i))));
+        for (; i < n; i++) out[i] = VK_SELMIN(hi, VK_SELMAX(lo, a[i] + b[i]));
+        return;
+    }
     for (size_t p = 0; p < pixels; p++, a += C, b += bc, out += C) {
         size_t c = 0;
         VK_ADD_BODY(vk_v, VK_LANES, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)
 #if VK_LANES == 16
         VK_ADD_BODY(vk_h, 8, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
 #endif
+        VK_ADD_BODY(VK_SUFFIX(vk_q), 4, VK_LOADQ, VK_STOREQ, VK_SELMAX, VK_SELMIN)
         for (; c < C; c++) {
             float x = a[c] + (c < bc ? b[c] : 0.0f);
-            x = x < lo ? lo : x;
-            x = x > hi ? hi : x;
+            x = VK_SELMIN(hi, VK_SELMAX(lo, x));
             if (alpha && x < 0.0f) x = x * alpha[c];
             out[c] = x;
         }
@@ -510,16 +568,20 @@ void VK_SUFFIX(vk_max_pool)(const vk_conv_geometry *g, float *output, size_t row
                         m = VK_MAX(m, VK_LOAD(image + ((size_t)(iy0 + (ptrdiff_t)ky) * W + (size_t)(ix0 + (ptrdiff_t)kx)) * C + c));
                 VK_STORE(out + c, VK_MIN((vk_v)(hi), VK_MAX((vk_v)(lo), m)));
             }
-            for (; c < C; c++) {
-                float m = -3.402823466e38f;
-                for (size_t ky = ky_lo; ky < ky_hi; ky++)
-                    for (size_t kx = kx_lo; kx < kx_hi; kx++) {
-                        float v = image[((size_t)(iy0 + (ptrdiff_t)ky) * W + (size_t)(ix0 + (ptrdiff_t)kx)) * C + c];
-                        m = v > m ? v : m;
-                    }
-                m = m < lo ? lo : m;
-                out[c] = m > hi ? hi : m;
-            }
+#define VK_POOL_TAIL(T, L, LOAD, STORE)                                                                        \
+    for (; c + L <= C; c += L) {                                                                           \
+        T m = (T)(-3.402823466e38f);                                                                       \
+        for (size_t ky = ky_lo; ky < ky_hi; ky++)                                                          \
+            for (size_t kx = kx_lo; kx < kx_hi; kx++)                                                      \
+                m = VK_SELMAX(m, LOAD(image + ((size_t)(iy0 + (ptrdiff_t)ky) * W + (size_t)(ix0 + (ptrdiff_t)kx)) * C + c)); \
+        STORE(out + c, VK_SELMIN((T)(hi), VK_SELMAX((T)(lo), m)));                                         \
+    }
+#if VK_LANES == 16
+            VK_POOL_TAIL(vk_h, 8, VK_LOADH, VK_STOREH)
+#endif
+            VK_POOL_TAIL(VK_SUFFIX(vk_q), 4, VK_LOADQ, VK_STOREQ)
+            VK_POOL_TAIL(float, 1, VK_LOAD1, VK_STORE1)
+#undef VK_POOL_TAIL
         }
     }
 }

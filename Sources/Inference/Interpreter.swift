@@ -43,7 +43,7 @@ package final class Interpreter {
     private let pool: ThreadPool
     private let kernels: [Kernel]
     /// Operator name and index of each kernel, for profiles.
-    private let kernelLabels: [String]
+    package let kernelLabels: [String]
     /// Constants whose memory kernels read directly.
     private let retainedConstants: [ConstantTensor]
     private let inputAddresses: [UnsafeMutableRawPointer]

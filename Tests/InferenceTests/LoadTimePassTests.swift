@@ -106,6 +106,21 @@ import Testing
         #expect(interpreter.kernelCount == 272 - 133 - 4 - 31 - 3 - 24 - 15)
     }
 
+    @Test func fusesReLUsIntoTheOperatorsThatWriteTheirInputInBlazeFace() throws {
+        guard let path = SharedData.path("models/blaze_face_short_range.tflite") else {
+            print("skipping: ../shared/models/blaze_face_short_range.tflite is absent")
+            return
+        }
+        let model = try ModelContainer(contentsOfFile: path).model(named: nil)
+        let interpreter = try Interpreter(model: model, options: InterpreterOptions(threadCount: 1))
+        // 164 operators: 74 DEQUANTIZE fold away, 4 RESHAPEs become aliases, the 11 channel PADs
+        // run inside ADDs, the 16 residual ADDs in the convolutions that write one of their
+        // operands, all 17 RELUs in the operator before them (the stem convolution and the 16
+        // fused ADDs), and the two 64×64 depthwise convolutions in the 1×1 convolutions after them.
+        #expect(interpreter.kernelCount == 164 - 74 - 4 - 11 - 16 - 17 - 2)
+        #expect(interpreter.kernelLabels.allSatisfy { !$0.hasPrefix("RELU") })
+    }
+
     @Test func resultsAreBitIdenticalForAnyThreadCount() throws {
         guard let path = SharedData.path("models/pose_landmarker_full.task") else {
             print("skipping: ../shared/models/pose_landmarker_full.task is absent")

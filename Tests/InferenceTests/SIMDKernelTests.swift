@@ -1,3 +1,4 @@
+import CVisionKernels
 import ModelFile
 import Testing
 
@@ -91,6 +92,9 @@ import Testing
             (6, 5, 7, 40, 1, 2, 1, .same), (10, 3, 4, 4, 3, 1, 1, .valid),
             // 81 taps: patches gathered (im2col) instead of read in place.
             (12, 11, 2, 10, 9, 1, 1, .same),
+            // Wide rows: tiles inside the input columns read whole window rows (row mode), the
+            // others tap by tap; the RGB stem of BlazeFace, and a VALID window (all inside).
+            (6, 40, 3, 24, 5, 2, 1, .same), (5, 30, 4, 16, 3, 1, 1, .valid),
         ]
         for (index, (height, width, cin, cout, f, stride, dilation, padding)) in cases.enumerated() {
             let shape = NHWC(batch: 2, height: height, width: width, channels: cin)
@@ -197,6 +201,77 @@ import Testing
         }
     }
 
+    /// Max pooling over channel counts that end in every vector width (16, 8, 4 and single
+    /// lanes), with the window clipped at the input's edges and a fused clamp.
+    @Test(arguments: instructionSets)
+    func maxPoolMatchesDirectMaximum(_ isa: InstructionSet) {
+        let h = KernelHarness(threads: 2)
+        for (index, channels) in [1, 5, 12, 28, 37, 42].enumerated() {
+            let (height, width) = (7, 9)
+            let axisRows = WindowAxis(input: height, filter: 3, stride: 2, dilation: 1, padding: .same)!
+            let axisColumns = WindowAxis(input: width, filter: 3, stride: 2, dilation: 1, padding: .same)!
+            let inShape = NHWC(batch: 1, height: height, width: width, channels: channels)
+            let outShape = NHWC(batch: 1, height: axisRows.output, width: axisColumns.output, channels: channels)
+            let input = RandomInput.values(seed: UInt64(index + 7), count: height * width * channels, low: -1, high: 1)
+            let count = outShape.height * outShape.width * channels
+            let out = h.output(count + 1)
+            let clamp = ActivationClamp(lower: -0.5, upper: 0.75, isTanh: false)
+            h.run(
+                Pool2DKernel(
+                    kind: .max, input: h.buffer(input), output: out, inputShape: inShape, outputShape: outShape,
+                    rows: axisRows, columns: axisColumns, clamp: clamp, instructionSet: isa))
+            var failures = 0
+            for y in 0..<outShape.height {
+                for x in 0..<outShape.width {
+                    for c in 0..<channels {
+                        var m = -Float.infinity
+                        for ky in axisRows.validTaps(y) {
+                            for kx in axisColumns.validTaps(x) {
+                                let iy = axisRows.origin(y) + ky
+                                let ix = axisColumns.origin(x) + kx
+                                m = max(m, input[(iy * width + ix) * channels + c])
+                            }
+                        }
+                        if out[(y * outShape.width + x) * channels + c] != min(max(m, -0.5), 0.75) { failures += 1 }
+                    }
+                }
+            }
+            #expect(failures == 0, "\(isa) \(channels) channels: \(failures) outputs differ")
+            #expect(out[count].isNaN, "\(isa) \(channels) channels: wrote past the end")
+        }
+    }
+
+    /// The residual add of the convolution epilogue: equal widths (one flat run), a narrower
+    /// residual (a folded channel PAD), and per-channel slopes, over channel counts that end in
+    /// every vector width.
+    @Test(arguments: instructionSets)
+    func residualAddMatchesDirectSum(_ isa: InstructionSet) {
+        let h = KernelHarness(threads: 1)
+        for (index, (channels, residualChannels, slopes)) in [
+            (28, 28, false), (42, 42, false), (28, 24, false), (42, 36, false), (37, 37, true), (13, 9, true),
+        ].enumerated() {
+            let pixels = 5
+            let a = RandomInput.values(seed: UInt64(index + 1), count: pixels * channels, low: -1, high: 1)
+            let b = RandomInput.values(seed: UInt64(index + 20), count: pixels * residualChannels, low: -1, high: 1)
+            let alpha = RandomInput.values(seed: UInt64(index + 40), count: channels, low: 0, high: 1)
+            let out = h.output(pixels * channels + 1)
+            let alphaPointer = slopes ? UnsafePointer(h.buffer(alpha)) : nil
+            vk_add_pixels(
+                isa.isa, h.buffer(a), h.buffer(b), residualChannels, out, pixels, channels, -0.9, 1.2, alphaPointer)
+            var failures = 0
+            for p in 0..<pixels {
+                for c in 0..<channels {
+                    var x = a[p * channels + c] + (c < residualChannels ? b[p * residualChannels + c] : 0)
+                    x = min(max(x, -0.9), 1.2)
+                    if slopes && x < 0 { x *= alpha[c] }
+                    if out[p * channels + c] != x { failures += 1 }
+                }
+            }
+            #expect(failures == 0, "\(isa) \(channels)/\(residualChannels) channels: \(failures) outputs differ")
+            #expect(out[pixels * channels].isNaN, "\(isa) \(channels) channels: wrote past the end")
+        }
+    }
+
     /// The sparse 1×1 convolution sums the non-zero terms of the dense product in the same
     /// order, so it matches the dense kernel to the bit — over partial pixel tiles (whole groups
     /// of 8 pixels and single pixels, input depths that are not multiples of 8), channel counts
@@ -270,10 +345,11 @@ import Testing
         #expect(SparseConvKernel.Split(tiles: 7, groups: 48, threads: 2, splittable: false).taskCount == 7)
     }
 
-    /// The fused-multiply-add builds run the same operations in the same order, so they agree
-    /// to the bit (the property that also makes results independent of the thread count).
+    /// Every build runs the same fused multiply-adds in the same order (the portable one in
+    /// software where the CPU lacks them), so they agree to the bit (the property that also
+    /// makes results independent of the thread count).
     @Test func fusedBuildsAgreeBitForBit() {
-        let fused = SIMDKernelTests.instructionSets.filter { $0 != .portable }
+        let fused = SIMDKernelTests.instructionSets
         guard fused.count > 1 else {
             print("skipping: this CPU runs only \(fused.map(\.description)) with fused multiply-add")
             return

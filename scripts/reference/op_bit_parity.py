@@ -21,6 +21,8 @@ Modes:
   --final     compares only the unmodified model's outputs (all fusions active), every element:
               max scaled error and the fraction of elements whose bits differ.
   --threads N runs the engine with N threads (results must not depend on it).
+  --isa NAME  runs the engine's kernels of that instruction set (avx512, avx2, neon, portable;
+              default: the best this CPU has), so every build can be held to LiteRT's bits.
 
 Caveat: exposing every intermediate tensor stops XNNPACK (and the engine) from fusing operators
 across those tensors, so the walk compares the unfused arithmetic of each operator; use --final
@@ -34,7 +36,8 @@ bitwise identical to LiteRT.
 Usage:
   ~/.cache/mediapipe-oracle-venv/bin/python scripts/reference/op_bit_parity.py \
       BUNDLE.task MEMBER.tflite [--seed N] [--binary .build/release/vision-tasks] [--threads 1] \
-      [--all] [--isolate | --final]
+      [--isa portable] [--all] [--isolate | --final]
+  (a plain .tflite takes no MEMBER)
 """
 import argparse
 import os
@@ -139,13 +142,21 @@ def single_op_model(model_bytes, op_index, ops):
     return bytes(builder.Output()), live_inputs, list(target.outputs)
 
 
-def run_engine(binary, model_bytes, inputs, threads):
+def engine_command(args, model_path, out_dir):
+    """The `vision-tasks run-model` command line for `model_path` (inputs appended by callers)."""
+    command = [args.binary, "run-model", model_path, "--output-dir", out_dir, "--threads", str(args.threads)]
+    if args.isa:
+        command += ["--isa", args.isa]
+    return command
+
+
+def run_engine(args, model_bytes, inputs):
     """Our engine's first output for `model_bytes` on `inputs`."""
     with tempfile.TemporaryDirectory() as tmp:
         model_path = os.path.join(tmp, "model.tflite")
         with open(model_path, "wb") as f:
             f.write(model_bytes)
-        return run_engine_all(binary, model_path, inputs, threads, 1, tmp)[0]
+        return run_engine_all(args, model_path, inputs, 1, tmp)[0]
 
 
 def isolate(original, ops, reference, args):
@@ -163,7 +174,7 @@ def isolate(original, ops, reference, args):
             interp.set_tensor(d["index"], v.reshape(d["shape"]))
         interp.invoke()
         lite = interp.get_tensor(interp.get_output_details()[0]["index"]).reshape(-1)
-        ours = run_engine(args.binary, single, values, args.threads)
+        ours = run_engine(args, single, values)
         in_graph_equal = np.array_equal(lite.view(np.int32), reference[outs[0]].view(np.int32))
         equal = np.array_equal(lite.view(np.int32), ours.view(np.int32))
         status = "exact" if equal else "DIFFERS"
@@ -199,15 +210,15 @@ def compare_final(original, args):
         model_path = os.path.join(tmp, "model.tflite")
         with open(model_path, "wb") as f:
             f.write(original)
-        ours = run_engine_all(args.binary, model_path, [data], args.threads, len(lite), tmp)
+        ours = run_engine_all(args, model_path, [data], len(lite), tmp)
     for i, (a, b) in enumerate(zip(ours, lite)):
         scaled = float(np.max(np.abs(a.astype(np.float64) - b) / np.maximum(1.0, np.abs(b.astype(np.float64)))))
         frac = float(np.mean(a.view(np.int32) != b.view(np.int32)))
         print(f"output {i}: {b.size} elements, max scaled error {scaled:.3g}, differing bits in {frac:.4f}")
 
 
-def run_engine_all(binary, model_path, inputs, threads, count, tmp):
-    command = [binary, "run-model", model_path, "--output-dir", os.path.join(tmp, "out"), "--threads", str(threads)]
+def run_engine_all(args, model_path, inputs, count, tmp):
+    command = engine_command(args, model_path, os.path.join(tmp, "out"))
     for i, value in enumerate(inputs):
         path = os.path.join(tmp, f"input_{i}.f32")
         value.astype("<f4").tofile(path)
@@ -223,6 +234,7 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "vision-tasks"))
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--isa", help="the engine's instruction set (avx512, avx2, neon, portable)")
     parser.add_argument("--all", action="store_true", help="list every operator, not only divergent ones")
     parser.add_argument("--final", action="store_true",
                         help="only compare the unmodified model's outputs (with every fusion) over all elements")
@@ -249,8 +261,8 @@ def main():
         input_path = os.path.join(tmp, "input.f32")
         data.astype("<f4").tofile(input_path)
         out_dir = os.path.join(tmp, "out")
-        subprocess.run([args.binary, "run-model", model_path, "--input", input_path, "--output-dir", out_dir,
-                        "--threads", str(args.threads)], check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(engine_command(args, model_path, out_dir) + ["--input", input_path], check=True,
+                       stdout=subprocess.DEVNULL)
         ours = {graph_input: data}
         for i, tid in enumerate(exposed):
             ours[tid] = np.fromfile(os.path.join(out_dir, f"output_{i}.f32"), dtype="<f4")

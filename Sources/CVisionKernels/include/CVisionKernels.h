@@ -3,8 +3,9 @@
 // Every kernel exists in several builds of the same source: AVX-512 and AVX2/FMA on x86-64
 // (selected at run time with __builtin_cpu_supports), NEON on arm64, and a portable build that
 // compiles for any target. All builds compute every output with the same sequence of fused
-// multiply-adds (the portable build without fusion), so a result never depends on how work is
-// split over threads or tiles.
+// multiply-adds (the portable build through __builtin_elementwise_fma: an instruction where the
+// target has one, a correctly rounded libm call where it does not), so a result never depends
+// on the build or on how work is split over threads or tiles.
 #ifndef CVISIONKERNELS_H
 #define CVISIONKERNELS_H
 
@@ -162,8 +163,10 @@ size_t vk_gemm_conv_max_taps(void);
 /// A convolution through matrix-product weights packed from its OHWI filter (`k` = kernel_height
 /// * kernel_width * channels): output pixels `[pixel_begin, pixel_end)` (counted over the batch,
 /// pixel m written at `c + m * c_stride`) and panels `[panel_begin, panel_end)`. The kernel reads
-/// each tap's input pixel in place (zeros — at least `channels` of them — outside the input), in
-/// the same order as vk_gemm_run on im2col patches, so the results are identical.
+/// each tap's input pixel in place (`zeros`, at least `kernel_width * channels` of them, outside
+/// the input), in the same order as vk_gemm_run on im2col patches, so the results are identical.
+/// Tiles whose window rows all lie inside the input columns read each window row as one run of
+/// `kernel_width * channels` floats.
 void vk_gemm_conv(vk_gemm_shape shape, const float *packed, const vk_conv_geometry *geometry, const float *zeros,
                   float *c, size_t c_stride, size_t pixel_begin, size_t pixel_end, size_t panel_begin, size_t panel_end,
                   float lo, float hi);

@@ -43,6 +43,13 @@ struct ExplicitPadding: Equatable {
 ///   `[…, 1, C]`) whose input is written by a `CONV_2D` or an equal-shape `ADD` and read by
 ///   nothing else is dropped: the producer writes the PRELU's output and applies the slope in
 ///   its store step.
+/// * **Clamping activations fused into their producer.** A `RELU`, `RELU6` or `RELU_N1_TO_1`
+///   whose float input is written by a `CONV_2D` (with or without a fused residual ADD),
+///   `DEPTHWISE_CONV_2D`, `ADD`, `MAX_POOL_2D` or `AVERAGE_POOL_2D` without an activation of its
+///   own, and read by nothing else, is dropped: the producer takes it as its fused activation
+///   (the ADD's, where one is fused into a convolution) and writes the activation's output.
+///   XNNPACK does the same (src/subgraph.c, `xnn_subgraph_fusion`: clamp into its producer),
+///   so the bits are the ones LiteRT computes. BlazeFace ends every block with a RELU.
 struct GraphFusion {
     /// Operators that no longer run.
     private(set) var removed: Set<Int> = []
@@ -73,6 +80,48 @@ struct GraphFusion {
     /// index (for its options), and whether the residual is channel padded. The residual is the
     /// convolution's input 3.
     private(set) var residual: [Int: (add: Int, channelPadded: Bool)] = [:]
+    /// The fused activation that replaces an operator's own (`NONE`) after a clamping
+    /// activation was fused into it, by operator index (for a residual ADD fused into a
+    /// convolution, by the ADD's index).
+    private(set) var activation: [Int: FusedActivation] = [:]
+
+    /// The builtin options of operator `index`, with a fused activation from ``activation``.
+    func options(of index: Int, _ op: Operator) -> BuiltinOptions {
+        guard let replacement = activation[index] else { return op.builtinOptions }
+        return GraphFusion.replacingActivation(of: op.builtinOptions, with: replacement) ?? op.builtinOptions
+    }
+
+    /// `options` with its fused activation set to `replacement`; `nil` for options without one.
+    private static func replacingActivation(
+        of options: BuiltinOptions, with replacement: FusedActivation
+    ) -> BuiltinOptions? {
+        switch options {
+        case .conv2D(var conv):
+            conv.activation = replacement
+            return .conv2D(conv)
+        case .depthwiseConv2D(var depthwise):
+            depthwise.activation = replacement
+            return .depthwiseConv2D(depthwise)
+        case .pool2D(var pool):
+            pool.activation = replacement
+            return .pool2D(pool)
+        case .elementwise:
+            return .elementwise(activation: replacement)
+        default:
+            return nil
+        }
+    }
+
+    /// The fused activation of `options`; `nil` for options without one.
+    private static func fusedActivation(of options: BuiltinOptions) -> FusedActivation? {
+        switch options {
+        case .conv2D(let conv): return conv.activation
+        case .depthwiseConv2D(let depthwise): return depthwise.activation
+        case .pool2D(let pool): return pool.activation
+        case .elementwise(let activation): return activation
+        default: return nil
+        }
+    }
 
     /// The inputs operator `index` reads after the rewrites.
     func inputs(of index: Int, _ op: Operator) -> [Int] {
@@ -233,6 +282,33 @@ struct GraphFusion {
             removed.insert(index)
             outputs[producer] = [Int(op.outputs[0])]
             prelu[producer] = alpha
+        }
+
+        // Clamping activations into the operator that writes their input.
+        for index in runtimeOperators {
+            let clamp: FusedActivation
+            switch code(index) {
+            case .relu: clamp = .relu
+            case .relu6: clamp = .relu6
+            case .reluN1To1: clamp = .reluN1To1
+            default: continue
+            }
+            let op = graph.operators[index]
+            guard op.inputs.count == 1, op.outputs.count == 1, op.inputs[0] >= 0 else { continue }
+            let x = Int(op.inputs[0])
+            let y = Int(op.outputs[0])
+            guard descriptors[x].type == .float32, descriptors[y].type == .float32, !graphOutputs.contains(x),
+                let producer = writer(x), readers(x) == [index], prelu[producer] == nil,
+                [.conv2D, .depthwiseConv2D, .add, .maxPool2D, .averagePool2D].contains(code(producer))
+            else { continue }
+            // A convolution with a residual ADD fused takes the clamp as the ADD's activation.
+            let owner = residual[producer]?.add ?? producer
+            guard activation[owner] == nil,
+                GraphFusion.fusedActivation(of: graph.operators[owner].builtinOptions) == FusedActivation.none
+            else { continue }
+            removed.insert(index)
+            outputs[producer] = [y]
+            activation[owner] = clamp
         }
 
         fuseDepthwise(

@@ -32,13 +32,13 @@ final class KernelAssembly {
         func context(_ index: Int) -> OperatorContext {
             let op = graph.operators[index]
             return OperatorContext(
-                index: index, code: model.operatorCodes[op.opcodeIndex], options: op.builtinOptions,
+                index: index, code: model.operatorCodes[op.opcodeIndex], options: fusion.options(of: index, op),
                 inputIndices: fusion.inputs(of: index, op), outputIndices: fusion.outputs(of: index, op),
                 descriptors: descriptors, constants: store, address: { self.address(of: $0) },
                 arithmetic: arithmetic, customOptions: op.customOptions, instructionSet: instructionSet,
                 inputPadding: fusion.padding[index],
                 channelPaddedInput: fusion.channelPadded.contains(index), preluAlpha: fusion.prelu[index],
-                residualOptions: fusion.residual[index].map { graph.operators[$0.add].builtinOptions },
+                residualOptions: fusion.residual[index].map { fusion.options(of: $0.add, graph.operators[$0.add]) },
                 residualChannelPadded: fusion.residual[index]?.channelPadded ?? false)
         }
         for index in runtimeOperators where !lifetimes.aliased.contains(index) {

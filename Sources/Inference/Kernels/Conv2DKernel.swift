@@ -135,7 +135,7 @@ final class Conv2DKernel: Kernel, ParallelJob {
             dilation_h: rows.dilation, dilation_w: columns.dilation, pad_top: rows.padBefore,
             pad_left: columns.padBefore)
         tiling = GemmTiling(rowCount: pixelCount, weights: weights)
-        zeros = AlignedBuffer(byteCount: inputShape.channels * MemoryLayout<Float>.stride)
+        zeros = AlignedBuffer(byteCount: columns.filter * inputShape.channels * MemoryLayout<Float>.stride)
     }
 
     var scratchBytesPerThread: Int {
@@ -144,7 +144,7 @@ final class Conv2DKernel: Kernel, ParallelJob {
 
     /// Whether the window taps are read in place (`vk_gemm_conv`) rather than gathered (im2col).
     private var isIndirect: Bool { !isDirect && rows.filter * columns.filter <= vk_gemm_conv_max_taps() }
-    /// `channels` zeros read for window taps outside the input.
+    /// Zeros read for window taps (or whole window rows) outside the input.
     private let zeros: AlignedBuffer
 
     var constantByteCount: Int { weights.byteCount + zeros.byteCount + epilogue.byteCount }

@@ -3,24 +3,26 @@ import Inference
 import ModelFile
 
 /// `vision-tasks run-model MODEL [--member NAME] --input FILE... --output-dir DIR [--threads N]
-/// [--arithmetic xnnpack|reference]`: runs one model with the engine on raw tensors.
+/// [--arithmetic xnnpack|reference] [--isa NAME]`: runs one model with the engine on raw tensors.
 ///
 /// Each input file holds one model input in the tensor's element type and NHWC order, in model
 /// input order: little-endian float32 for FLOAT32 inputs, raw bytes for UINT8 / INT8 inputs of
 /// quantized models. Each output is written in its element type to `DIR/output_<i>.<ext>`
 /// (`f32` for FLOAT32, `u8`, `i8`, `i32`, else `bin`), and its shape is printed.
-/// `--arithmetic` chooses the integer arithmetic of quantized operators (default xnnpack).
+/// `--arithmetic` chooses the integer arithmetic of quantized operators (default xnnpack);
+/// `--isa` the kernels of another instruction set this CPU runs (avx512, avx2, neon, portable),
+/// as `bench-model` does, to compare every build's results with LiteRT's.
 package enum RunModelCommand: Command {
     package static let name = "run-model"
     package static let summary =
         "run a .tflite model (or a .task member) on raw input files (float32, or uint8/int8 for quantized inputs)"
     package static let usage =
         "vision-tasks run-model MODEL [--member NAME] --input FILE... --output-dir DIR [--threads N] [--arithmetic "
-        + "xnnpack|reference]"
+        + "xnnpack|reference] [--isa NAME]"
 
     package static func run(_ arguments: [String], context: CommandContext) throws -> Int32 {
         let parsed = try Arguments(
-            arguments, flags: [], options: ["member", "input", "output-dir", "threads", "arithmetic"])
+            arguments, flags: [], options: ["member", "input", "output-dir", "threads", "arithmetic", "isa"])
         guard parsed.positionals.count == 1, let file = parsed.positionals.first else {
             throw CLIError.usage("run-model takes exactly one MODEL")
         }
@@ -28,7 +30,7 @@ package enum RunModelCommand: Command {
         let inputs = parsed.values("input")
         let interpreter = try ModelLoading.interpreter(
             path: context.absolute(file), member: parsed.value("member"),
-            threads: try parsed.integer("threads", in: 1...256),
+            threads: try parsed.integer("threads", in: 1...256), instructionSet: parsed.value("isa"),
             arithmetic: try ModelLoading.arithmetic(parsed.value("arithmetic")))
         guard inputs.count == interpreter.inputCount else {
             throw CLIError.usage(
