@@ -3,7 +3,8 @@
 `vision-tasks bench TASK IMAGE --mode image|video --json`.
 
 usage: mediapipe_bench.py TASK IMAGE --model PATH [--mode image|video] [--iterations N] [--warmup N] [--masks]
-  TASK: pose | hands | objects (default options of the task; --masks adds pose segmentation masks)
+  TASK: pose | hands | objects | faces (default options of the task; --masks adds pose segmentation
+  masks)
 prints {"task", "model", "image", "mode", "medianMs", "minMs", "maxMs"}
 
 IMAGE mode calls detect() on the same image; VIDEO mode feeds the image as successive frames
@@ -31,13 +32,16 @@ def create(task, model, mode, masks):
     if task == "hands":
         return vision.HandLandmarker.create_from_options(
             vision.HandLandmarkerOptions(base_options=base, running_mode=running))
+    if task == "faces":
+        return vision.FaceDetector.create_from_options(
+            vision.FaceDetectorOptions(base_options=base, running_mode=running))
     return vision.ObjectDetector.create_from_options(
         vision.ObjectDetectorOptions(base_options=base, running_mode=running))
 
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("task", choices=["pose", "hands", "objects"])
+    parser.add_argument("task", choices=["pose", "hands", "objects", "faces"])
     parser.add_argument("image")
     parser.add_argument("--model", required=True)
     parser.add_argument("--mode", choices=["image", "video"], default="image")
