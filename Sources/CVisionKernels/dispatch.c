@@ -17,6 +17,8 @@
                                 const float *);                                                                \
     void vk_prelu_pixels_##suffix(const float *, float *, size_t, size_t, const float *);                        \
     void vk_max_pool_##suffix(const vk_conv_geometry *, float *, size_t, size_t, float, float);                \
+    void vk_avg_pool_##suffix(const vk_conv_geometry *, float *, size_t, size_t, int, float, float);           \
+    void vk_hard_swish_##suffix(const float *, float *, size_t);                                             \
     void vk_resize_bilinear_##suffix(const vk_resize *, size_t, size_t);                                     \
     void vk_sigmoid_##suffix(const float *, float *, size_t);                                                \
     void vk_conv_planar_##suffix(const vk_conv_geometry *, const float *, const float *, size_t, float *, size_t, \
@@ -246,6 +248,15 @@ void vk_prelu_pixels(vk_isa isa, const float *x, float *out, size_t pixels, size
 void vk_max_pool(vk_isa isa, const vk_conv_geometry *geometry, float *output, size_t row_begin, size_t row_end,
                  float lo, float hi) {
     VK_DISPATCH(isa, vk_max_pool, geometry, output, row_begin, row_end, lo, hi)
+}
+
+void vk_avg_pool(vk_isa isa, const vk_conv_geometry *geometry, float *output, size_t row_begin, size_t row_end,
+                 int valid_only, float lo, float hi) {
+    VK_DISPATCH(isa, vk_avg_pool, geometry, output, row_begin, row_end, valid_only, lo, hi)
+}
+
+void vk_hard_swish(vk_isa isa, const float *x, float *y, size_t count) {
+    VK_DISPATCH(isa, vk_hard_swish, x, y, count)
 }
 
 // MARK: Sparse 1x1 convolution

@@ -586,6 +586,79 @@ void VK_SUFFIX(vk_max_pool)(const vk_conv_geometry *g, float *output, size_t row
     }
 }
 
+// Average pooling of channels [c, c + L) of one output pixel: the taps column by column,
+// nine per pass in XNNPACK's addition tree, added to the running sum, then scaled and clamped.
+#define VK_AVG_BLOCK(T, L, LOAD, STORE, MAXF, MINF)                                                         \
+    for (; c + L <= C; c += L) {                                                                           \
+        T acc = (T)(0.0f);                                                                                 \
+        for (size_t t0 = 0; t0 < taps; t0 += 9) {                                                          \
+            T in[9];                                                                                       \
+            for (size_t j = 0; j < 9; j++) {                                                               \
+                const size_t t = t0 + j;                                                                   \
+                in[j] = (T)(0.0f);                                                                         \
+                if (t < taps) {                                                                            \
+                    const ptrdiff_t iy = iy0 + (ptrdiff_t)(t % KH), ix = ix0 + (ptrdiff_t)(t / KH);        \
+                    if (iy >= 0 && iy < (ptrdiff_t)g->input_height && ix >= 0 && ix < (ptrdiff_t)W)        \
+                        in[j] = LOAD(image + ((size_t)iy * W + (size_t)ix) * C + c);                       \
+                }                                                                                          \
+            }                                                                                              \
+            const T s018 = (in[0] + in[1]) + in[8], s23 = in[2] + in[3], s45 = in[4] + in[5],              \
+                    s67 = in[6] + in[7];                                                                   \
+            acc = acc + ((s23 + s45) + (s018 + s67));                                                      \
+        }                                                                                                  \
+        STORE(out + c, MINF((T)(hi), MAXF((T)(lo), acc * (T)(scale))));                                    \
+    }
+
+void VK_SUFFIX(vk_avg_pool)(const vk_conv_geometry *g, float *output, size_t row_begin, size_t row_end,
+                            int valid_only, float lo, float hi) {
+    const size_t C = g->channels, W = g->input_width, OW = g->output_width, KH = g->kernel_height;
+    const size_t taps = KH * g->kernel_width;
+    for (size_t r = row_begin; r < row_end; r++) {
+        size_t b = r / g->output_height, oy = r % g->output_height;
+        const float *image = g->input + b * g->input_height * W * C;
+        const ptrdiff_t iy0 = (ptrdiff_t)(oy * g->stride_h) - (ptrdiff_t)g->pad_top;
+        float *out = output + r * OW * C;
+        for (size_t ox = 0; ox < OW; ox++, out += C) {
+            const ptrdiff_t ix0 = (ptrdiff_t)(ox * g->stride_w) - (ptrdiff_t)g->pad_left;
+            size_t count = taps;
+            if (valid_only) {
+                size_t rows = 0, columns = 0;
+                for (size_t k = 0; k < KH; k++)
+                    rows += iy0 + (ptrdiff_t)k >= 0 && iy0 + (ptrdiff_t)k < (ptrdiff_t)g->input_height;
+                for (size_t k = 0; k < g->kernel_width; k++)
+                    columns += ix0 + (ptrdiff_t)k >= 0 && ix0 + (ptrdiff_t)k < (ptrdiff_t)W;
+                count = rows * columns;
+            }
+            const float scale = count > 0 ? 1.0f / (float)count : 0.0f;
+            size_t c = 0;
+            VK_AVG_BLOCK(vk_v, VK_LANES, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)
+#if VK_LANES == 16
+            VK_AVG_BLOCK(vk_h, 8, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
+#endif
+            VK_AVG_BLOCK(VK_SUFFIX(vk_q), 4, VK_LOADQ, VK_STOREQ, VK_SELMAX, VK_SELMIN)
+            VK_AVG_BLOCK(float, 1, VK_LOAD1, VK_STORE1, VK_SELMAX, VK_SELMIN)
+        }
+    }
+}
+#undef VK_AVG_BLOCK
+
+// MARK: Hard swish
+
+void VK_SUFFIX(vk_hard_swish)(const float *x, float *y, size_t count) {
+    // XNNPACK's constants: 1/6 rounded to float (0x1.555556p-3f), one half, the clamp to [0, 1].
+    const vk_v sixth = (vk_v)(0x1.555556p-3f), half = (vk_v)(0.5f), zero = (vk_v)(0.0f), one = (vk_v)(1.0f);
+    size_t i = 0;
+    for (; i + VK_LANES <= count; i += VK_LANES) {
+        const vk_v v = VK_LOAD(x + i);
+        const vk_v a = VK_MIN(one, VK_MAX(zero, VK_FMA(v, sixth, half)));
+        VK_STORE(y + i, a * v);
+    }
+    for (; i < count; i++) {
+        const float a = VK_SELMIN(1.0f, VK_SELMAX(0.0f, VK_FMA(x[i], 0x1.555556p-3f, 0.5f)));
+        y[i] = a * x[i];
+    }
+}
+
 // MARK: Sparse 1x1 convolution
 
 // 8x8 transpose: dst[j * dst_stride + i] = src[i * src_stride + j].

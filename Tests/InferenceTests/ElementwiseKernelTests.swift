@@ -71,9 +71,14 @@ import Testing
             #expect(abs(value - exact) <= 2 * exact.ulp, "logistic \(value) vs \(exact)")
         }
         #expect(run(.logistic)[2] == 0.5)
-        // x · min(max(x + 3, 0), 6) / 6
-        let hardSwish: [Float] = [0, Float(-2) / 6, 0, Float(1.75) / 6, 3, 8]
-        #expect(run(.hardSwish) == hardSwish)
+        // XNNPACK's x · min(max(x · ⅙ + ½, 0), 1), ⅙ rounded to float and one fused
+        // multiply-add: -4 gives -0 (-4 · 0), -1 gives -1 · fma(-1, ⅙, ½), not -2 / 6.
+        func xnnpackHardSwish(_ x: Float) -> Float {
+            min(max(Float(0.5).addingProduct(x, 0x1.555556p-3), 0), 1) * x
+        }
+        let hardSwish = x.map(xnnpackHardSwish)
+        #expect(hardSwish[0].sign == .minus && hardSwish[0] == 0 && hardSwish[4] == 3 && hardSwish[5] == 8)
+        #expect(run(.hardSwish).map(\.bitPattern) == hardSwish.map(\.bitPattern))
         let leaky: [Float] = [Float(-4) * 0.1, Float(-1) * 0.1, 0, 0.5, 3, 8]
         #expect(run(.leakyRelu(alpha: 0.1)) == leaky)
         #expect(run(.clamp(ActivationClamp(lower: 0, upper: 6, isTanh: false))) == [0, 0, 0, 0.5, 3, 6])

@@ -23,6 +23,8 @@ import Testing
         "hand_landmarker.task/hand_landmarks_detector.tflite",
         // blaze_face_short_range.tflite, byte for byte (FaceDetector's model).
         "face_landmarker.task/face_detector.tflite",
+        // A plain model file (ImageSegmenter's), with MediaPipe's custom transposed convolution.
+        "selfie_segmenter.tflite",
     ]
 
     /// The instruction sets to compare: the best one, AVX2 as well where it is not the best, and
@@ -42,8 +44,9 @@ import Testing
             print("skipping \(name): ../shared/models/\(parts[0]) is absent")
             return
         }
-        let golden = try GoldenModel.load(bundle: parts[0], member: parts[1])
-        let model = try ModelContainer(contentsOfFile: path).model(named: parts[1])
+        let member = parts.count > 1 ? parts[1] : nil
+        let golden = try GoldenModel.load(bundle: parts[0], member: member)
+        let model = try ModelContainer(contentsOfFile: path).model(named: member)
         // Debug builds run the image case only (the random cases take much longer unoptimised).
         let cases = SharedData.isDebugBuild ? golden.cases.filter { $0.input.kind == "image" } : golden.cases
         for instructionSet in LiteRTParityTests.instructionSets {

@@ -241,6 +241,65 @@ import Testing
         }
     }
 
+    /// Average pooling over channel counts that end in every vector width, windows clipped at
+    /// the input's edges (SAME: the average over the taps inside) and whole (VALID, a global
+    /// pool of 90 taps, ten passes of nine): within float rounding of the exact mean.
+    @Test(arguments: instructionSets)
+    func averagePoolMatchesDirectMean(_ isa: InstructionSet) {
+        let h = KernelHarness(threads: 2)
+        for (index, (channels, filter, stride, padding)) in [
+            (5, 3, 2, Padding.same), (28, 3, 2, .same), (37, 2, 1, .valid), (42, 9, 9, .valid), (16, 9, 9, .valid),
+        ].enumerated() {
+            let (height, width) = filter == 9 ? (9, 10) : (7, 9)
+            let axisRows = WindowAxis(input: height, filter: filter, stride: stride, dilation: 1, padding: padding)!
+            let axisColumns = WindowAxis(
+                input: width, filter: filter == 9 ? 10 : filter, stride: stride, dilation: 1, padding: padding)!
+            let inShape = NHWC(batch: 1, height: height, width: width, channels: channels)
+            let outShape = NHWC(batch: 1, height: axisRows.output, width: axisColumns.output, channels: channels)
+            let input = RandomInput.values(seed: UInt64(index + 70), count: height * width * channels, low: -1, high: 1)
+            let count = outShape.height * outShape.width * channels
+            let out = h.output(count + 1)
+            h.run(
+                Pool2DKernel(
+                    kind: .average, input: h.buffer(input), output: out, inputShape: inShape, outputShape: outShape,
+                    rows: axisRows, columns: axisColumns, clamp: .identity, instructionSet: isa))
+            var failures = 0
+            for y in 0..<outShape.height {
+                for x in 0..<outShape.width {
+                    for c in 0..<channels {
+                        var sum = 0.0
+                        var taps = 0
+                        for ky in axisRows.validTaps(y) {
+                            for kx in axisColumns.validTaps(x) {
+                                let iy = axisRows.origin(y) + ky
+                                let ix = axisColumns.origin(x) + kx
+                                sum += Double(input[(iy * width + ix) * channels + c])
+                                taps += 1
+                            }
+                        }
+                        let actual = Double(out[(y * outShape.width + x) * channels + c])
+                        if abs(actual - sum / Double(taps)) > 1e-6 { failures += 1 }
+                    }
+                }
+            }
+            #expect(failures == 0, "\(isa) case \(index): \(failures) outputs differ")
+            #expect(out[count].isNaN, "\(isa) case \(index): wrote past the end")
+        }
+    }
+
+    /// HARD_SWISH, XNNPACK's way (`x · min(max(x/6 + 1/2, 0), 1)` with a fused multiply-add),
+    /// against the definition `x · relu6(x + 3) / 6` on both sides of the bends, in every build.
+    @Test(arguments: instructionSets)
+    func hardSwishMatchesDefinition(_ isa: InstructionSet) {
+        let input = RandomInput.values(seed: 9, count: 1000, low: -5, high: 5) + [-3, 3, 0, -0.5, 7]
+        var output = [Float](repeating: .nan, count: input.count)
+        vk_hard_swish(isa.isa, input, &output, input.count)
+        for (x, y) in zip(input, output) {
+            let expected = Double(x) * min(max(Double(x) + 3, 0), 6) / 6
+            #expect(abs(Double(y) - expected) <= 1e-6 * max(1, abs(expected)), "\(isa) hard swish of \(x): \(y)")
+        }
+    }
+
     /// The residual add of the convolution epilogue: equal widths (one flat run), a narrower
     /// residual (a folded channel PAD), and per-channel slopes, over channel counts that end in
     /// every vector width.

@@ -33,7 +33,8 @@ public enum SharedData {
     /// The official model files present in `shared/models`.
     public static let modelFiles = [
         "pose_landmarker_full.task", "pose_landmarker_lite.task", "hand_landmarker.task",
-        "ssd_mobilenet_v1.tflite", "ssd_mobilenet_v1_no_metadata.tflite",
+        "ssd_mobilenet_v1.tflite", "ssd_mobilenet_v1_no_metadata.tflite", "blaze_face_short_range.tflite",
+        "selfie_segmenter.tflite",
     ]
 
     /// Whether the tests run in a debug build, where heavy cases scale down.

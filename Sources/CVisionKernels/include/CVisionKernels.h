@@ -288,6 +288,19 @@ void vk_add_pixels(vk_isa isa, const float *a, const float *b, size_t b_channels
 /// PRELU over `pixels` pixels of `channels` floats with one slope per channel; `out` may be `x`.
 void vk_prelu_pixels(vk_isa isa, const float *x, float *out, size_t pixels, size_t channels, const float *alpha);
 
+/// AVERAGE_POOL_2D rows `[row_begin, row_end)` (counted over the batch) as XNNPACK computes it
+/// (src/f32-avgpool/avgpool.c.in, src/operators/average-pooling-nhwc.c): the window's taps
+/// column by column (`kx · kernel_height + ky`, src/indirection.c), zeros for taps outside the
+/// input, nine per pass summed as `((i2+i3)+(i4+i5)) + (((i0+i1)+i8)+(i6+i7))` and added to the
+/// running sum; then times `1 / n` rounded to float — n the whole window when `valid_only` is 0,
+/// the taps inside the input otherwise — and clamped.
+void vk_avg_pool(vk_isa isa, const vk_conv_geometry *geometry, float *output, size_t row_begin, size_t row_end,
+                 int valid_only, float lo, float hi);
+
+/// HARD_SWISH as XNNPACK's f32-vhswish kernels compute it (src/f32-vhswish/simd.c.in):
+/// `min(max(fma(x, 0x1.555556p-3f, 0.5f), 0), 1) · x`.
+void vk_hard_swish(vk_isa isa, const float *x, float *y, size_t count);
+
 /// MAX_POOL_2D rows `[row_begin, row_end)` (counted over the batch): the maximum over the window
 /// clipped to the input, starting from the lowest finite float, then clamped.
 void vk_max_pool(vk_isa isa, const vk_conv_geometry *geometry, float *output, size_t row_begin, size_t row_end,

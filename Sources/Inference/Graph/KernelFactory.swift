@@ -84,6 +84,8 @@ enum KernelFactory {
         case .quantize: return try QuantizeKernel.make(ctx)
         case .custom where ctx.code.customCode == DetectionPostProcessKernel.customCode:
             return try DetectionPostProcessKernel.make(ctx)
+        case .custom where ctx.code.customCode == TransposeConvolutionBiasKernel.customCode:
+            return try TransposeConvolutionBiasKernel.make(ctx)
         default: throw InferenceError.unsupportedOperator(name: ctx.name, version: ctx.version, index: ctx.index)
         }
     }

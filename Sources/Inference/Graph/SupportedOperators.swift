@@ -22,7 +22,8 @@ enum SupportedOperators {
 
     /// Custom operators by `custom_code`, with the highest version implemented.
     static let customMaximumVersion: [String: Int] = [
-        DetectionPostProcessKernel.customCode: 1
+        DetectionPostProcessKernel.customCode: 1,
+        TransposeConvolutionBiasKernel.customCode: 1,
     ]
 }
 

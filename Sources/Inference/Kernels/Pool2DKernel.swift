@@ -5,8 +5,8 @@ import ModelFile
 ///
 /// Semantics of TFLite's reference kernels (tensorflow/lite/kernels/internal/reference/pooling.h):
 /// the window is clipped to the input; the maximum starts from the lowest finite float; the
-/// average divides the sum by the number of taps inside the input. Work is split over output
-/// rows.
+/// average is the sum times one over the number of taps inside the input, summed in XNNPACK's
+/// order (`vk_avg_pool`) so that the bits are LiteRT's. Work is split over output rows.
 final class Pool2DKernel: Kernel, ParallelJob {
     enum Kind { case max, average }
 
@@ -77,10 +77,17 @@ final class Pool2DKernel: Kernel, ParallelJob {
     }
 
     func run(tasks range: Range<Int>, thread: Int) {
-        if kind == .max && !clamp.isTanh {
+        if !clamp.isTanh {
             withUnsafePointer(to: geometry) {
-                vk_max_pool(
-                    instructionSet.isa, $0, output, range.lowerBound, range.upperBound, clamp.lower, clamp.upper)
+                if kind == .max {
+                    vk_max_pool(
+                        instructionSet.isa, $0, output, range.lowerBound, range.upperBound, clamp.lower, clamp.upper)
+                } else {
+                    // Averages over the taps inside the input (TFLite's and XNNPACK's rule).
+                    vk_avg_pool(
+                        instructionSet.isa, $0, output, range.lowerBound, range.upperBound, 1, clamp.lower,
+                        clamp.upper)
+                }
             }
             return
         }

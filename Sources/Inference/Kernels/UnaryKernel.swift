@@ -3,7 +3,8 @@ import ModelFile
 
 /// Element-wise float32 activations: LOGISTIC, TANH, RELU, RELU6, RELU_N1_TO_1, HARD_SWISH,
 /// LEAKY_RELU. Formulas from tensorflow/lite/kernels/activations.cc (reference paths); LOGISTIC
-/// with XNNPACK's AVX-512 approximation bit for bit (`vk_sigmoid`).
+/// with XNNPACK's AVX-512 approximation bit for bit (`vk_sigmoid`), HARD_SWISH with XNNPACK's
+/// formula (`vk_hard_swish`).
 final class UnaryKernel: Kernel, ParallelJob {
     enum Operation: Equatable {
         /// `1 / (1 + e^-x)`
@@ -11,7 +12,8 @@ final class UnaryKernel: Kernel, ParallelJob {
         case tanh
         /// Clamp to `[lower, upper]` (RELU, RELU6, RELU_N1_TO_1).
         case clamp(ActivationClamp)
-        /// `x · relu6(x + 3) / 6`
+        /// `x · relu6(x + 3) / 6`, as XNNPACK computes it: `x · min(max(x · ⅙ + ½, 0), 1)` with
+        /// one fused multiply-add.
         case hardSwish
         /// `x > 0 ? x : alpha · x`
         case leakyRelu(alpha: Float)
@@ -63,10 +65,7 @@ final class UnaryKernel: Kernel, ParallelJob {
             case .clamp(let clamp):
                 for i in start..<end { output[i] = clamp.apply(input[i]) }
             case .hardSwish:
-                for i in start..<end {
-                    let x = input[i]
-                    output[i] = x * Swift.min(Swift.max(x + 3, 0), 6) / 6
-                }
+                vk_hard_swish(instructionSet.isa, input + start, output + start, end - start)
             case .leakyRelu(let alpha):
                 for i in start..<end {
                     let x = input[i]

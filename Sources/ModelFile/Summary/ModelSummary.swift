@@ -42,8 +42,8 @@ package struct ModelSummary: Sendable {
     package var metadata: MetadataInfo?
     /// Other metadata entries (e.g. `reduced_precision_support`) with their text values.
     package var metadataEntries: [(name: String, value: String?)]
-    /// Custom operators with their decoded flexbuffer options (`nil` when they have none).
-    package var customOperators: [(name: String, options: FlexValue?)]
+    /// Custom operators with their options, decoded where their format is known.
+    package var customOperators: [(name: String, options: CustomOptionsSummary)]
 
     /// Summarises the main subgraph of `model`.
     package init(model: TFLiteModel) throws {
@@ -58,7 +58,7 @@ package struct ModelSummary: Sendable {
         inputs = graph.inputs.map(info)
         outputs = graph.outputs.map(info)
 
-        var custom: [(name: String, options: FlexValue?)] = []
+        var custom: [(name: String, options: CustomOptionsSummary)] = []
         var counts: [(name: String, count: Int)] = []
         var macsByName: [(name: String, macs: Int)] = []
         func add(_ name: String, to list: inout [(name: String, count: Int)]) {
@@ -72,7 +72,8 @@ package struct ModelSummary: Sendable {
             let name = model.operatorCodes[op.opcodeIndex].name
             add(name, to: &counts)
             if model.operatorCodes[op.opcodeIndex].builtinCode == .custom {
-                custom.append((name, try op.customOptions.flatMap { $0.count > 0 ? try FlexValue(bytes: $0) : nil }))
+                let code = model.operatorCodes[op.opcodeIndex].customCode ?? name
+                custom.append((name, CustomOptionsSummary(operator: code, options: op.customOptions)))
             }
             let macs = ModelSummary.macs(of: op, name: name, in: graph)
             if macs > 0 {
@@ -115,6 +116,9 @@ package struct ModelSummary: Sendable {
             return outputElements * weights[1] * weights[2]
         case "FULLY_CONNECTED" where weights.count == 2 && weights[0] > 0:
             return outputElements / weights[0] * weights[0] * weights[1]
+        case "CUSTOM:" + TransposeConvolutionParameters.operatorName where weights.count == 4 && op.inputs[0] >= 0:
+            // Every input element meets the kh × kw × cout weights of its channel.
+            return graph.tensors[Int(op.inputs[0])].elementCount * weights[0] * weights[1] * weights[2]
         default:
             return 0
         }

@@ -61,10 +61,23 @@ package struct ModelReport {
                 "customOptions",
                 .array(
                     s.customOperators.map { op in
-                        .object([("op", .string(op.name)), ("options", op.options.map(json) ?? .null)])
+                        .object([("op", .string(op.name)), ("options", json(op.options))])
                     })
             ),
         ])
+    }
+
+    fileprivate static func json(_ options: CustomOptionsSummary) -> JSONValue {
+        switch options {
+        case .none: return .null
+        case .flexbuffer(let value): return json(value)
+        case .transposeConvolution(let parameters):
+            return .object([
+                ("padding", .string(parameters.padding == .same ? "SAME" : "VALID")),
+                ("strideWidth", .int(parameters.strideWidth)), ("strideHeight", .int(parameters.strideHeight)),
+            ])
+        case .opaque(let byteCount): return .object([("opaqueBytes", .int(byteCount))])
+        }
     }
 
     fileprivate static func json(_ value: FlexValue) -> JSONValue {
@@ -152,7 +165,8 @@ package struct ModelReport {
             )
             lines.append("  parameters: \(grouped(s.parameters))")
             for (op, options) in s.customOperators {
-                lines.append("  \(op) options: " + (options.map { ModelReport.json($0).serialized() } ?? "none"))
+                let text = options == .none ? "none" : ModelReport.json(options).serialized()
+                lines.append("  \(op) options: " + text)
             }
             for (entry, value) in s.metadataEntries {
                 lines.append("  \(entry): \(value ?? "-")")

@@ -41,20 +41,26 @@ struct GoldenModel: Decodable {
     }
 
     let bundle: String
-    let member: String
+    /// `nil` for a plain model file.
+    let member: String?
     let inputShape: [Int]
     let reference: String
-    let builtinVsXnnpackMaxScaledError: Double
+    /// `nil` for a model LiteRT's builtin kernels cannot run (a custom operator).
+    let builtinVsXnnpackMaxScaledError: Double?
     let tolerance: Double
     let cases: [Case]
 
     static var directory: URL? { Bundle.module.url(forResource: "Golden", withExtension: nil) }
 
-    static func load(bundle: String, member: String) throws -> GoldenModel {
+    /// The golden data of `member` of the bundle `bundle`, or of the plain model file `bundle`
+    /// when `member` is `nil`.
+    static func load(bundle: String, member: String?) throws -> GoldenModel {
         guard let directory else { throw GoldenError.missing("Golden resource directory") }
         let name =
-            bundle.replacingOccurrences(of: ".task", with: "") + "__"
-            + member.replacingOccurrences(of: ".tflite", with: "") + ".json"
+            member.map {
+                bundle.replacingOccurrences(of: ".task", with: "") + "__"
+                    + $0.replacingOccurrences(of: ".tflite", with: "") + ".json"
+            } ?? bundle.replacingOccurrences(of: ".tflite", with: "") + ".json"
         let data = try Data(contentsOf: directory.appendingPathComponent(name))
         return try JSONDecoder().decode(GoldenModel.self, from: data)
     }

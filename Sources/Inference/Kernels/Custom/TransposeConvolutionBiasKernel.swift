@@ -1,0 +1,127 @@
+import ModelFile
+
+/// MediaPipe's custom operator `Convolution2DTransposeBias` (a transposed convolution with a
+/// bias; mediapipe/util/tflite/operations/transpose_conv_bias.cc) on float32 NHWC tensors:
+/// inputs the data `[n, h, w, cin]`, the filter `[cout, kh, kw, cin]` and the bias `[cout]`;
+/// options the raw ``TransposeConvolutionParameters``.
+///
+/// Implemented for windows that do not overlap — strides equal to the kernel size, the
+/// up-sampling layers of MediaPipe's segmenters — where no padding applies (SAME and VALID both
+/// give `in · stride` outputs) and every output is `bias + Σ_c in[c] · w[c]` over one input
+/// pixel: a matrix product whose `kw · cout` columns for one kernel row are the consecutive
+/// outputs of that input pixel's block in one output row. So the product writes straight into
+/// the output, one pass per kernel row, each output accumulated from the bias in channel order
+/// as XNNPACK's deconvolution does (its GEMM path for stride = kernel). Overlapping windows are
+/// rejected as unsupported.
+final class TransposeConvolutionBiasKernel: Kernel, ParallelJob {
+    static let customCode = TransposeConvolutionParameters.operatorName
+
+    let input: UnsafeMutablePointer<Float>
+    let output: UnsafeMutablePointer<Float>
+    let inputShape: NHWC
+    let outputShape: NHWC
+    let kernelHeight: Int
+    /// One matrix product per kernel row `dy`: `kw · cout` columns, `cin` deep.
+    let rowWeights: [PackedWeights]
+
+    static func make(_ ctx: OperatorContext) throws -> Kernel {
+        try ctx.expect(inputs: 3...3, outputs: 1)
+        try ctx.requireFloat(inputs: [0])
+        guard let bytes = ctx.customOptions else { throw ctx.invalid("missing TfLiteTransposeConvParams options") }
+        let parameters: TransposeConvolutionParameters
+        do {
+            parameters = try TransposeConvolutionParameters(options: bytes)
+        } catch {
+            throw ctx.invalid("\(error)")
+        }
+        let x = try ctx.input(0)
+        guard let inputShape = NHWC(x.shape) else {
+            throw ctx.unsupported("input must have rank 4, has \(x.shapeText)")
+        }
+        let filter = try ctx.requireConstant(1, "the filter")
+        guard filter.descriptor.type == .float32, let filterShape = NHWC(filter.descriptor.shape) else {
+            throw ctx.invalid("filter must be a rank-4 float32 constant, has \(filter.descriptor.shapeText)")
+        }
+        guard filterShape.channels == inputShape.channels else {
+            throw ctx.invalid("filter depth \(filterShape.channels) differs from input depth \(inputShape.channels)")
+        }
+        guard filterShape.height == parameters.strideHeight, filterShape.width == parameters.strideWidth else {
+            throw ctx.unsupported(
+                "kernel \(filterShape.height)x\(filterShape.width) with strides "
+                    + "\(parameters.strideHeight)x\(parameters.strideWidth) (only non-overlapping windows, "
+                    + "strides equal to the kernel size, are implemented)")
+        }
+        let outputs = filterShape.batch
+        let bias = try ctx.floatBias(2, count: outputs)
+        let outputShape = NHWC(
+            batch: inputShape.batch, height: inputShape.height * filterShape.height,
+            width: inputShape.width * filterShape.width, channels: outputs)
+        try ctx.requireOutputShape(outputShape.shape)
+        return TransposeConvolutionBiasKernel(
+            input: ctx.inputFloats(0), output: ctx.outputFloats(0), inputShape: inputShape, outputShape: outputShape,
+            filter: filter.floats, filterShape: filterShape, bias: bias?.floats, instructionSet: ctx.instructionSet)
+    }
+
+    init(
+        input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: NHWC, outputShape: NHWC,
+        filter: UnsafePointer<Float>, filterShape: NHWC, bias: UnsafePointer<Float>?,
+        instructionSet: InstructionSet = .best
+    ) {
+        self.input = input
+        self.output = output
+        self.inputShape = inputShape
+        self.outputShape = outputShape
+        kernelHeight = filterShape.height
+        let (kh, kw, cin, cout) = (filterShape.height, filterShape.width, filterShape.channels, filterShape.batch)
+        var weights: [PackedWeights] = []
+        var rows = [Float](repeating: 0, count: kw * cout * cin)
+        var biases = [Float](repeating: 0, count: kw * cout)
+        for dy in 0..<kh {
+            // Column (dx, o) of kernel row dy holds filter[o][dy][dx][·] (OHWI).
+            for dx in 0..<kw {
+                for o in 0..<cout {
+                    let column = dx * cout + o
+                    let source = ((o * kh + dy) * kw + dx) * cin
+                    for c in 0..<cin { rows[column * cin + c] = filter[source + c] }
+                    biases[column] = bias?[o] ?? 0
+                }
+            }
+            weights.append(
+                rows.withUnsafeBufferPointer { w in
+                    biases.withUnsafeBufferPointer { b in
+                        PackedWeights(
+                            weights: w.baseAddress!, bias: b.baseAddress, n: kw * cout, k: cin,
+                            instructionSet: instructionSet)
+                    }
+                })
+        }
+        rowWeights = weights
+    }
+
+    var constantByteCount: Int { rowWeights.reduce(0) { $0 + $1.byteCount } }
+
+    func execute(_ context: ExecutionContext) {
+        let tasks = inputShape.batch * inputShape.height * kernelHeight
+        context.pool.run(
+            self, taskCount: tasks,
+            work: tasks * inputShape.width * inputShape.channels * (outputShape.width / inputShape.width)
+                * outputShape.channels)
+    }
+
+    /// Task `t`: input row `t / kh` (over the batch) through kernel row `t % kh`.
+    func run(tasks range: Range<Int>, thread: Int) {
+        let (w, cin, cout) = (inputShape.width, inputShape.channels, outputShape.channels)
+        let kw = outputShape.width / w
+        for task in range {
+            let dy = task % kernelHeight
+            let row = task / kernelHeight
+            let b = row / inputShape.height
+            let y = row % inputShape.height
+            let outputRow = (b * outputShape.height + y * kernelHeight + dy) * outputShape.width * cout
+            let weights = rowWeights[dy]
+            weights.run(
+                a: input + row * w * cin, aStride: cin, c: output + outputRow, cStride: kw * cout, rows: 0..<w,
+                panels: 0..<weights.panelCount, clamp: .identity)
+        }
+    }
+}
