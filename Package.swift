@@ -81,7 +81,9 @@ let package = Package(
         .testTarget(
             name: "ImagingTests", dependencies: ["Imaging", "TestSupport", "AllocationCounter"],
             resources: [.copy("Golden")]),
-        .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks", "Imaging", "TestSupport"]),
+        .testTarget(
+            name: "VisionTasksTests", dependencies: ["VisionTasks", "Imaging", "ModelFile", "TestSupport"],
+            resources: [.copy("Fixtures")]),
         .testTarget(
             name: "PoseDetectionTests", dependencies: ["PoseDetection", "VisionTasks", "Imaging", "TestSupport"]),
         .testTarget(

@@ -319,6 +319,50 @@ int vt_png_encode_rgb(const uint8_t *pixels, size_t bytes_per_row, int32_t width
     return vt_png_context_finish(context);
 }
 
+int vt_png_encode_gray(const uint8_t *samples, size_t bytes_per_row, int32_t width, int32_t height,
+                       int32_t bit_depth, uint8_t **output, size_t *output_size,
+                       char *message, size_t message_capacity) {
+    if (output == NULL || output_size == NULL || samples == NULL || width <= 0 || height <= 0 ||
+        (bit_depth != 8 && bit_depth != 16) || bytes_per_row < (size_t)width * (size_t)(bit_depth / 8)) {
+        vt_set_message(message, message_capacity, "invalid arguments for grayscale PNG encoding");
+        return VT_STATUS_INVALID_ARGUMENT;
+    }
+    *output = NULL;
+    *output_size = 0;
+    vt_png_context *const context = vt_png_context_create(message, message_capacity);
+    if (context == NULL) {
+        return VT_STATUS_OUT_OF_MEMORY;
+    }
+    context->writing = 1;
+    context->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, context, vt_png_error, vt_png_warning);
+    if (context->png == NULL) {
+        vt_png_record(context, VT_STATUS_OUT_OF_MEMORY, "cannot create the PNG writer");
+        return vt_png_context_finish(context);
+    }
+    context->info = png_create_info_struct(context->png);
+    if (context->info == NULL) {
+        vt_png_record(context, VT_STATUS_OUT_OF_MEMORY, "cannot create the PNG writer");
+        return vt_png_context_finish(context);
+    }
+    if (setjmp(png_jmpbuf(context->png))) {
+        return vt_png_context_finish(context);
+    }
+    png_structp png = context->png;
+    png_infop info = context->info;
+    png_set_write_fn(png, context, vt_png_write, vt_png_flush);
+    png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, bit_depth, PNG_COLOR_TYPE_GRAY,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    for (int32_t y = 0; y < height; y++) {
+        png_write_row(png, (png_const_bytep)(samples + (size_t)y * bytes_per_row));
+    }
+    png_write_end(png, NULL);
+    *output = context->output.data;
+    *output_size = context->output.size;
+    context->output.data = NULL;
+    return vt_png_context_finish(context);
+}
+
 #else // no libpng on this platform
 
 int vt_png_read_info(const uint8_t *data, size_t size, vt_decode_limits limits,
@@ -341,6 +385,15 @@ int vt_png_encode_rgb(const uint8_t *pixels, size_t bytes_per_row, int32_t width
                       uint8_t **output, size_t *output_size,
                       char *message, size_t message_capacity) {
     (void)pixels; (void)bytes_per_row; (void)width; (void)height; (void)exif; (void)exif_size;
+    (void)output; (void)output_size;
+    vt_set_message(message, message_capacity, "libpng is not available on this platform");
+    return VT_STATUS_UNAVAILABLE;
+}
+
+int vt_png_encode_gray(const uint8_t *samples, size_t bytes_per_row, int32_t width, int32_t height,
+                       int32_t bit_depth, uint8_t **output, size_t *output_size,
+                       char *message, size_t message_capacity) {
+    (void)samples; (void)bytes_per_row; (void)width; (void)height; (void)bit_depth;
     (void)output; (void)output_size;
     vt_set_message(message, message_capacity, "libpng is not available on this platform");
     return VT_STATUS_UNAVAILABLE;

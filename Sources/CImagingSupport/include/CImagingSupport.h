@@ -98,6 +98,12 @@ int vt_png_encode_rgb(const uint8_t *pixels, size_t bytes_per_row, int32_t width
                       uint8_t **output, size_t *output_size,
                       char *message, size_t message_capacity);
 
+/// Encodes grayscale rows as a non-interlaced grayscale PNG of `bit_depth` 8 or 16 bits per
+/// sample; 16-bit samples are given big-endian, as PNG stores them.
+int vt_png_encode_gray(const uint8_t *samples, size_t bytes_per_row, int32_t width, int32_t height,
+                       int32_t bit_depth, uint8_t **output, size_t *output_size,
+                       char *message, size_t message_capacity);
+
 /// Releases a buffer returned by an encoder.
 void vt_free(void *pointer);
 

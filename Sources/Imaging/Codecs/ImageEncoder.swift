@@ -6,6 +6,33 @@ package enum ImageEncoder {
         try PlatformCodec.encode(bitmap, format: .png, quality: 100, orientation: orientation)
     }
 
+    /// An 8-bit grayscale PNG file of `samples` (`width × height` values, row-major), such as a
+    /// segmenter's category mask, its values unchanged.
+    ///
+    /// - Throws: ``ImageError/encodingFailed(_:)`` when the sizes do not match the samples.
+    package static func grayscalePNG(_ samples: [UInt8], width: Int, height: Int) throws -> [UInt8] {
+        guard width > 0, height > 0, samples.count == width * height else {
+            throw ImageError.encodingFailed("PNG: \(samples.count) samples for \(width)×\(height) pixels")
+        }
+        return try PlatformCodec.encodeGrayPNG(samples, width: width, height: height, bitDepth: 8)
+    }
+
+    /// A 16-bit grayscale PNG file of `samples` (`width × height` values, row-major), such as a
+    /// confidence mask scaled to 0…65535.
+    ///
+    /// - Throws: ``ImageError/encodingFailed(_:)`` when the sizes do not match the samples.
+    package static func grayscalePNG16(_ samples: [UInt16], width: Int, height: Int) throws -> [UInt8] {
+        guard width > 0, height > 0, samples.count == width * height else {
+            throw ImageError.encodingFailed("PNG: \(samples.count) samples for \(width)×\(height) pixels")
+        }
+        var bigEndian = [UInt8](repeating: 0, count: samples.count * 2)
+        for (index, sample) in samples.enumerated() {
+            bigEndian[2 * index] = UInt8(truncatingIfNeeded: sample >> 8)
+            bigEndian[2 * index + 1] = UInt8(truncatingIfNeeded: sample)
+        }
+        return try PlatformCodec.encodeGrayPNG(bigEndian, width: width, height: height, bitDepth: 16)
+    }
+
     /// A baseline JPEG file of `bitmap` at `quality` (1...100, clamped); `orientation`, when
     /// given, is stored in an EXIF APP1 segment.
     package static func jpeg(_ bitmap: Bitmap, quality: Int = 90, orientation: ImageOrientation? = nil) throws

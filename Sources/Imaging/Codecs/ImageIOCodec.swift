@@ -68,6 +68,32 @@
             }
             return [UInt8](output as Data)
         }
+
+        /// A grayscale PNG of `samples` (`width × height`, row-major; 16-bit samples big-endian).
+        static func encodeGrayPNG(_ samples: [UInt8], width: Int, height: Int, bitDepth: Int) throws -> [UInt8] {
+            let byteOrder = bitDepth == 16 ? CGBitmapInfo.byteOrder16Big.rawValue : 0
+            guard let provider = CGDataProvider(data: Data(samples) as CFData),
+                let image = CGImage(
+                    width: width, height: height, bitsPerComponent: bitDepth, bitsPerPixel: bitDepth,
+                    bytesPerRow: width * bitDepth / 8, space: CGColorSpaceCreateDeviceGray(),
+                    bitmapInfo: CGBitmapInfo(rawValue: CGImageAlphaInfo.none.rawValue | byteOrder), provider: provider,
+                    decode: nil, shouldInterpolate: false, intent: .defaultIntent)
+            else {
+                throw ImageError.encodingFailed("PNG: cannot create a grayscale CGImage")
+            }
+            let output = NSMutableData()
+            guard
+                let destination = CGImageDestinationCreateWithData(
+                    output as CFMutableData, "public.png" as CFString, 1, nil)
+            else {
+                throw ImageError.encodingFailed("PNG: ImageIO has no encoder")
+            }
+            CGImageDestinationAddImage(destination, image, nil)
+            guard CGImageDestinationFinalize(destination) else {
+                throw ImageError.encodingFailed("PNG: ImageIO could not finish the file")
+            }
+            return [UInt8](output as Data)
+        }
     }
 #elseif !canImport(CImagingSupport)
 
@@ -83,6 +109,10 @@
             _ bitmap: Bitmap, format: ImageFileFormat, quality: Int, orientation: ImageOrientation?
         ) throws -> [UInt8] {
             throw ImageError.encodingFailed("no JPEG/PNG encoder on this platform")
+        }
+
+        static func encodeGrayPNG(_ samples: [UInt8], width: Int, height: Int, bitDepth: Int) throws -> [UInt8] {
+            throw ImageError.encodingFailed("no PNG encoder on this platform")
         }
     }
 #endif

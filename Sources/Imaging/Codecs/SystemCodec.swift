@@ -84,6 +84,25 @@
             }
         }
 
+        /// A grayscale PNG of `samples` (`width × height`, row-major; 16-bit samples big-endian).
+        static func encodeGrayPNG(_ samples: [UInt8], width: Int, height: Int, bitDepth: Int) throws -> [UInt8] {
+            try samples.withUnsafeBufferPointer { pixels in
+                try withMessageBuffer { message, capacity in
+                    var output: UnsafeMutablePointer<UInt8>? = nil
+                    var outputSize = 0
+                    let status = vt_png_encode_gray(
+                        pixels.baseAddress, width * bitDepth / 8, Int32(clamping: width), Int32(clamping: height),
+                        Int32(bitDepth), &output, &outputSize, message, capacity)
+                    defer { vt_free(output) }
+                    guard status == Int32(VT_STATUS_OK.rawValue), let output else {
+                        if status == Int32(VT_STATUS_OUT_OF_MEMORY.rawValue) { throw ImageError.outOfMemory }
+                        throw ImageError.encodingFailed("PNG: " + String(cString: message))
+                    }
+                    return Array(UnsafeBufferPointer(start: output, count: outputSize))
+                }
+            }
+        }
+
         // MARK: - Helpers
 
         private static func withMessageBuffer<Result>(

@@ -63,6 +63,8 @@ package struct SubgraphMetadata: Sendable, Equatable {
     package var associatedFiles: [AssociatedFile]
     package var inputProcessUnits: [ProcessUnit]
     package var outputProcessUnits: [ProcessUnit]
+    /// Named opaque blobs (`CustomMetadata`), such as MediaPipe's `SEGMENTER_METADATA`.
+    package var customMetadata: [CustomMetadata]
 
     init(_ t: FlatTable, tag: String) throws {
         name = try t.string(0, "\(tag).name")
@@ -76,6 +78,25 @@ package struct SubgraphMetadata: Sendable, Equatable {
         associatedFiles = try AssociatedFile.list(t, field: 4, tag: "\(tag).associated_files")
         inputProcessUnits = try ProcessUnit.list(t, field: 5, tag: "\(tag).input_process_units")
         outputProcessUnits = try ProcessUnit.list(t, field: 6, tag: "\(tag).output_process_units")
+        // Fields 7 and 8 are the input and output tensor groups.
+        customMetadata = try t.tables(9, "\(tag).custom_metadata").enumerated().map { i, table in
+            CustomMetadata(
+                name: try table.string(0, "\(tag).custom_metadata[\(i)].name"),
+                data: try table.bytes(1, "\(tag).custom_metadata[\(i)].data"))
+        }
+    }
+}
+
+/// A named blob of a subgraph's metadata (`CustomMetadata` in metadata_schema.fbs), whose
+/// format belongs to whoever reads it.
+package struct CustomMetadata: Sendable {
+    package var name: String?
+    package var data: ByteRange?
+}
+
+extension CustomMetadata: Equatable {
+    package static func == (lhs: CustomMetadata, rhs: CustomMetadata) -> Bool {
+        lhs.name == rhs.name && lhs.data.map { Array($0.bytes) } == rhs.data.map { Array($0.bytes) }
     }
 }
 

@@ -61,6 +61,15 @@ public struct Mask: Sendable {
         storage = MaskStorage(zeroedFloats: count, fill: fill)
     }
 
+    /// Creates a byte mask of `width × height` zeros and lets `fill` write its pixels, without
+    /// an intermediate copy (pipeline output).
+    init?(zeroedUInt8Width width: Int, height: Int, fill: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
+        guard let count = Mask.pixelCount(width: width, height: height) else { return nil }
+        self.width = width
+        self.height = height
+        storage = MaskStorage(zeroedBytes: count, fill: fill)
+    }
+
     /// Calls `body` with the pixels as floats.
     public func withUnsafeFloat32Buffer<R>(_ body: (UnsafeBufferPointer<Float>) throws -> R) rethrows -> R {
         try body(UnsafeBufferPointer(start: storage.float32Pointer(), count: width * height))

@@ -36,6 +36,15 @@ final class MaskStorage: @unchecked Sendable {
         floats = buffer
     }
 
+    init(zeroedBytes count: Int, fill: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
+        dataType = .uInt8
+        self.count = count
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: max(count, 1))
+        buffer.initialize(repeating: 0, count: max(count, 1))
+        fill(UnsafeMutableBufferPointer(start: buffer, count: count))
+        bytes = buffer
+    }
+
     deinit {
         bytes?.deallocate()
         floats?.deallocate()

@@ -11,6 +11,8 @@ package enum OptionRule: Sendable {
     /// The hand tracking IoU threshold in (0, 1] outside image mode
     /// (``OptionValidation/checkHandTrackingConfidence(_:runningMode:)``).
     case handTrackingConfidence(Float)
+    /// At least one of the image segmenter's masks (``OptionValidation/checkSomeMaskRequested(confidence:category:)``).
+    case someMaskRequested(confidence: Bool, category: Bool)
 }
 
 /// Checks of task options shared by the tasks, each throwing the error MediaPipe gives for the
@@ -32,7 +34,22 @@ package enum OptionValidation {
                 try checkCategoryLists(allowlist: allowlist, denylist: denylist)
             case .handTrackingConfidence(let value):
                 try checkHandTrackingConfidence(value, runningMode: options.runningMode)
+            case .someMaskRequested(let confidence, let category):
+                try checkSomeMaskRequested(confidence: confidence, category: category)
             }
+        }
+    }
+
+    /// An image segmenter must output at least one kind of mask; MediaPipe's graph refuses to
+    /// start otherwise (image_segmenter_graph.cc: "At least one of CONFIDENCE_MASK,
+    /// CONFIDENCE_MASKS and CATEGORY_MASK must be connected.").
+    package static func checkSomeMaskRequested(confidence: Bool, category: Bool) throws(TasksError) {
+        guard confidence || category else {
+            throw .invalidOption(
+                option: "shouldOutputConfidenceMasks",
+                message:
+                    "At least one of CONFIDENCE_MASK, CONFIDENCE_MASKS and CATEGORY_MASK must be connected: "
+                    + "shouldOutputConfidenceMasks and shouldOutputCategoryMask are both false.")
         }
     }
 

@@ -149,9 +149,9 @@ package final class TaskModel {
 
     /// The interpreter's threads, for work that goes along with the model (such as warping its
     /// mask back onto the image): `body` runs once on each, with the thread's number.
-    var threads: SegmentationMaskProjection.Threads {
+    var threads: TaskThreads {
         let interpreter = interpreter
-        return SegmentationMaskProjection.Threads(count: interpreter.threadCount) { body in
+        return TaskThreads(count: interpreter.threadCount) { body in
             interpreter.forEachThread(body)
         }
     }

@@ -30,20 +30,10 @@ enum SegmentationMaskProjection {
         return output
     }
 
-    /// Runs a body once on each of `count` threads, passing the thread's number (0 is the
-    /// calling thread), and returns when all are done.
-    struct Threads {
-        var count: Int
-        var forEach: (@escaping (Int) -> Void) -> Void
-
-        /// Everything on the calling thread.
-        static var calling: Threads { Threads(count: 1) { body in body(0) } }
-    }
-
     /// The mask as a ``Mask`` of `imageSize`, filled in place, its rows shared out to `threads`.
     static func mask(
         logits: UnsafeBufferPointer<Float>, maskWidth: Int, maskHeight: Int, matrix: CropMatrix,
-        imageSize: ImageSize, threads: Threads = .calling
+        imageSize: ImageSize, threads: TaskThreads = .calling
     ) throws(TasksError) -> Mask {
         try checkSizes(logits: logits, maskWidth: maskWidth, maskHeight: maskHeight, imageSize: imageSize)
         let inverse = try invert(matrix)
@@ -83,7 +73,7 @@ enum SegmentationMaskProjection {
     /// thread fills its own contiguous band of rows.
     private static func warp(
         logits: UnsafeBufferPointer<Float>, maskWidth: Int, maskHeight: Int, inverse: CropMatrix,
-        imageSize: ImageSize, into target: UnsafeMutableBufferPointer<Float>, threads: Threads
+        imageSize: ImageSize, into target: UnsafeMutableBufferPointer<Float>, threads: TaskThreads
     ) {
         guard let output = target.baseAddress else { return }
         // The sigmoid mask with a one-pixel zero border, so that every bilinear sample whose
@@ -128,9 +118,7 @@ enum SegmentationMaskProjection {
                 }
                 let threadCount = max(1, threads.count)
                 table.withUnsafeBufferPointer { weightTable in
-                    // swift-format-ignore: ReplaceForEachWithForLoop
-                    // (`Threads.forEach` runs the body on several threads at once: not a loop.)
-                    threads.forEach { thread in
+                    threads.run { thread in
                         let band = (height + threadCount - 1) / threadCount
                         let rows = min(height, thread * band)..<min(height, (thread + 1) * band)
                         for y in rows {

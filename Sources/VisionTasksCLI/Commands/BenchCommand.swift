@@ -26,7 +26,7 @@ package enum BenchCommand: Command {
 
     /// The tasks that can be benchmarked. Each task adds itself here.
     package static var tasks: [any BenchTask.Type] {
-        [PoseBench.self, HandsBench.self, ObjectsBench.self, FacesBench.self, PreprocessBench.self]
+        [PoseBench.self, HandsBench.self, ObjectsBench.self, FacesBench.self, SegmentBench.self, PreprocessBench.self]
     }
 
     package static func run(_ arguments: [String], context: CommandContext) throws -> Int32 {
@@ -56,7 +56,8 @@ package enum BenchCommand: Command {
     /// call times a tracked frame.
     package static func timeDetections<Task: DetectingTask>(
         of taskName: String, _ arguments: [String], context: CommandContext,
-        makeTask: (_ arguments: Arguments, _ video: Bool) throws -> Task
+        makeTask: (_ arguments: Arguments, _ video: Bool) throws -> Task,
+        extra: (_ image: MPImage, _ medianMilliseconds: Double) throws -> [(String, JSONValue)] = { _, _ in [] }
     ) throws -> Int32 {
         let parsed = try Arguments(arguments, flags: flags, options: options)
         guard parsed.positionals.count == 1 else { throw CLIError.usage("bench \(taskName) takes one IMAGE") }
@@ -73,7 +74,7 @@ package enum BenchCommand: Command {
         }
         BenchTimer.report(
             timing, label: "\(taskName) (\(video ? "video" : "image"))", json: parsed.flag("json"),
-            console: context.console)
+            console: context.console, extra: try extra(image, timing.median))
         return 0
     }
 }

@@ -16,6 +16,7 @@ package enum CLI {
             HandsCommand.self,
             ObjectsCommand.self,
             FacesCommand.self,
+            SegmentCommand.self,
             BenchCommand.self,
             RunModelCommand.self,
             BenchModelCommand.self,

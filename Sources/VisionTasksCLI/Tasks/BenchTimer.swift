@@ -46,10 +46,11 @@ package struct BenchTimer {
                         ("maxMs", .double(rounded(timing.max))),
                     ] + extra))
         } else {
+            let details = extra.map { ", \($0.0) \($0.1.serialized())" }.joined()
             console.print(
                 String(
                     format: "%@: median %.2f ms, min %.2f ms, max %.2f ms", label, timing.median, timing.min, timing.max
-                ))
+                ) + details)
         }
     }
 }

@@ -49,6 +49,7 @@ package struct ImageBatchRunner<Adapter: TaskCommandAdapter> {
                         let line = TaskJSON.setting(
                             "timestampInMilliseconds", to: .int(index * 1000),
                             in: adapter.json(output, file: input, image: image))
+                        try adapter.writeFiles(for: output, file: input, frame: nil)
                         if let annotateDirectory {
                             try adapter.annotate(output, on: image)
                                 .write(to: annotationPath(for: input, directory: annotateDirectory, context: context))

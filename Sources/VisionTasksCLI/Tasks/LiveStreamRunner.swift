@@ -44,6 +44,7 @@ package struct LiveStreamRunner<Adapter: TaskCommandAdapter> {
                     "frame", to: .int(delivery.frameIndex), in: adapter.json(output, file: label, image: image))
                 do {
                     try writer.write(line)
+                    try adapter.writeFiles(for: output, file: label, frame: delivery.frameIndex)
                 } catch {
                     console.log("error: \(CLI.message(for: error))")
                 }

@@ -27,6 +27,15 @@ package protocol TaskCommandAdapter: Sendable {
     func json(_ output: Output, file: String, image: MPImage) -> JSONValue
     /// The upright picture with `output` drawn on it.
     func annotate(_ output: Output, on image: MPImage) throws -> Annotation
+    /// Writes the files that go with one result besides its JSON line (the segmenter's mask
+    /// files); `file` is the input as the user named it, `frame` the frame's number in a video,
+    /// camera or pipe (`nil` for image files). Most tasks write none.
+    func writeFiles(for output: Output, file: String, frame: Int?) throws
+}
+
+extension TaskCommandAdapter {
+    /// No files besides the JSON line.
+    package func writeFiles(for output: Output, file: String, frame: Int?) throws {}
 }
 
 extension TaskCommandAdapter where Task: DetectingTask, Task.DetectionResult == Output {

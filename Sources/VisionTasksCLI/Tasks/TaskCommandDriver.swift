@@ -83,6 +83,7 @@ package struct TaskCommandDriver {
                 let output = try adapter.detect(
                     task, videoFrame: image, timestampInMilliseconds: clock.timestamp(ofFrame: index))
                 try writer.write(adapter.json(output, file: input, image: image))
+                try adapter.writeFiles(for: output, file: input, frame: nil)
                 if let directory = arguments.value("annotate") {
                     try adapter.annotate(output, on: image).write(
                         to: annotationPath(for: input, directory: directory, context: context))

@@ -76,6 +76,7 @@ package struct VideoFileRunner<Adapter: TaskCommandAdapter> {
                         try writer.write(
                             TaskJSON.setting(
                                 "frame", to: .int(frame.index), in: adapter.json(output, file: video, image: image)))
+                        try adapter.writeFiles(for: output, file: video, frame: frame.index)
                         try encoder?.write(adapter.annotate(output, on: image).canvas.bitmap)
                     } catch let error as MediaError {
                         // A broken stream or encoder ends this video.

@@ -6,13 +6,14 @@ import Testing
 
 /// The running-mode cases of ../shared/reference/errors.json that every task has
 /// (`<prefix>_detect_on_video_mode_task`, `<prefix>_detect_for_video_on_image_mode_task`,
-/// `<prefix>_detect_for_video_non_increasing_timestamp`), checked the same way for each task.
+/// `<prefix>_detect_for_video_non_increasing_timestamp`; `segment` instead of `detect` for the
+/// segmenter), checked the same way for each task.
 enum RunningModeChecks {
     /// A call of the other mode is rejected with MediaPipe's code, and the task stays usable.
     static func wrongMethodIsRejected<Task: DetectingTask>(
-        video: Task, still: Task, image: MPImage, cases: [String: ErrorCase], prefix: String
+        video: Task, still: Task, image: MPImage, cases: [String: ErrorCase], prefix: String, verb: String = "detect"
     ) throws {
-        let onVideo = try #require(cases["\(prefix)_detect_on_video_mode_task"])
+        let onVideo = try #require(cases["\(prefix)_\(verb)_on_video_mode_task"])
         let first = try #require(throws: TasksError.self) { try video.detect(image: image) }
         #expect(first == .runningModeMismatch(expected: .image, actual: .video))
         #expect(first.code == .invalidArgumentError && onVideo.abslStatus == "INVALID_ARGUMENT")
@@ -24,7 +25,7 @@ enum RunningModeChecks {
         #expect(onVideo.instanceUsableAfterwards == true)
         _ = try video.detect(videoFrame: image, timestampInMilliseconds: 0)
 
-        let onImage = try #require(cases["\(prefix)_detect_for_video_on_image_mode_task"])
+        let onImage = try #require(cases["\(prefix)_\(verb)_for_video_on_image_mode_task"])
         let second = try #require(throws: TasksError.self) {
             try still.detect(videoFrame: image, timestampInMilliseconds: 0)
         }
@@ -43,9 +44,9 @@ enum RunningModeChecks {
     /// An equal and a smaller video timestamp are rejected with MediaPipe's message, and a later
     /// frame is then accepted (errors.json: instance_usable_afterwards_with_ts_133).
     static func videoTimestampsMustIncrease<Task: DetectingTask>(
-        _ task: Task, image: MPImage, cases: [String: ErrorCase], prefix: String
+        _ task: Task, image: MPImage, cases: [String: ErrorCase], prefix: String, verb: String = "detect"
     ) throws {
-        let reference = try #require(cases["\(prefix)_detect_for_video_non_increasing_timestamp"])
+        let reference = try #require(cases["\(prefix)_\(verb)_for_video_non_increasing_timestamp"])
         _ = try task.detect(videoFrame: image, timestampInMilliseconds: 100)
         for (attempt, timestamp) in [(reference.equalTimestamp, 100), (reference.smallerTimestamp, 50)] {
             let expected = try #require(attempt)
