@@ -25,7 +25,7 @@ BUNDLES = {
     "pose_landmarker_lite.task": ["pose_detector.tflite", "pose_landmarks_detector.tflite"],
     "hand_landmarker.task": ["hand_detector.tflite", "hand_landmarks_detector.tflite"],
 }
-SINGLE = ["ssd_mobilenet_v1.tflite", "blaze_face_short_range.tflite"]
+SINGLE = ["ssd_mobilenet_v1.tflite", "blaze_face_short_range.tflite", "selfie_segmenter.tflite"]
 
 
 def models(directory, single=True):

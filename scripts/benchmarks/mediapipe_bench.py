@@ -3,8 +3,8 @@
 `vision-tasks bench TASK IMAGE --mode image|video --json`.
 
 usage: mediapipe_bench.py TASK IMAGE --model PATH [--mode image|video] [--iterations N] [--warmup N] [--masks]
-  TASK: pose | hands | objects | faces (default options of the task; --masks adds pose segmentation
-  masks)
+  TASK: pose | hands | objects | faces | segment (default options of the task: the segmenter
+  outputs its confidence masks; --masks adds pose segmentation masks)
 prints {"task", "model", "image", "mode", "medianMs", "minMs", "maxMs"}
 
 IMAGE mode calls detect() on the same image; VIDEO mode feeds the image as successive frames
@@ -32,6 +32,9 @@ def create(task, model, mode, masks):
     if task == "hands":
         return vision.HandLandmarker.create_from_options(
             vision.HandLandmarkerOptions(base_options=base, running_mode=running))
+    if task == "segment":
+        return vision.ImageSegmenter.create_from_options(
+            vision.ImageSegmenterOptions(base_options=base, running_mode=running))
     if task == "faces":
         return vision.FaceDetector.create_from_options(
             vision.FaceDetectorOptions(base_options=base, running_mode=running))
@@ -41,7 +44,7 @@ def create(task, model, mode, masks):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("task", choices=["pose", "hands", "objects", "faces"])
+    parser.add_argument("task", choices=["pose", "hands", "objects", "faces", "segment"])
     parser.add_argument("image")
     parser.add_argument("--model", required=True)
     parser.add_argument("--mode", choices=["image", "video"], default="image")
@@ -55,7 +58,12 @@ def main():
     with create(args.task, args.model, args.mode, args.masks) as task:
         for index in range(args.warmup + args.iterations):
             start = time.perf_counter()
-            if args.mode == "video":
+            if args.task == "segment":
+                if args.mode == "video":
+                    task.segment_for_video(image, index * 33)
+                else:
+                    task.segment(image)
+            elif args.mode == "video":
                 task.detect_for_video(image, index * 33)
             else:
                 task.detect(image)

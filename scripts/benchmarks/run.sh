@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Reproduces docs/BENCHMARKS.md in one run: our engine (vision-tasks bench-model, release build)
 # and LiteRT (ai-edge-litert, XNNPACK) on the same models (the six float models of the bundles,
-# the quantized ssd_mobilenet_v1 and blaze_face_short_range), same machine, same session; then
-# the tasks against MediaPipe's Python task (scripts/benchmarks/tasks.sh: pose, hands, objects,
-# faces).
+# the quantized ssd_mobilenet_v1, blaze_face_short_range and selfie_segmenter), same machine, same
+# session; then the tasks against MediaPipe's Python task (scripts/benchmarks/tasks.sh: pose,
+# hands, objects, faces, segment).
 #
 # Each script owns one section of the file, between its markers (<!-- models:begin … --> …
 # <!-- models:end --> here, <!-- tasks:begin … --> … <!-- tasks:end --> for tasks.sh); the rest
@@ -41,11 +41,11 @@ RAW="$(mktemp)"
 trap 'rm -f "$RAW"' EXIT
 
 # bundle:member, or a plain .tflite followed by ':' (the quantized SSD of the Object Detector,
-# the Face Detector's BlazeFace).
+# the Face Detector's BlazeFace, the Image Segmenter's selfie model).
 ENTRIES="pose_landmarker_full.task:pose_detector.tflite pose_landmarker_full.task:pose_landmarks_detector.tflite
 pose_landmarker_lite.task:pose_detector.tflite pose_landmarker_lite.task:pose_landmarks_detector.tflite
 hand_landmarker.task:hand_detector.tflite hand_landmarker.task:hand_landmarks_detector.tflite
-ssd_mobilenet_v1.tflite: blaze_face_short_range.tflite:"
+ssd_mobilenet_v1.tflite: blaze_face_short_range.tflite: selfie_segmenter.tflite:"
 
 echo "{\"side\":\"machine\",\"loadBefore\":\"$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)\"}" >> "$RAW"
 # Each round times every model with both engines back to back (ours, then LiteRT, at 1 and then

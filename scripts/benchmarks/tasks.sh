@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Times the public tasks (pose, hands, objects, faces) per detect call against MediaPipe's own Python task (PyPI `mediapipe`,
+# Times the public tasks (pose, hands, objects, faces, segment) per detect call against MediaPipe's own Python task (PyPI `mediapipe`,
 # the oracle's version) on the same image, same machine, same session, and writes the "Tasks"
 # section of docs/BENCHMARKS.md (between its markers; the rest of the file is left alone).
 #
@@ -32,7 +32,7 @@ LOAD_BEFORE="$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?')"
 # (objects: EfficientDet-Lite0 only when the models folder has it; it is not in ../shared/models)
 for entry in "pose pose_landmarker_full.task" "pose pose_landmarker_lite.task" "hands hand_landmarker.task" \
              "objects ssd_mobilenet_v1.tflite" "objects efficientdet_lite0.tflite" \
-             "faces blaze_face_short_range.tflite"; do
+             "faces blaze_face_short_range.tflite" "segment selfie_segmenter.tflite"; do
   task="${entry%% *}"; model="${entry##* }"
   [ -f "$MODELS/$model" ] || continue
   for mode in image video; do

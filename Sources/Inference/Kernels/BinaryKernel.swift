@@ -64,6 +64,9 @@ final class BinaryKernel: Kernel, ParallelJob {
     let clamp: ActivationClamp
     let chunksPerRow: Int
     let rowCount: Int
+    /// Rows per task when rows are shorter than a chunk (a channel vector broadcast over the
+    /// pixels of an image: one row per pixel would make a task per pixel).
+    let rowsPerTask: Int
 
     static func make(_ ctx: OperatorContext, operation: Operation) throws -> Kernel {
         try ctx.expect(inputs: 2...2, outputs: 1)
@@ -106,10 +109,12 @@ final class BinaryKernel: Kernel, ParallelJob {
         let inner = shape.dims[shape.dims.count - 1]
         chunksPerRow = (inner + BinaryKernel.chunk - 1) / BinaryKernel.chunk
         rowCount = shape.dims.dropLast().reduce(1, *)
+        rowsPerTask = Swift.max(1, BinaryKernel.chunk / Swift.max(1, inner))
     }
 
     func execute(_ context: ExecutionContext) {
-        context.pool.run(self, taskCount: rowCount * chunksPerRow, work: rowCount * shape.dims[shape.dims.count - 1])
+        let blocks = (rowCount + rowsPerTask - 1) / rowsPerTask
+        context.pool.run(self, taskCount: blocks * chunksPerRow, work: rowCount * shape.dims[shape.dims.count - 1])
     }
 
     func run(tasks range: Range<Int>, thread: Int) {
@@ -126,15 +131,25 @@ final class BinaryKernel: Kernel, ParallelJob {
 
     @inline(__always)
     private func run<Op: BinaryOperation>(_ op: Op.Type, _ range: Range<Int>) {
+        for task in range {
+            let block = task / chunksPerRow
+            let chunk = task % chunksPerRow
+            for row in (block * rowsPerTask)..<Swift.min(rowCount, (block + 1) * rowsPerTask) {
+                runRow(Op.self, row: row, chunk: chunk)
+            }
+        }
+    }
+
+    /// Chunk `chunk` of row `row`.
+    @inline(__always)
+    private func runRow<Op: BinaryOperation>(_ op: Op.Type, row: Int, chunk: Int) {
         let dims = shape.dims
         let last = dims.count - 1
         let inner = dims[last]
         let innerA = shape.stridesA[last]
         let innerB = shape.stridesB[last]
-        for task in range {
-            let row = task / chunksPerRow
-            let chunk = task % chunksPerRow
-            // Offsets of this row in a and b.
+        // Offsets of this row in a and b.
+        do {
             var offsetA = 0
             var offsetB = 0
             var rest = row
