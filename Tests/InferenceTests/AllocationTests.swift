@@ -16,6 +16,10 @@ import Testing
         "pose_landmarker_lite.task/pose_detector.tflite",
         "hand_landmarker.task/hand_detector.tflite",
         "hand_landmarker.task/hand_landmarks_detector.tflite",
+        // Plain model files: BlazeFace (fused RELUs) and the selfie segmenter (the custom
+        // transposed convolution, HARD_SWISH, global average pools, broadcast MUL).
+        "blaze_face_short_range.tflite",
+        "selfie_segmenter.tflite",
     ]
 
     @Test(arguments: models, [1, 2])
@@ -33,7 +37,7 @@ import Testing
             print("skipping \(name): ../shared/models/\(parts[0]) is absent")
             return
         }
-        let model = try ModelContainer(contentsOfFile: path).model(named: parts[1])
+        let model = try ModelContainer(contentsOfFile: path).model(named: parts.count > 1 ? parts[1] : nil)
         let interpreter = try Interpreter(model: model, options: InterpreterOptions(threadCount: threads))
         try interpreter.withInputBuffer(0) { buffer in
             for i in 0..<buffer.count { buffer[i] = Float(i % 255) / 255 }

@@ -109,8 +109,13 @@ def main():
 
     keys = sorted({(m, member) for (m, member, _) in ours}, key=lambda key: (key[1] is None, key[0], key[1] or ""))
 
+    # Plain model files that are quantized (the others are float, like the bundles' members).
+    quantized = {"ssd_mobilenet_v1.tflite", "ssd_mobilenet_v1_no_metadata.tflite"}
+
     def name(model, member):
-        return f"{model}: {member}" if member else f"{model} (quantized UINT8)"
+        if member:
+            return f"{model}: {member}"
+        return f"{model} (quantized UINT8)" if model in quantized else model
 
     def cell(stats):
         return f"**{stats[0]:.2f}** [{stats[1]:.2f}–{stats[2]:.2f}]" if stats else "–"

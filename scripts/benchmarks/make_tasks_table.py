@@ -41,6 +41,22 @@ def section(rows, image, version, load_before, load_after):
         theirs = statistics.median(r["mediapipe"]["medianMs"] for r in group)
         lines.append(f"| {task} | {model} | {mode} | {ours:.2f} | {ours1:.2f} | {theirs:.2f} | "
                      f"{ours / theirs:.2f}× | {ours1 / theirs:.2f}× |")
+    resize = [(mode, r["ours"]["maskResizeMs"], r["ours"]["maskResizeShare"], r["ours1"]["maskResizeShare"])
+              for (task, model, mode), group in sorted(groups.items()) for r in group
+              if "maskResizeMs" in r["ours"] and "maskResizeShare" in r["ours1"]]
+    if resize:
+        by_mode = {}
+        for mode, ms, share, share1 in resize:
+            by_mode.setdefault(mode, []).append((ms, share, share1))
+        parts = []
+        for mode, values in sorted(by_mode.items()):
+            ms = statistics.median(v[0] for v in values)
+            share = statistics.median(v[1] for v in values)
+            share1 = statistics.median(v[2] for v in values)
+            parts.append(f"{mode} mode {ms:.2f} ms, {share * 100:.0f} % of the call ({share1 * 100:.0f} % at one thread)")
+        lines += ["", "Segment: resizing one confidence mask from 256×256 to the image on one thread (`bench segment`'s "
+                  "`maskResizeMs`; inside the call it is shared out to the interpreter's threads), median of the rounds: "
+                  + "; ".join(parts) + "."]
     lines += ["", "Reproduce: `scripts/benchmarks/tasks.sh` (or `scripts/benchmarks/run.sh`, which runs it after the model table).", "", END]
     return "\n".join(lines) + "\n"
 

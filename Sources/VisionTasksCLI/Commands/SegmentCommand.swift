@@ -14,8 +14,9 @@ package enum SegmentCommand: Command {
         vision-tasks segment VIDEO... | --camera [DEVICE] | --raw-stdin WxH[@FPS]  [options as above]
           default model: selfie_segmenter.tflite in the models folder
           prints {"file","width","height","timestampInMilliseconds","labels":[...],
-                  "confidenceMasks":[{"width","height","mean"}],"categoryMask":{"width","height","counts":{"<value>":pixels}},
-                  "qualityScores":[...]}  (a key is absent when that output is off)
+                  "confidenceMasks":[{"width","height","mean"}],
+                  "categoryMask":{"width","height","counts":{"<value>":pixels}},"qualityScores":[...]}
+                  (a key is absent when that output is off)
           --masks DIR writes <stem>.category.png (8-bit, MediaPipe's values: the category index, 255 where none
             applies; for the selfie model 0 = selfie, 255 = background) and <stem>.confidence-<i>.png (16-bit,
             round(value x 65535)); for videos, cameras and pipes <stem>.<frame>.category.png and so on per frame

@@ -144,7 +144,8 @@ struct ImageSegmenterFidelityTests {
             "\(sequence): \(comparison.differingCategories) of \(comparison.categoryPixels) category pixels differ")
         print(
             "\(sequence): confidence max |d| \(comparison.worstConfidence), \(comparison.identical) of "
-                + "\(comparison.compared) pixels bit-identical, \(comparison.differingCategories) category pixels differ"
+                + "\(comparison.compared) pixels bit-identical, \(comparison.differingCategories) category pixels "
+                + "differ"
         )
     }
 }
