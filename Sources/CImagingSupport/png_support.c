@@ -270,15 +270,11 @@ static void vt_png_flush(png_structp png) {
     (void)png;
 }
 
-int vt_png_encode_rgb(const uint8_t *pixels, size_t bytes_per_row, int32_t width, int32_t height,
-                      const uint8_t *exif, size_t exif_size,
-                      uint8_t **output, size_t *output_size,
-                      char *message, size_t message_capacity) {
-    if (output == NULL || output_size == NULL || pixels == NULL || width <= 0 || height <= 0 ||
-        bytes_per_row < (size_t)width * 3 || (exif != NULL && exif_size > 0x7fffffffU)) {
-        vt_set_message(message, message_capacity, "invalid arguments for PNG encoding");
-        return VT_STATUS_INVALID_ARGUMENT;
-    }
+// Encodes `height` rows of `samples` as a non-interlaced PNG of `color_type` and `bit_depth`,
+// with an optional eXIf chunk; the shared body of the RGB and grayscale encoders.
+static int vt_png_encode(const uint8_t *samples, size_t bytes_per_row, int32_t width, int32_t height,
+                         int bit_depth, int color_type, const uint8_t *exif, size_t exif_size,
+                         uint8_t **output, size_t *output_size, char *message, size_t message_capacity) {
     *output = NULL;
     *output_size = 0;
     vt_png_context *const context = vt_png_context_create(message, message_capacity);
@@ -302,14 +298,14 @@ int vt_png_encode_rgb(const uint8_t *pixels, size_t bytes_per_row, int32_t width
     png_structp png = context->png;
     png_infop info = context->info;
     png_set_write_fn(png, context, vt_png_write, vt_png_flush);
-    png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8, PNG_COLOR_TYPE_RGB,
+    png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, bit_depth, color_type,
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     if (exif != NULL && exif_size > 0) {
         png_set_eXIf_1(png, info, (png_uint_32)exif_size, (png_bytep)exif);
     }
     png_write_info(png, info);
     for (int32_t y = 0; y < height; y++) {
-        png_write_row(png, (png_const_bytep)(pixels + (size_t)y * bytes_per_row));
+        png_write_row(png, (png_const_bytep)(samples + (size_t)y * bytes_per_row));
     }
     png_write_end(png, NULL);
     // Hand the encoded bytes to the caller; finish() must not free them.
@@ -317,6 +313,19 @@ int vt_png_encode_rgb(const uint8_t *pixels, size_t bytes_per_row, int32_t width
     *output_size = context->output.size;
     context->output.data = NULL;
     return vt_png_context_finish(context);
+}
+
+int vt_png_encode_rgb(const uint8_t *pixels, size_t bytes_per_row, int32_t width, int32_t height,
+                      const uint8_t *exif, size_t exif_size,
+                      uint8_t **output, size_t *output_size,
+                      char *message, size_t message_capacity) {
+    if (output == NULL || output_size == NULL || pixels == NULL || width <= 0 || height <= 0 ||
+        bytes_per_row < (size_t)width * 3 || (exif != NULL && exif_size > 0x7fffffffU)) {
+        vt_set_message(message, message_capacity, "invalid arguments for PNG encoding");
+        return VT_STATUS_INVALID_ARGUMENT;
+    }
+    return vt_png_encode(pixels, bytes_per_row, width, height, 8, PNG_COLOR_TYPE_RGB, exif, exif_size, output,
+                         output_size, message, message_capacity);
 }
 
 int vt_png_encode_gray(const uint8_t *samples, size_t bytes_per_row, int32_t width, int32_t height,
@@ -327,40 +336,8 @@ int vt_png_encode_gray(const uint8_t *samples, size_t bytes_per_row, int32_t wid
         vt_set_message(message, message_capacity, "invalid arguments for grayscale PNG encoding");
         return VT_STATUS_INVALID_ARGUMENT;
     }
-    *output = NULL;
-    *output_size = 0;
-    vt_png_context *const context = vt_png_context_create(message, message_capacity);
-    if (context == NULL) {
-        return VT_STATUS_OUT_OF_MEMORY;
-    }
-    context->writing = 1;
-    context->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, context, vt_png_error, vt_png_warning);
-    if (context->png == NULL) {
-        vt_png_record(context, VT_STATUS_OUT_OF_MEMORY, "cannot create the PNG writer");
-        return vt_png_context_finish(context);
-    }
-    context->info = png_create_info_struct(context->png);
-    if (context->info == NULL) {
-        vt_png_record(context, VT_STATUS_OUT_OF_MEMORY, "cannot create the PNG writer");
-        return vt_png_context_finish(context);
-    }
-    if (setjmp(png_jmpbuf(context->png))) {
-        return vt_png_context_finish(context);
-    }
-    png_structp png = context->png;
-    png_infop info = context->info;
-    png_set_write_fn(png, context, vt_png_write, vt_png_flush);
-    png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, bit_depth, PNG_COLOR_TYPE_GRAY,
-                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-    png_write_info(png, info);
-    for (int32_t y = 0; y < height; y++) {
-        png_write_row(png, (png_const_bytep)(samples + (size_t)y * bytes_per_row));
-    }
-    png_write_end(png, NULL);
-    *output = context->output.data;
-    *output_size = context->output.size;
-    context->output.data = NULL;
-    return vt_png_context_finish(context);
+    return vt_png_encode(samples, bytes_per_row, width, height, bit_depth, PNG_COLOR_TYPE_GRAY, NULL, 0, output,
+                         output_size, message, message_capacity);
 }
 
 #else // no libpng on this platform

@@ -35,6 +35,22 @@ typedef float VK_SUFFIX(vk_qu) __attribute__((ext_vector_type(4), aligned(4), ma
 #define VK_SELMAX(bound, x) ((x) < (bound) ? (bound) : (x))
 #define VK_SELMIN(bound, x) ((x) > (bound) ? (bound) : (x))
 
+// Expands BLOCK(type, lanes, load, store, max, min) for every vector width, widest first: the
+// build's widest vector, 8 lanes where that is wider, 4 lanes and single floats — the channel
+// loops of kernels whose channel counts need not be multiples of the vector width.
+#if VK_LANES == 16
+#define VK_EACH_WIDTH(BLOCK)                                                                               \
+    BLOCK(vk_v, VK_LANES, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)                                               \
+    BLOCK(vk_h, 8, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)                                                  \
+    BLOCK(VK_SUFFIX(vk_q), 4, VK_LOADQ, VK_STOREQ, VK_SELMAX, VK_SELMIN)                                   \
+    BLOCK(float, 1, VK_LOAD1, VK_STORE1, VK_SELMAX, VK_SELMIN)
+#else
+#define VK_EACH_WIDTH(BLOCK)                                                                               \
+    BLOCK(vk_v, VK_LANES, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)                                               \
+    BLOCK(VK_SUFFIX(vk_q), 4, VK_LOADQ, VK_STOREQ, VK_SELMAX, VK_SELMIN)                                   \
+    BLOCK(float, 1, VK_LOAD1, VK_STORE1, VK_SELMAX, VK_SELMIN)
+#endif
+
 // Copies `count` (< 16) floats without a library call: the partial last vector of a row.
 static inline __attribute__((always_inline)) void VK_SUFFIX(copy_tail)(float *dst, const float *src, size_t count) {
     size_t i = 0;
@@ -544,6 +560,17 @@ void VK_SUFFIX(vk_prelu_pixels)(const float *x, float *out, size_t pixels, size_
 
 // MARK: Pooling
 
+// Max pooling of channels [c, c + L) of one output pixel: the maximum over the window's taps
+// inside the input, starting from the lowest finite float, then clamped.
+#define VK_MAX_BLOCK(T, L, LOAD, STORE, MAXF, MINF)                                                         \
+    for (; c + L <= C; c += L) {                                                                           \
+        T m = (T)(-3.402823466e38f);                                                                       \
+        for (size_t ky = ky_lo; ky < ky_hi; ky++)                                                          \
+            for (size_t kx = kx_lo; kx < kx_hi; kx++)                                                      \
+                m = MAXF(m, LOAD(image + ((size_t)(iy0 + (ptrdiff_t)ky) * W + (size_t)(ix0 + (ptrdiff_t)kx)) * C + c)); \
+        STORE(out + c, MINF((T)(hi), MAXF((T)(lo), m)));                                                   \
+    }
+
 void VK_SUFFIX(vk_max_pool)(const vk_conv_geometry *g, float *output, size_t row_begin, size_t row_end, float lo,
                             float hi) {
     const size_t C = g->channels, W = g->input_width, OW = g->output_width;
@@ -561,30 +588,11 @@ void VK_SUFFIX(vk_max_pool)(const vk_conv_geometry *g, float *output, size_t row
             while (kx_lo < kx_hi && ix0 + (ptrdiff_t)kx_lo < 0) kx_lo++;
             while (kx_hi > kx_lo && ix0 + (ptrdiff_t)kx_hi - 1 >= (ptrdiff_t)W) kx_hi--;
             size_t c = 0;
-            for (; c + VK_LANES <= C; c += VK_LANES) {
-                vk_v m = (vk_v)(-3.402823466e38f);
-                for (size_t ky = ky_lo; ky < ky_hi; ky++)
-                    for (size_t kx = kx_lo; kx < kx_hi; kx++)
-                        m = VK_MAX(m, VK_LOAD(image + ((size_t)(iy0 + (ptrdiff_t)ky) * W + (size_t)(ix0 + (ptrdiff_t)kx)) * C + c));
-                VK_STORE(out + c, VK_MIN((vk_v)(hi), VK_MAX((vk_v)(lo), m)));
-            }
-#define VK_POOL_TAIL(T, L, LOAD, STORE)                                                                        \
-    for (; c + L <= C; c += L) {                                                                           \
-        T m = (T)(-3.402823466e38f);                                                                       \
-        for (size_t ky = ky_lo; ky < ky_hi; ky++)                                                          \
-            for (size_t kx = kx_lo; kx < kx_hi; kx++)                                                      \
-                m = VK_SELMAX(m, LOAD(image + ((size_t)(iy0 + (ptrdiff_t)ky) * W + (size_t)(ix0 + (ptrdiff_t)kx)) * C + c)); \
-        STORE(out + c, VK_SELMIN((T)(hi), VK_SELMAX((T)(lo), m)));                                         \
-    }
-#if VK_LANES == 16
-            VK_POOL_TAIL(vk_h, 8, VK_LOADH, VK_STOREH)
-#endif
-            VK_POOL_TAIL(VK_SUFFIX(vk_q), 4, VK_LOADQ, VK_STOREQ)
-            VK_POOL_TAIL(float, 1, VK_LOAD1, VK_STORE1)
-#undef VK_POOL_TAIL
+            VK_EACH_WIDTH(VK_MAX_BLOCK)
         }
     }
 }
+#undef VK_MAX_BLOCK
 
 // Average pooling of channels [c, c + L) of one output pixel: the taps column by column,
 // nine per pass in XNNPACK's addition tree, added to the running sum, then scaled and clamped.
@@ -631,12 +639,7 @@ void VK_SUFFIX(vk_avg_pool)(const vk_conv_geometry *g, float *output, size_t row
             }
             const float scale = count > 0 ? 1.0f / (float)count : 0.0f;
             size_t c = 0;
-            VK_AVG_BLOCK(vk_v, VK_LANES, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)
-#if VK_LANES == 16
-            VK_AVG_BLOCK(vk_h, 8, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
-#endif
-            VK_AVG_BLOCK(VK_SUFFIX(vk_q), 4, VK_LOADQ, VK_STOREQ, VK_SELMAX, VK_SELMIN)
-            VK_AVG_BLOCK(float, 1, VK_LOAD1, VK_STORE1, VK_SELMAX, VK_SELMIN)
+            VK_EACH_WIDTH(VK_AVG_BLOCK)
         }
     }
 }

@@ -68,35 +68,36 @@ struct LinearMaskResize {
         }
     }
 
+    /// OpenCV's sample of output `d` of `count` from `source` values: `f = (d + 0.5) · scale − 0.5`
+    /// in double, rounded to float, split into `⌊f⌋` and the fraction.
+    private static func sample(_ d: Int, count: Int, source: Int) -> (index: Int, fraction: Float) {
+        let scale = 1.0 / (Double(count) / Double(source))
+        let f = Float((Double(d) + 0.5) * scale - 0.5)
+        let s = Int(f.rounded(.down))
+        return (s, f - Float(s))
+    }
+
     /// Builds the tables for these sizes (kept while the sizes repeat, as in a video).
     private mutating func prepare(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) {
         guard sizes != (sourceWidth, sourceHeight, width, height) else { return }
         sizes = (sourceWidth, sourceHeight, width, height)
         columns = []
         columnWeights = []
-        let scaleX = 1.0 / (Double(width) / Double(sourceWidth))
         for x in 0..<width {
-            var f = Float((Double(x) + 0.5) * scaleX - 0.5)
-            var s = Int(f.rounded(.down))
-            f -= Float(s)
+            var (s, f) = LinearMaskResize.sample(x, count: width, source: sourceWidth)
             if s < 0 {
-                f = 0
-                s = 0
+                (s, f) = (0, 0)
             }
             if s >= sourceWidth - 1 {
-                f = 0
-                s = sourceWidth - 1
+                (s, f) = (sourceWidth - 1, 0)
             }
             columns.append(s)
             columnWeights.append(SIMD2(1 - f, f))
         }
         rows = []
         rowWeights = []
-        let scaleY = 1.0 / (Double(height) / Double(sourceHeight))
         for y in 0..<height {
-            var f = Float((Double(y) + 0.5) * scaleY - 0.5)
-            let s = Int(f.rounded(.down))
-            f -= Float(s)
+            let (s, f) = LinearMaskResize.sample(y, count: height, source: sourceHeight)
             let top = Swift.min(Swift.max(s, 0), sourceHeight - 1)
             let bottom = Swift.min(Swift.max(s + 1, 0), sourceHeight - 1)
             rows.append(SIMD2(Int32(top), Int32(bottom)))
