@@ -19,6 +19,8 @@
     void vk_max_pool_##suffix(const vk_conv_geometry *, float *, size_t, size_t, float, float);                \
     void vk_avg_pool_##suffix(const vk_conv_geometry *, float *, size_t, size_t, int, float, float);           \
     void vk_hard_swish_##suffix(const float *, float *, size_t);                                             \
+    void vk_rsqrt_##suffix(const float *, float *, size_t);                                                  \
+    void vk_sqrt_##suffix(const float *, float *, size_t);                                                   \
     void vk_resize_bilinear_##suffix(const vk_resize *, size_t, size_t);                                     \
     void vk_sigmoid_##suffix(const float *, float *, size_t);                                                \
     void vk_conv_planar_##suffix(const vk_conv_geometry *, const float *, const float *, size_t, float *, size_t, \
@@ -257,6 +259,14 @@ void vk_avg_pool(vk_isa isa, const vk_conv_geometry *geometry, float *output, si
 
 void vk_hard_swish(vk_isa isa, const float *x, float *y, size_t count) {
     VK_DISPATCH(isa, vk_hard_swish, x, y, count)
+}
+
+void vk_rsqrt(vk_isa isa, const float *x, float *y, size_t count) {
+    VK_DISPATCH(isa, vk_rsqrt, x, y, count)
+}
+
+void vk_sqrt(vk_isa isa, const float *x, float *y, size_t count) {
+    VK_DISPATCH(isa, vk_sqrt, x, y, count)
 }
 
 // MARK: Sparse 1x1 convolution

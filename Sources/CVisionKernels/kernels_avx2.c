@@ -14,6 +14,8 @@ typedef float vk_h __attribute__((ext_vector_type(8)));
 #define VK_MIN(bound, x) ((vk_v)_mm256_min_ps((__m256)(bound), (__m256)(x)))
 #define VK_MAXH VK_MAX
 #define VK_MINH VK_MIN
+// XNNPACK's AVX reciprocal square root estimate (rsqrtps, 12 bits; its bits are the CPU's).
+#define VK_RSQRT_ESTIMATE(x) ((vk_v)_mm256_rsqrt_ps((__m256)(x)))
 #include "kernels_body.h"
 
 #pragma clang attribute pop

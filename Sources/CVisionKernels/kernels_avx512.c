@@ -14,6 +14,8 @@ typedef float vk_h __attribute__((ext_vector_type(8)));
 #define VK_MIN(bound, x) ((vk_v)_mm512_min_ps((__m512)(bound), (__m512)(x)))
 #define VK_MAXH(bound, x) ((vk_h)_mm256_max_ps((__m256)(bound), (__m256)(x)))
 #define VK_MINH(bound, x) ((vk_h)_mm256_min_ps((__m256)(bound), (__m256)(x)))
+// XNNPACK's AVX-512 reciprocal square root estimate (14 bits).
+#define VK_RSQRT_ESTIMATE(x) ((vk_v)_mm512_rsqrt14_ps((__m512)(x)))
 #include "kernels_body.h"
 
 #pragma clang attribute pop

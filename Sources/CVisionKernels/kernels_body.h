@@ -645,6 +645,42 @@ void VK_SUFFIX(vk_avg_pool)(const vk_conv_geometry *g, float *output, size_t row
 }
 #undef VK_AVG_BLOCK
 
+// MARK: Square roots
+
+// RSQRT (0 for +inf) or, with `square_root`, SQRT as XNNPACK's f32-vsqrt kernels compute it:
+// x times the reciprocal square root, 0 where x is 0 (src/f32-vsqrt/simd-rsqrt.c.in). The
+// reciprocal square root is XNNPACK's (src/f32-vrsqrt/simd-rsqrt.c.in): the estimate, then one
+// Newton-Raphson step as separate multiplies and subtractions, y0 - (x·y0·y0 - 1)·(0.5·y0).
+static void VK_SUFFIX(root_run)(const float *x, float *y, size_t count, int square_root) {
+#pragma clang fp contract(off)
+    const vk_v zero = (vk_v)(0.0f), infinity = (vk_v)(__builtin_inff());
+    for (size_t i = 0; i < count; i += VK_LANES) {
+        const size_t n = count - i < VK_LANES ? count - i : VK_LANES;
+        float in[VK_LANES], out[VK_LANES];
+        for (size_t l = 0; l < VK_LANES; l++) in[l] = l < n ? x[i + l] : 1.0f;
+        const vk_v v = VK_LOAD(in);
+        const vk_v y0 = VK_RSQRT_ESTIMATE(v);
+        const vk_v t1 = y0 * y0;
+        const vk_v t2 = v * t1;
+        const vk_v t3 = t2 - (vk_v)(1.0f);
+        const vk_v t4 = (vk_v)(0.5f) * y0;
+        const vk_v t5 = t3 * t4;
+        const vk_v r = y0 - t5;
+        vk_v result;
+        if (square_root) {
+            result = v * (v != zero ? r : zero);
+        } else {
+            result = v == infinity ? zero : r;
+        }
+        VK_STORE(out, result);
+        for (size_t l = 0; l < n; l++) y[i + l] = out[l];
+    }
+}
+
+void VK_SUFFIX(vk_rsqrt)(const float *x, float *y, size_t count) { VK_SUFFIX(root_run)(x, y, count, 0); }
+
+void VK_SUFFIX(vk_sqrt)(const float *x, float *y, size_t count) { VK_SUFFIX(root_run)(x, y, count, 1); }
+
 // MARK: Hard swish
 
 void VK_SUFFIX(vk_hard_swish)(const float *x, float *y, size_t count) {

@@ -12,6 +12,9 @@ typedef float vk_h __attribute__((ext_vector_type(8)));
 #define VK_MIN(bound, x) __builtin_elementwise_minimum(bound, x)
 #define VK_MAXH VK_MAX
 #define VK_MINH VK_MIN
+// No hardware estimate of XNNPACK's x86 kernels here: the exact reciprocal square root, which
+// the Newton-Raphson step keeps within an ulp or two of theirs.
+#define VK_RSQRT_ESTIMATE(x) ((vk_v)(1.0f) / __builtin_elementwise_sqrt(x))
 #include "kernels_body.h"
 
 #endif

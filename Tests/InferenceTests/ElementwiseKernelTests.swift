@@ -108,4 +108,56 @@ import Testing
         #expect(Float(halfBits: 0x7E00).isNaN)
         #expect(Float(halfBits: 0x8000).sign == .minus)
     }
+
+    /// The layer-norm operators of the face blendshapes model, as XNNPACK computes them:
+    /// SQUARED_DIFFERENCE as `(a − b)²`, NEG as `0 − x` (so +0 stays +0), SQRT and RSQRT from the
+    /// instruction set's estimate plus one Newton-Raphson step (within 1e-6 of the exact values).
+    @Test func squaredDifferenceNegateAndRoots() {
+        let (shape, squares) = binary(.squaredDifference, [1, -2, 3, 0.5, 4, 5], [1, 2, 3], [0.5, 1], [2, 1])
+        #expect(shape == [1, 2, 3] && squares == [0.25, 6.25, 6.25, 0.25, 9, 16])
+        let h = KernelHarness()
+        let x: [Float] = [0, -0.0, 2, 0.25, 1e-6, 3e6]
+        func run(_ op: UnaryKernel.Operation, isa: InstructionSet = .best) -> [Float] {
+            let out = h.output(x.count)
+            h.run(UnaryKernel(operation: op, input: h.buffer(x), output: out, count: x.count, instructionSet: isa))
+            return values(out, x.count)
+        }
+        let negated = run(.negate)
+        #expect(negated[0].bitPattern == Float(0).bitPattern && negated[1].bitPattern == Float(0).bitPattern)
+        #expect(negated[2] == -2 && negated[5] == -3e6)
+        for isa in InstructionSet.all where isa.isSupported {
+            let roots = run(.squareRoot, isa: isa)
+            let reciprocals = run(.reciprocalSquareRoot, isa: isa)
+            #expect(roots[0] == 0 && roots[1] == 0, "\(isa): the square root of zero is 0")
+            for (value, (root, reciprocal)) in zip(x, zip(roots, reciprocals)) where value > 0 {
+                let exact = Double(value).squareRoot()
+                #expect(abs(Double(root) - exact) <= 1e-6 * exact, "\(isa) sqrt(\(value)) = \(root)")
+                #expect(abs(Double(reciprocal) - 1 / exact) <= 1e-6 / exact, "\(isa) rsqrt(\(value)) = \(reciprocal)")
+            }
+        }
+    }
+
+    /// MEAN over the innermost axis adds like XNNPACK's f32-rsum kernel: per lane of two 16-lane
+    /// accumulators, then the lanes folded in halves.
+    @Test func innermostReductionsAddInXNNPACKsOrder() {
+        let row = RandomInput.values(seed: 21, count: 64, low: -1, high: 1)
+        var lanes = [Float](repeating: 0, count: 32)
+        for j in 0..<32 {
+            let first: Float = 0 + row[j]
+            lanes[j] = first + row[32 + j]
+        }
+        var w = [Float](repeating: 0, count: 8)
+        for j in 0..<8 {
+            let left: Float = lanes[j] + lanes[16 + j]
+            let right: Float = lanes[8 + j] + lanes[24 + j]
+            w[j] = left + right
+        }
+        var u = [Float](repeating: 0, count: 4)
+        for i in 0..<4 { u[i] = w[i] + w[4 + i] }
+        let even: Float = u[0] + u[2]
+        let odd: Float = u[1] + u[3]
+        let expected = even + odd
+        #expect(row.withUnsafeBufferPointer { ReduceKernel.rowSum($0.baseAddress!, count: 64) } == expected)
+        #expect([Float(1.5), 2.25].withUnsafeBufferPointer { ReduceKernel.rowSum($0.baseAddress!, count: 2) } == 3.75)
+    }
 }

@@ -143,4 +143,23 @@ import Testing
         // half-pixel: v = (o + 0.5) · 0.5 → 0.25, 0.75, 1.25, 1.75, floored
         #expect(ResizeKernel.axis(2, 4, false, true, false).map(\.0) == [0, 0, 1, 1])
     }
+
+    /// TRANSPOSE moves every element to its permuted position, and a strided slice with a
+    /// backwards step reads the right elements. (Begin and end masks and shrunk axes, resolved
+    /// when the kernel is made, are checked on the face blendshapes model by LiteRTParityTests.)
+    @Test func transposeAndStridedSliceCopyTheRightElements() {
+        let h = KernelHarness()
+        let input = (0..<24).map(Float.init)  // [2, 3, 4]
+        let transposed = h.output(24)
+        h.run(
+            StridedCopyKernel(
+                input: h.buffer(input), output: transposed, shape: [2, 4, 3], steps: [12, 1, 4], base: 0))
+        #expect(values(transposed, 24)[0..<6] == [0, 4, 8, 1, 5, 9])
+        // input[1, ::-1, 1:3] of [2, 3, 4]: rows 2, 1, 0 of the second plane, columns 1 and 2.
+        let sliced = h.output(6)
+        h.run(
+            StridedCopyKernel(
+                input: h.buffer(input), output: sliced, shape: [3, 2], steps: [-4, 1], base: 12 + 8 + 1))
+        #expect(values(sliced, 6) == [21, 22, 17, 18, 13, 14])
+    }
 }

@@ -55,6 +55,9 @@ MODELS = [
     # Byte-identical to blaze_face_short_range.tflite (../shared/models/MODELS.md). Random inputs
     # only: no new crop of a shared picture is stored in the repository.
     ("face_landmarker.task", "face_detector.tflite", (127.5, 127.5), None),
+    ("face_landmarker.task", "face_landmarks_detector.tflite", (0.0, 255.0), None),
+    # 146 landmark positions (x, y) in pixels: random values in [0, 255] (mean 0, std 1).
+    ("face_landmarker.task", "face_blendshapes.tflite", (0.0, 1.0), None),
     # A plain .tflite (member None). LiteRT's builtin kernels cannot run its custom
     # Convolution2DTransposeBias, so only XNNPACK (and the input perturbations) are run.
     ("selfie_segmenter.tflite", None, (0.0, 255.0), None),

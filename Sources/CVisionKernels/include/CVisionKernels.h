@@ -301,6 +301,16 @@ void vk_avg_pool(vk_isa isa, const vk_conv_geometry *geometry, float *output, si
 /// `min(max(fma(x, 0x1.555556p-3f, 0.5f), 0), 1) · x`.
 void vk_hard_swish(vk_isa isa, const float *x, float *y, size_t count);
 
+/// RSQRT as XNNPACK computes it (src/f32-vrsqrt/simd-rsqrt.c.in): the instruction set's
+/// reciprocal square root estimate (rsqrt14 on AVX-512, rsqrtps on AVX2; the exact value in the
+/// portable and NEON builds), one Newton-Raphson step `y0 - (x·y0·y0 - 1)·(0.5·y0)` without fused
+/// multiply-adds, 0 for +inf. On AVX2 the estimate, and so the result, is the CPU's.
+void vk_rsqrt(vk_isa isa, const float *x, float *y, size_t count);
+
+/// SQRT as XNNPACK computes it (src/f32-vsqrt/simd-rsqrt.c.in): `x · rsqrt(x)` with the
+/// reciprocal square root of ``vk_rsqrt`` (without its +inf rule), 0 where x is 0.
+void vk_sqrt(vk_isa isa, const float *x, float *y, size_t count);
+
 /// MAX_POOL_2D rows `[row_begin, row_end)` (counted over the batch): the maximum over the window
 /// clipped to the input, starting from the lowest finite float, then clamped.
 void vk_max_pool(vk_isa isa, const vk_conv_geometry *geometry, float *output, size_t row_begin, size_t row_end,

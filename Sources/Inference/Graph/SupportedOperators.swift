@@ -18,6 +18,8 @@ enum SupportedOperators {
         .mean: 3, .sum: 2,
         .resizeBilinear: 4, .resizeNearestNeighbor: 4,
         .quantize: 2,
+        .negate: 1, .squareRoot: 1, .reciprocalSquareRoot: 1, .squaredDifference: 1,
+        .stridedSlice: 4, .transpose: 4,
     ]
 
     /// Custom operators by `custom_code`, with the highest version implemented.
@@ -31,4 +33,8 @@ extension BuiltinOperator {
     static let reluN1To1 = BuiltinOperator(rawValue: 20)
     static let expandDims = BuiltinOperator(rawValue: 70)
     static let sum = BuiltinOperator(rawValue: 74)
+    static let negate = BuiltinOperator(rawValue: 59)
+    static let squareRoot = BuiltinOperator(rawValue: 75)
+    static let reciprocalSquareRoot = BuiltinOperator(rawValue: 76)
+    static let squaredDifference = BuiltinOperator(rawValue: 99)
 }

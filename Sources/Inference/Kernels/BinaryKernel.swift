@@ -41,6 +41,18 @@ enum MinimumOperation: BinaryOperation {
 }
 
 /// PRELU: `x ≥ 0 ? x : x · alpha` (tensorflow/lite/kernels/activations.cc, `PreluEval`).
+/// `(a − b)²` as XNNPACK's vsqrdiff computes it: the difference, then its square.
+enum SquaredDifferenceOperation: BinaryOperation {
+    @inline(__always) static func apply(_ a: Float, _ b: Float) -> Float {
+        let d = a - b
+        return d * d
+    }
+    @inline(__always) static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
+        let d = a - b
+        return d * d
+    }
+}
+
 enum PreluOperation: BinaryOperation {
     @inline(__always) static func apply(_ a: Float, _ b: Float) -> Float { a >= 0 ? a : a * b }
     @inline(__always) static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
@@ -51,7 +63,7 @@ enum PreluOperation: BinaryOperation {
 /// ADD, SUB, MUL, DIV, MAXIMUM, MINIMUM and PRELU on float32 with NumPy-style broadcasting
 /// (``BroadcastShape``) and the fused activation where the operator has one.
 final class BinaryKernel: Kernel, ParallelJob {
-    enum Operation { case add, sub, mul, div, maximum, minimum, prelu }
+    enum Operation { case add, sub, mul, div, maximum, minimum, prelu, squaredDifference }
 
     /// Elements of the innermost dimension per task.
     static let chunk = 8192
@@ -126,6 +138,7 @@ final class BinaryKernel: Kernel, ParallelJob {
         case .maximum: run(MaximumOperation.self, range)
         case .minimum: run(MinimumOperation.self, range)
         case .prelu: run(PreluOperation.self, range)
+        case .squaredDifference: run(SquaredDifferenceOperation.self, range)
         }
     }
 

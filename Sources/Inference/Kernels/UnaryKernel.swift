@@ -1,8 +1,8 @@
 import CVisionKernels
 import ModelFile
 
-/// Element-wise float32 activations: LOGISTIC, TANH, RELU, RELU6, RELU_N1_TO_1, HARD_SWISH,
-/// LEAKY_RELU. Formulas from tensorflow/lite/kernels/activations.cc (reference paths); LOGISTIC
+/// Element-wise float32 operators: LOGISTIC, TANH, RELU, RELU6, RELU_N1_TO_1, HARD_SWISH,
+/// LEAKY_RELU, NEG, SQRT, RSQRT. Formulas from tensorflow/lite/kernels/activations.cc (reference paths); LOGISTIC
 /// with XNNPACK's AVX-512 approximation bit for bit (`vk_sigmoid`), HARD_SWISH with XNNPACK's
 /// formula (`vk_hard_swish`).
 final class UnaryKernel: Kernel, ParallelJob {
@@ -17,6 +17,11 @@ final class UnaryKernel: Kernel, ParallelJob {
         case hardSwish
         /// `x > 0 ? x : alpha · x`
         case leakyRelu(alpha: Float)
+        /// `0 − x` (XNNPACK's negation: −0 stays +0 for +0).
+        case negate
+        /// XNNPACK's square root and reciprocal square root (`vk_sqrt`, `vk_rsqrt`).
+        case squareRoot
+        case reciprocalSquareRoot
     }
 
     static let chunk = 8192
@@ -71,6 +76,12 @@ final class UnaryKernel: Kernel, ParallelJob {
                     let x = input[i]
                     output[i] = x > 0 ? x : alpha * x
                 }
+            case .negate:
+                for i in start..<end { output[i] = 0 - input[i] }
+            case .squareRoot:
+                vk_sqrt(instructionSet.isa, input + start, output + start, end - start)
+            case .reciprocalSquareRoot:
+                vk_rsqrt(instructionSet.isa, input + start, output + start, end - start)
             }
         }
     }

@@ -36,6 +36,17 @@ package struct Conv2DOptions: Sendable, Equatable {
     package var dilationHeight: Int
 }
 
+/// `StridedSliceOptions`: bit masks over the axes (bit `i` for axis `i`) and whether `end` is
+/// an offset from `begin`.
+package struct StridedSliceOptions: Sendable, Equatable {
+    package var beginMask: Int
+    package var endMask: Int
+    package var ellipsisMask: Int
+    package var newAxisMask: Int
+    package var shrinkAxisMask: Int
+    package var offset: Bool
+}
+
 /// `DepthwiseConv2DOptions`.
 package struct DepthwiseConv2DOptions: Sendable, Equatable {
     package var padding: Padding
@@ -100,6 +111,7 @@ package enum BuiltinOptions: Sendable, Equatable {
     case softmax(beta: Float)
     case leakyRelu(alpha: Float)
     case squeeze(dimensions: [Int32])
+    case stridedSlice(StridedSliceOptions)
     /// A table without fields the engine needs (PadOptions, DequantizeOptions, DensifyOptions, …).
     case other(type: UInt8)
 }

@@ -64,6 +64,11 @@ enum BuiltinOptionsReader {
             return .reshape(newShape: try t?.integers(0, as: Int32.self, what))
         case 27:  // ReducerOptions
             return .reducer(keepDims: try bool(0))
+        case 32:  // StridedSliceOptions
+            return .stridedSlice(
+                StridedSliceOptions(
+                    beginMask: try int(0, 0), endMask: try int(1, 0), ellipsisMask: try int(2, 0),
+                    newAxisMask: try int(3, 0), shrinkAxisMask: try int(4, 0), offset: try bool(5)))
         case 30:  // SqueezeOptions
             return .squeeze(dimensions: try t?.integers(0, as: Int32.self, what) ?? [])
         case 74:  // ResizeNearestNeighborOptions

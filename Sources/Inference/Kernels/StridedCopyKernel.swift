@@ -1,0 +1,132 @@
+import ModelFile
+
+/// TRANSPOSE and STRIDED_SLICE on float32 tensors: each output element is one input element,
+/// found through per-axis input strides (permuted for TRANSPOSE; `stride × step` from `begin`
+/// for STRIDED_SLICE). Pure data movement, so any order of the copies gives the same result.
+final class StridedCopyKernel: Kernel, ParallelJob {
+    let input: UnsafeMutablePointer<Float>
+    let output: UnsafeMutablePointer<Float>
+    /// Output shape, and per output axis the input element step.
+    let shape: [Int]
+    let steps: [Int]
+    /// The input element of output element 0.
+    let base: Int
+    let count: Int
+    static let chunk = 4096
+
+    /// TRANSPOSE with a constant permutation (input 1).
+    static func makeTranspose(_ ctx: OperatorContext) throws -> Kernel {
+        try ctx.expect(inputs: 2...2, outputs: 1)
+        try ctx.requireFloat(inputs: [0])
+        let x = try ctx.input(0)
+        let permutation = try ctx.constantIntegers(1, "the permutation")
+        let rank = x.shape.count
+        guard permutation.count == rank, Set(permutation) == Set(0..<rank) else {
+            throw ctx.invalid("permutation \(permutation) does not permute \(rank) axes")
+        }
+        let strides = StridedCopyKernel.strides(x.shape)
+        let shape = permutation.map { x.shape[$0] }
+        try ctx.requireOutputShape(shape)
+        return StridedCopyKernel(
+            input: ctx.inputFloats(0), output: ctx.outputFloats(0), shape: shape,
+            steps: permutation.map { strides[$0] }, base: 0)
+    }
+
+    /// STRIDED_SLICE with constant begin, end and strides (inputs 1–3) and TFLite's begin and end
+    /// masks (tensorflow/lite/kernels/strided_slice.cc); a shrunk axis takes the one element at
+    /// its begin and leaves the output's shape. The ellipsis and new-axis masks are not
+    /// implemented.
+    static func makeStridedSlice(_ ctx: OperatorContext) throws -> Kernel {
+        try ctx.expect(inputs: 4...4, outputs: 1)
+        try ctx.requireFloat(inputs: [0])
+        guard case .stridedSlice(let options) = ctx.options else { throw ctx.invalid("missing StridedSliceOptions") }
+        guard options.ellipsisMask == 0, options.newAxisMask == 0 else {
+            throw ctx.unsupported("ellipsis and new-axis masks")
+        }
+        let x = try ctx.input(0)
+        let rank = x.shape.count
+        let begins = try ctx.constantIntegers(1, "begin")
+        let ends = try ctx.constantIntegers(2, "end")
+        let steps = try ctx.constantIntegers(3, "strides")
+        guard begins.count == rank, ends.count == rank, steps.count == rank, steps.allSatisfy({ $0 != 0 }) else {
+            throw ctx.invalid("begin, end and strides must have \(rank) non-zero-stride entries")
+        }
+        let strides = StridedCopyKernel.strides(x.shape)
+        var shape: [Int] = []
+        var outputSteps: [Int] = []
+        var base = 0
+        for axis in 0..<rank {
+            let size = x.shape[axis]
+            let step = steps[axis]
+            if options.shrinkAxisMask & (1 << axis) != 0 {
+                let index = begins[axis] < 0 ? begins[axis] + size : begins[axis]
+                guard index >= 0, index < size else {
+                    throw ctx.invalid("shrunk axis \(axis) index \(begins[axis]) is outside 0..<\(size)")
+                }
+                base += index * strides[axis]
+                continue
+            }
+            // Negative indices count from the end; positions are clamped as TFLite does.
+            func clamp(_ value: Int, forward: Bool) -> Int {
+                let index = value < 0 ? value + size : value
+                return forward ? Swift.min(Swift.max(index, 0), size) : Swift.min(Swift.max(index, -1), size - 1)
+            }
+            let forward = step > 0
+            var begin =
+                options.beginMask & (1 << axis) != 0 ? (forward ? 0 : size - 1) : clamp(begins[axis], forward: forward)
+            var end =
+                options.endMask & (1 << axis) != 0
+                ? (forward ? size : -1)
+                : (options.offset
+                    ? clamp(begins[axis] + ends[axis], forward: forward) : clamp(ends[axis], forward: forward))
+            if forward { end = Swift.max(end, begin) } else { begin = Swift.max(begin, end) }
+            let length = forward ? (end - begin + step - 1) / step : (begin - end - step - 1) / -step
+            shape.append(Swift.max(0, length))
+            outputSteps.append(strides[axis] * step)
+            base += begin * strides[axis]
+        }
+        try ctx.requireOutputShape(shape)
+        return StridedCopyKernel(
+            input: ctx.inputFloats(0), output: ctx.outputFloats(0), shape: shape, steps: outputSteps, base: base)
+    }
+
+    private static func strides(_ shape: [Int]) -> [Int] {
+        var strides = Array(repeating: 1, count: shape.count)
+        for axis in stride(from: shape.count - 2, through: 0, by: -1) {
+            strides[axis] = strides[axis + 1] * shape[axis + 1]
+        }
+        return strides
+    }
+
+    init(input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, shape: [Int], steps: [Int], base: Int)
+    {
+        self.input = input
+        self.output = output
+        self.shape = shape
+        self.steps = steps
+        self.base = base
+        count = shape.reduce(1, *)
+    }
+
+    func execute(_ context: ExecutionContext) {
+        context.pool.run(self, taskCount: (count + StridedCopyKernel.chunk - 1) / StridedCopyKernel.chunk, work: count)
+    }
+
+    func run(tasks range: Range<Int>, thread: Int) {
+        let rank = shape.count
+        for task in range {
+            let first = task * StridedCopyKernel.chunk
+            for index in first..<Swift.min(count, first + StridedCopyKernel.chunk) {
+                var rest = index
+                var offset = base
+                var axis = rank - 1
+                while axis >= 0 {
+                    offset += (rest % shape[axis]) * steps[axis]
+                    rest /= shape[axis]
+                    axis -= 1
+                }
+                output[index] = input[offset]
+            }
+        }
+    }
+}
