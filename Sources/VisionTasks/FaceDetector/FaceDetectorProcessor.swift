@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import ModelFile
 
 /// The face detector's per-frame work (mediapipe/tasks/cc/vision/face_detector/face_detector_graph.cc,
 /// ../shared/spec/PIPELINES.md §7): the whole upright image letterboxed into the model input with
@@ -13,9 +14,14 @@ struct FaceDetectorProcessor: FrameProcessor {
     let suppressionThreshold: Float
 
     init(options: FaceDetectorOptions) throws(TasksError) {
-        model = try TaskModel(
-            model: try TaskModel.model(options.baseOptions), name: "face detector",
-            threadCount: options.baseOptions.threadCount)
+        try self.init(
+            model: try TaskModel.model(options.baseOptions), minScore: options.minDetectionConfidence,
+            suppressionThreshold: options.minSuppressionThreshold, threadCount: options.baseOptions.threadCount)
+    }
+
+    /// The detector on `model` (the face detector file, or the face landmarker bundle's member).
+    init(model file: TFLiteModel, minScore: Float, suppressionThreshold: Float, threadCount: Int?) throws(TasksError) {
+        model = try TaskModel(model: file, name: "face detector", threadCount: threadCount)
         // The legacy parameters by input size (§7.1): short range at 128×128, full range at
         // 192×192. The official models carry no FACE_DETECTOR_METADATA that would say otherwise.
         let width = model.inputWidth
@@ -30,12 +36,28 @@ struct FaceDetectorProcessor: FrameProcessor {
                     + "not \(width)×\(height)")
         }
         anchors = try SSDAnchorGenerator.anchors(for: anchorOptions)
-        decoding = .faceDetector(
-            boxes: anchors.count, inputSize: width, minScore: options.minDetectionConfidence)
-        suppressionThreshold = options.minSuppressionThreshold
+        decoding = .faceDetector(boxes: anchors.count, inputSize: width, minScore: minScore)
+        self.suppressionThreshold = suppressionThreshold
     }
 
     mutating func process(_ image: MPImage, timestampInMilliseconds: Int) throws(TasksError) -> FaceDetectorResult {
+        let faces = try detections(image)
+        let size = image.uprightSize
+        let imageSize = ImageSize(width: size.width, height: size.height)
+        let detections = faces.map { face -> Detection in
+            Detection(
+                categories: [ResultCategory(index: 0, score: face.score, categoryName: nil, displayName: nil)],
+                boundingBox: DetectionOutput.pixelBox(face.box, imageSize: imageSize),
+                keypoints: face.keypoints.map {
+                    NormalizedKeypoint(location: CGPoint(x: CGFloat($0.x), y: CGFloat($0.y)), label: nil, score: 0)
+                })
+        }
+        return FaceDetectorResult(detections: detections, timestampInMilliseconds: timestampInMilliseconds)
+    }
+
+    /// The faces of `image`, projected to the upright image's normalized coordinates, in the
+    /// order suppression keeps them (§7.6 step 1).
+    func detections(_ image: MPImage) throws(TasksError) -> [PipelineDetection] {
         // keep_aspect_ratio = true, BORDER_ZERO (§7.2).
         let geometry = try model.setInput(image, region: .fullImage, keepAspectRatio: true, border: .zero)
         try model.invoke()
@@ -47,19 +69,9 @@ struct FaceDetectorProcessor: FrameProcessor {
                 try DetectionDecoder.decode(boxes: boxes, scores: scores, anchors: anchors, options: decoding)
             }
         }
-        let faces = NonMaxSuppression.weighted(decoded, iouThreshold: suppressionThreshold)
         let matrix = geometry.matrix
-        let size = image.uprightSize
-        let imageSize = ImageSize(width: size.width, height: size.height)
-        let detections = faces.map { face -> Detection in
-            let projected = DetectionProjection.project(face, with: matrix)
-            return Detection(
-                categories: [ResultCategory(index: 0, score: projected.score, categoryName: nil, displayName: nil)],
-                boundingBox: DetectionOutput.pixelBox(projected.box, imageSize: imageSize),
-                keypoints: projected.keypoints.map {
-                    NormalizedKeypoint(location: CGPoint(x: CGFloat($0.x), y: CGFloat($0.y)), label: nil, score: 0)
-                })
+        return NonMaxSuppression.weighted(decoded, iouThreshold: suppressionThreshold).map {
+            DetectionProjection.project($0, with: matrix)
         }
-        return FaceDetectorResult(detections: detections, timestampInMilliseconds: timestampInMilliseconds)
     }
 }

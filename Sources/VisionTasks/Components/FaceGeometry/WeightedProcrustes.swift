@@ -76,9 +76,10 @@ enum WeightedProcrustes {
             + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
     }
 
-    /// U, V and the singular values (in no particular order) of the SVD `A = UΣVᵀ` of a 3×3 matrix, by one-sided Jacobi rotations: columns
-    /// of `A·V` are made orthogonal; their norms are the singular values and, normalized, U's
-    /// columns (a vanishing one completed by the cross product of the others).
+    /// U, V and the singular values (in no particular order) of the SVD `A = UΣVᵀ` of a 3×3
+    /// matrix, by one-sided Jacobi rotations: columns of `A·V` are made orthogonal; their norms
+    /// are the singular values and, normalized, U's columns (a vanishing one completed by the
+    /// cross product of the others).
     static func singularVectors(_ a: [[Double]]) -> (u: [[Double]], v: [[Double]], sigma: [Double]) {
         var work = a
         var v: [[Double]] = [[1, 0, 0], [0, 1, 0], [0, 0, 1]]
