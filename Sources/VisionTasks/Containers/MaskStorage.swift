@@ -30,19 +30,23 @@ final class MaskStorage: @unchecked Sendable {
     init(zeroedFloats count: Int, fill: (UnsafeMutableBufferPointer<Float>) -> Void) {
         dataType = .float32
         self.count = count
-        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: max(count, 1))
-        buffer.initialize(repeating: 0, count: max(count, 1))
-        fill(UnsafeMutableBufferPointer(start: buffer, count: count))
-        floats = buffer
+        floats = MaskStorage.filled(count, fill: fill)
     }
 
     init(zeroedBytes count: Int, fill: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
         dataType = .uInt8
         self.count = count
-        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: max(count, 1))
+        bytes = MaskStorage.filled(count, fill: fill)
+    }
+
+    /// A buffer of `count` zeros (at least one) that `fill` then writes.
+    private static func filled<Value: Numeric>(
+        _ count: Int, fill: (UnsafeMutableBufferPointer<Value>) -> Void
+    ) -> UnsafeMutablePointer<Value> {
+        let buffer = UnsafeMutablePointer<Value>.allocate(capacity: max(count, 1))
         buffer.initialize(repeating: 0, count: max(count, 1))
         fill(UnsafeMutableBufferPointer(start: buffer, count: count))
-        bytes = buffer
+        return buffer
     }
 
     deinit {

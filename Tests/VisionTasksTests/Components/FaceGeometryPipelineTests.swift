@@ -33,38 +33,21 @@ import Testing
         var compared = 0
         var worstRotation = 0.0
         var worstTranslation = 0.0
-        for name in References.imageNames(task: "face_landmarker") {
-            let document = try #require(try SegmentationReference.json("reference/face_landmarker/\(name).json"))
-            let image = try #require(document["image"] as? [String: Any])
-            let width = try #require(image["width"] as? Int)
-            let height = try #require(image["height"] as? Int)
-            let runs = try #require(document["runs"] as? [String: Any])
-            for (_, value) in runs {
-                let result = try #require((value as? [String: Any])?["result"] as? [String: Any])
-                guard let matrices = result["facial_transformation_matrixes"] as? [[[Double]]], !matrices.isEmpty,
-                    let faces = result["face_landmarks"] as? [[[String: Any]]]
-                else { continue }
-                for (face, expected) in zip(faces, matrices) {
-                    let landmarks = face.map {
-                        SIMD3(
-                            Float($0["x"] as? Double ?? .nan), Float($0["y"] as? Double ?? .nan),
-                            Float($0["z"] as? Double ?? .nan))
+        for face in try FaceLandmarkerReferences.faces(withResult: "facial_transformation_matrixes") {
+            let expected = try #require(face.expected as? [[Double]])
+            let matrix = try #require(
+                try pipeline.transformationMatrix(landmarks: face.landmarks, width: face.width, height: face.height))
+            for row in 0..<4 {
+                for column in 0..<4 {
+                    let difference = abs(matrix[row][column] - expected[row][column])
+                    if column == 3 {
+                        worstTranslation = max(worstTranslation, difference)
+                    } else {
+                        worstRotation = max(worstRotation, difference / max(1, abs(expected[row][column])))
                     }
-                    let matrix = try #require(
-                        try pipeline.transformationMatrix(landmarks: landmarks, width: width, height: height))
-                    for row in 0..<4 {
-                        for column in 0..<4 {
-                            let difference = abs(matrix[row][column] - expected[row][column])
-                            if column == 3 {
-                                worstTranslation = max(worstTranslation, difference)
-                            } else {
-                                worstRotation = max(worstRotation, difference / max(1, abs(expected[row][column])))
-                            }
-                        }
-                    }
-                    compared += 1
                 }
             }
+            compared += 1
         }
         guard compared > 0 else { return skipWithoutSharedData("reference/face_landmarker matrices") }
         #expect(worstRotation <= 1e-4, "rotation and scale differ by up to \(worstRotation) (relative)")
