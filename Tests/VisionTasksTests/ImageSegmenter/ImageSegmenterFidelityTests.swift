@@ -148,4 +148,28 @@ struct ImageSegmenterFidelityTests {
                 + "differ"
         )
     }
+
+    /// The orientation is applied to the model's input and not undone (as upstream): the masks
+    /// have the stored image's size, and their content is the upright picture's, stretched.
+    @Test func anOrientedImageGivesMasksOfTheStoredSizeFromTheUprightPicture() throws {
+        guard let png = SharedData.path("images/decoded/business-person.png"),
+            let segmenter = try Self.segmenter(confidence: true, category: true)
+        else { return skipWithoutSharedData("business-person.png") }
+        let oriented = try MPImage(contentsOfFile: png, orientation: .right)
+        let upright = oriented.bitmap.convertedToRGB().applying(.right)
+        let turned = try MPImage(
+            pixels: upright.bytes, width: upright.width, height: upright.height, bytesPerRow: upright.bytesPerRow,
+            format: .rgb8)
+        let rotated = try segmenter.segment(image: oriented)
+        let reference = try segmenter.segment(image: turned)
+        let mask = try #require(rotated.confidenceMasks?.first)
+        let referenceMask = try #require(reference.confidenceMasks?.first)
+        #expect(mask.width == 958 && mask.height == 1358 && rotated.categoryMask?.width == 958)
+        #expect(referenceMask.width == 1358 && referenceMask.height == 958)
+        // The same model output stretched to two sizes: the same mean within resampling.
+        func mean(_ mask: Mask) -> Double {
+            mask.withUnsafeFloat32Buffer { $0.reduce(0.0) { $0 + Double($1) } / Double($0.count) }
+        }
+        #expect(abs(mean(mask) - mean(referenceMask)) <= 1e-3, "\(mean(mask)) vs \(mean(referenceMask))")
+    }
 }
