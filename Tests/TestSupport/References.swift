@@ -192,6 +192,13 @@ public struct ErrorCase: Decodable, Sendable {
     public var instanceUsableAfterwardsWithTs133: Bool?
     public var equalTimestamp: Attempt?
     public var smallerTimestamp: Attempt?
+    /// Cases MediaPipe accepts: what the task found on errors.json's `image_used`.
+    public var resultOnImageUsed: ResultSummary?
+
+    /// The size of an accepted case's result.
+    public struct ResultSummary: Decodable, Sendable {
+        public var numFaces: Int?
+    }
 }
 
 private struct ErrorFile: Decodable {

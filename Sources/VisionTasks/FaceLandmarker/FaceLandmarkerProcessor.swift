@@ -6,9 +6,11 @@ import ModelFile
 /// (mediapipe/tasks/cc/vision/face_landmarker/face_landmarker_graph.cc; ../shared/spec/PIPELINES.md §8):
 /// the face detector when needed, the face regions (tracked ones first in video mode), the
 /// landmark model on each region with its presence score, one-euro smoothing of a single face,
-/// and optionally the blendshapes model and the facial transformation matrix. The public task
-/// around it is still to come (issue #21); the pipeline is tested against MediaPipe's results.
-struct FaceLandmarkerProcessor {
+/// and optionally the blendshapes model and the facial transformation matrix.
+///
+/// Regions and landmarks live in the upright image; the blendshapes and the geometry read the
+/// stored image's size, as MediaPipe's graph does.
+struct FaceLandmarkerProcessor: FrameProcessor {
     /// The thresholds, counts and outputs the pipeline uses.
     struct Settings: Sendable {
         var numFaces = 1
@@ -20,7 +22,7 @@ struct FaceLandmarkerProcessor {
     }
 
     /// One frame's faces, in region order.
-    struct Output {
+    struct FrameOutputs {
         var landmarks: [[NormalizedLandmark]]
         /// 52 scores per face when asked for.
         var blendshapes: [[Float]]?
@@ -52,6 +54,21 @@ struct FaceLandmarkerProcessor {
     private var tracker: RegionTracker?
     private var smoother = LandmarksSmoother(parameters: .poseNormalized)
 
+    /// Loads the bundle named by `options` for the options' thresholds, outputs and running mode
+    /// (the options themselves are checked by ``FaceLandmarker``). Video and live-stream mode
+    /// track faces from frame to frame, as MediaPipe's C++ graph does (its iOS wrapper never
+    /// asks for that; docs/DIFFERENCES.md).
+    init(options: FaceLandmarkerOptions) throws(TasksError) {
+        let settings = Settings(
+            numFaces: options.numFaces, minFaceDetectionConfidence: options.minFaceDetectionConfidence,
+            minFacePresenceConfidence: options.minFacePresenceConfidence,
+            minTrackingConfidence: options.minTrackingConfidence, outputsBlendshapes: options.outputFaceBlendshapes,
+            outputsMatrices: options.outputFacialTransformationMatrixes)
+        try self.init(
+            bundle: TaskModel.bundle(options.baseOptions), settings: settings, tracks: options.runningMode != .image,
+            threadCount: options.baseOptions.threadCount)
+    }
+
     init(bundle: ModelAssetBundle, settings: Settings, tracks: Bool, threadCount: Int?) throws(TasksError) {
         detector = try FaceDetectorProcessor(
             model: TaskModel.member(Self.detectorMember, of: bundle), minScore: settings.minFaceDetectionConfidence,
@@ -65,8 +82,14 @@ struct FaceLandmarkerProcessor {
             throw .unsupportedModel("\(Self.landmarksMember): expected 478 × 3 landmark values and a presence score")
         }
         if settings.outputsBlendshapes {
+            // face_landmarker_graph.cc refuses the BLENDSHAPES output without the model
+            // (INVALID_ARGUMENT); the member's name is added.
             guard bundle.memberNames.contains(Self.blendshapesMember) else {
-                throw .bundleMemberNotFound(name: Self.blendshapesMember, members: bundle.memberNames)
+                throw .invalidOption(
+                    option: "outputFaceBlendshapes",
+                    message: "BLENDSHAPES Tag and blendshapes model must be both set. Get BLENDSHAPES is set: true, "
+                        + "blendshapes model is set: false (the bundle has no \(Self.blendshapesMember); its members "
+                        + "are \(bundle.memberNames.joined(separator: ", "))).")
             }
             blendshapes = try FaceBlendshapesModel(
                 model: TaskModel.member(Self.blendshapesMember, of: bundle), threadCount: threadCount)
@@ -87,7 +110,31 @@ struct FaceLandmarkerProcessor {
         tracker = tracks ? RegionTracker(maxCount: settings.numFaces) : nil
     }
 
-    mutating func process(_ image: MPImage, timestampInMilliseconds: Int) throws(TasksError) -> Output {
+    mutating func process(_ image: MPImage, timestampInMilliseconds: Int) throws(TasksError) -> FaceLandmarkerResult {
+        let output = try run(image, timestampInMilliseconds: timestampInMilliseconds)
+        // MediaPipe's result: blendshapes as one unnamed head (headName "", displayName nil);
+        // the matrices as column-major floats, degenerate faces skipped
+        // (MPPFaceLandmarkerResult+Helpers.mm).
+        let blendshapes = (output.blendshapes ?? []).map { scores in
+            Classifications(
+                headIndex: 0, headName: "",
+                categories: zip(scores.indices, scores).map { index, score in
+                    ResultCategory(
+                        index: index, score: score, categoryName: FaceBlendshapesModel.names[index], displayName: nil)
+                })
+        }
+        let matrices = (output.matrices ?? []).compactMap { rows -> TransformMatrix? in
+            guard let rows else { return nil }
+            let values = (0..<16).map { Float(rows[$0 % 4][$0 / 4]) }
+            return TransformMatrix(columnMajorValues: values, rows: 4, columns: 4)
+        }
+        return FaceLandmarkerResult(
+            faceLandmarks: output.landmarks, faceBlendshapes: blendshapes, facialTransformationMatrixes: matrices,
+            timestampInMilliseconds: timestampInMilliseconds)
+    }
+
+    /// One frame through the pipeline, with the model outputs as the graph holds them.
+    mutating func run(_ image: MPImage, timestampInMilliseconds: Int) throws(TasksError) -> FrameOutputs {
         let upright = image.uprightSize
         let imageSize = ImageSize(width: upright.width, height: upright.height)
         var detected: [NormalizedRect]?
@@ -146,7 +193,7 @@ struct FaceLandmarkerProcessor {
                 matrices?.append(try geometry.transformationMatrix(landmarks: face, width: width, height: height))
             }
         }
-        return Output(landmarks: faces, blendshapes: scores, matrices: matrices)
+        return FrameOutputs(landmarks: faces, blendshapes: scores, matrices: matrices)
     }
 
     /// The landmark model on one region; `nil` when the face's presence is not above the

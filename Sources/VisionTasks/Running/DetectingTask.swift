@@ -23,3 +23,4 @@ extension PoseLandmarker: DetectingTask {}
 extension HandLandmarker: DetectingTask {}
 extension ObjectDetector: DetectingTask {}
 extension FaceDetector: DetectingTask {}
+extension FaceLandmarker: DetectingTask {}

@@ -1,23 +1,36 @@
 /// Builds small zip archives byte by byte for tests, with control over the details the reader
 /// must cope with (leading bytes, alignment padding, compression method, comments).
-struct ZipBuilder {
-    struct Entry {
-        var name: String
-        var data: [UInt8]
-        var method: UInt16 = 0
+public struct ZipBuilder {
+    public struct Entry {
+        public var name: String
+        public var data: [UInt8]
+        public var method: UInt16 = 0
         /// Bytes stored for the member (the deflate stream for method 8); defaults to `data`.
-        var stored: [UInt8]? = nil
-        var crc: UInt32? = nil
+        public var stored: [UInt8]? = nil
+        public var crc: UInt32? = nil
+
+        /// An entry; `crc` defaults to the CRC-32 of `data`, `stored` to `data`.
+        public init(name: String, data: [UInt8], method: UInt16 = 0, stored: [UInt8]? = nil, crc: UInt32? = nil) {
+            self.name = name
+            self.data = data
+            self.method = method
+            self.stored = stored
+            self.crc = crc
+        }
     }
 
-    var leadingBytes: [UInt8] = []
+    public var leadingBytes: [UInt8] = []
     /// Align every member's data to this many bytes with zero padding before the local header.
-    var alignment: Int = 1
-    var comment: [UInt8] = []
+    public var alignment: Int = 1
+    public var comment: [UInt8] = []
     /// Write central-directory offsets relative to the first local header instead of the file.
-    var offsetsRelativeToArchiveStart = false
+    public var offsetsRelativeToArchiveStart = false
 
-    func build(_ entries: [Entry]) -> [UInt8] {
+    /// A builder with no leading bytes, no padding and no comment.
+    public init() {}
+
+    /// The archive holding `entries`, stored in that order.
+    public func build(_ entries: [Entry]) -> [UInt8] {
         var out = leadingBytes
         var central: [UInt8] = []
         let base = offsetsRelativeToArchiveStart ? leadingBytes.count : 0
@@ -44,13 +57,13 @@ struct ZipBuilder {
     }
 
     /// A valid raw-deflate stream holding `data` in one stored block (RFC 1951 §3.2.4).
-    static func deflateStoredBlock(_ data: [UInt8]) -> [UInt8] {
+    public static func deflateStoredBlock(_ data: [UInt8]) -> [UInt8] {
         let length = UInt16(data.count)
         return [0x01] + le16(length) + le16(~length) + data
     }
 
     /// CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320), bit by bit.
-    static func crc32(_ data: [UInt8]) -> UInt32 {
+    public static func crc32(_ data: [UInt8]) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in data {
             crc ^= UInt32(byte)
@@ -60,5 +73,7 @@ struct ZipBuilder {
     }
 }
 
-func le16(_ value: UInt16) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
-func le32(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * UInt32($0))) } }
+/// `value` as two little-endian bytes.
+public func le16(_ value: UInt16) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
+/// `value` as four little-endian bytes.
+public func le32(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * UInt32($0))) } }
