@@ -63,10 +63,12 @@ struct MediaInputsTests {
         return status == 0 ? video : nil
     }
 
-    /// Hands on the hand video; pose on the gesture video (the hand video shows no body).
+    /// Hands on the hand video; pose and face landmarks on the gesture video (the hand video shows
+    /// no body or face).
     @Test(arguments: [
         ("hands", "models/hand_landmarker.task", "hand_test_video"),
         ("pose", "models/pose_landmarker_lite.task", "gesture_test_video"),
+        ("face-landmarks", "models/face_landmarker.task", "gesture_test_video"),
     ])
     func videoFileGivesTheSameResultsAsItsFramesInVideoMode(command: String, modelPath: String, sequence: String) throws
     {
@@ -84,8 +86,9 @@ struct MediaInputsTests {
         #expect(videoLines.map { $0["timestampInMilliseconds"] as? Int } == [0, 40, 80, 120])
         #expect(videoLines.map { $0["frame"] as? Int } == [0, 1, 2, 3])
         #expect(videoLines.allSatisfy { $0["file"] as? String == video })
-        let found = videoLines.filter { ($0["landmarks"] as? [Any])?.isEmpty == false }.count
-        #expect(found == Self.frameCount, "every frame shows the \(command == "pose" ? "person" : "hand")")
+        let key = command == "face-landmarks" ? "faceLandmarks" : "landmarks"
+        let found = videoLines.filter { ($0[key] as? [Any])?.isEmpty == false }.count
+        #expect(found == Self.frameCount, "every frame shows the \(command == "hands" ? "hand" : "person")")
         for (ours, theirs) in zip(videoLines, frameLines) {
             #expect(Self.content(ours) == Self.content(theirs))
         }

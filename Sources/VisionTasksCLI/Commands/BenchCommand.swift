@@ -13,10 +13,12 @@ package protocol BenchTask {
 /// [--crop rotated|whole] [--iterations N] [--json]` for the image → tensor step alone.
 package enum BenchCommand: Command {
     package static let name = "bench"
-    package static let summary = "time a task per detect call (pose, hands, objects, faces) or its preprocessing"
+    package static let summary =
+        "time a task per call (pose, hands, objects, faces, face-landmarks, segment) or its preprocessing"
     package static let usage = """
         vision-tasks bench TASK IMAGE [--model PATH] [--mode image|video] [--iterations N] [--threads N] [--json]
           TASK: \(tasks.map { $0.name }.joined(separator: ", "))
+          face-landmarks also takes --blendshapes and --transformation-matrixes
           prints median, min and max ms per detect call after warm-up ({"medianMs","minMs","maxMs"} with --json);
           video mode re-feeds the image as successive frames, so it times tracked frames
         vision-tasks bench preprocess IMAGE [--crop rotated|whole] [--iterations N] [--json]
@@ -26,7 +28,10 @@ package enum BenchCommand: Command {
 
     /// The tasks that can be benchmarked. Each task adds itself here.
     package static var tasks: [any BenchTask.Type] {
-        [PoseBench.self, HandsBench.self, ObjectsBench.self, FacesBench.self, SegmentBench.self, PreprocessBench.self]
+        [
+            PoseBench.self, HandsBench.self, ObjectsBench.self, FacesBench.self, FaceLandmarksBench.self,
+            SegmentBench.self, PreprocessBench.self,
+        ]
     }
 
     package static func run(_ arguments: [String], context: CommandContext) throws -> Int32 {
@@ -55,11 +60,11 @@ package enum BenchCommand: Command {
     /// video mode the trackers (pose, hands) skip their detector after the first frame, so each
     /// call times a tracked frame.
     package static func timeDetections<Task: DetectingTask>(
-        of taskName: String, _ arguments: [String], context: CommandContext,
+        of taskName: String, _ arguments: [String], context: CommandContext, extraFlags: Set<String> = [],
         makeTask: (_ arguments: Arguments, _ video: Bool) throws -> Task,
         extra: (_ image: MPImage, _ medianMilliseconds: Double) throws -> [(String, JSONValue)] = { _, _ in [] }
     ) throws -> Int32 {
-        let parsed = try Arguments(arguments, flags: flags, options: options)
+        let parsed = try Arguments(arguments, flags: flags.union(extraFlags), options: options)
         guard parsed.positionals.count == 1 else { throw CLIError.usage("bench \(taskName) takes one IMAGE") }
         let video = try isVideoMode(parsed)
         let task = try makeTask(parsed, video)

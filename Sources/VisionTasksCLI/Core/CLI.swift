@@ -16,6 +16,7 @@ package enum CLI {
             HandsCommand.self,
             ObjectsCommand.self,
             FacesCommand.self,
+            FaceLandmarksCommand.self,
             SegmentCommand.self,
             BenchCommand.self,
             RunModelCommand.self,

@@ -14,10 +14,12 @@ package struct Annotation {
     /// Line width and point radius that stay visible on large and small pictures.
     private var strokeWidth: Float { Swift.max(2, Float(Swift.min(canvas.width, canvas.height)) / 250) }
 
-    /// Draws `connections` between `landmarks` (normalized to the upright image) and a dot on
-    /// each landmark.
+    /// Draws `connections` between `landmarks` (normalized to the upright image) and, unless
+    /// `pointColor` is `nil`, a dot on each landmark. `lineScale` scales the line width (thin
+    /// lines for a dense mesh).
     package mutating func drawSkeleton(
-        _ landmarks: [NormalizedLandmark], connections: [Connection], lineColor: RGBColor, pointColor: RGBColor
+        _ landmarks: [NormalizedLandmark], connections: [Connection], lineColor: RGBColor, pointColor: RGBColor?,
+        lineScale: Float = 1
     ) {
         let width = Float(canvas.width)
         let height = Float(canvas.height)
@@ -28,8 +30,9 @@ package struct Annotation {
             canvas.drawLine(
                 fromX: landmarks[start].x * width, y: landmarks[start].y * height,
                 toX: landmarks[end].x * width, y: landmarks[end].y * height,
-                thickness: strokeWidth, color: lineColor)
+                thickness: Swift.max(1, strokeWidth * lineScale), color: lineColor)
         }
+        guard let pointColor else { return }
         for landmark in landmarks {
             canvas.fillCircle(
                 centerX: landmark.x * width, centerY: landmark.y * height,
