@@ -3,8 +3,10 @@
 `vision-tasks bench TASK IMAGE --mode image|video --json`.
 
 usage: mediapipe_bench.py TASK IMAGE --model PATH [--mode image|video] [--iterations N] [--warmup N] [--masks]
-  TASK: pose | hands | objects | faces | segment (default options of the task: the segmenter
-  outputs its confidence masks; --masks adds pose segmentation masks)
+                          [--blendshapes]
+  TASK: pose | hands | objects | faces | face-landmarks | segment (default options of the task: the
+  segmenter outputs its confidence masks; --masks adds pose segmentation masks, --blendshapes the
+  face landmarker's blendshapes)
 prints {"task", "model", "image", "mode", "medianMs", "minMs", "maxMs"}
 
 IMAGE mode calls detect() on the same image; VIDEO mode feeds the image as successive frames
@@ -22,7 +24,7 @@ import mediapipe as mp
 from mediapipe.tasks.python import BaseOptions, vision
 
 
-def create(task, model, mode, masks):
+def create(task, model, mode, masks, blendshapes=False):
     base = BaseOptions(model_asset_path=model)
     running = vision.RunningMode.VIDEO if mode == "video" else vision.RunningMode.IMAGE
     if task == "pose":
@@ -35,6 +37,10 @@ def create(task, model, mode, masks):
     if task == "segment":
         return vision.ImageSegmenter.create_from_options(
             vision.ImageSegmenterOptions(base_options=base, running_mode=running))
+    if task == "face-landmarks":
+        return vision.FaceLandmarker.create_from_options(
+            vision.FaceLandmarkerOptions(base_options=base, running_mode=running,
+                                         output_face_blendshapes=blendshapes))
     if task == "faces":
         return vision.FaceDetector.create_from_options(
             vision.FaceDetectorOptions(base_options=base, running_mode=running))
@@ -44,18 +50,19 @@ def create(task, model, mode, masks):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("task", choices=["pose", "hands", "objects", "faces", "segment"])
+    parser.add_argument("task", choices=["pose", "hands", "objects", "faces", "face-landmarks", "segment"])
     parser.add_argument("image")
     parser.add_argument("--model", required=True)
     parser.add_argument("--mode", choices=["image", "video"], default="image")
     parser.add_argument("--iterations", type=int, default=50)
     parser.add_argument("--warmup", type=int, default=5)
     parser.add_argument("--masks", action="store_true")
+    parser.add_argument("--blendshapes", action="store_true")
     args = parser.parse_args()
 
     image = mp.Image.create_from_file(args.image)
     samples = []
-    with create(args.task, args.model, args.mode, args.masks) as task:
+    with create(args.task, args.model, args.mode, args.masks, args.blendshapes) as task:
         for index in range(args.warmup + args.iterations):
             start = time.perf_counter()
             if args.task == "segment":
@@ -72,7 +79,7 @@ def main():
                 samples.append(elapsed)
     print(json.dumps({
         "task": args.task, "model": os.path.basename(args.model), "image": os.path.basename(args.image),
-        "mode": args.mode, "masks": args.masks, "medianMs": round(statistics.median(samples), 3),
+        "mode": args.mode, "masks": args.masks, "blendshapes": args.blendshapes, "medianMs": round(statistics.median(samples), 3),
         "minMs": round(min(samples), 3), "maxMs": round(max(samples), 3)}))
 
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Reproduces docs/BENCHMARKS.md in one run: our engine (vision-tasks bench-model, release build)
-# and LiteRT (ai-edge-litert, XNNPACK) on the same models (the six float models of the bundles,
+# and LiteRT (ai-edge-litert, XNNPACK) on the same models (the eight float models of the bundles,
 # the quantized ssd_mobilenet_v1, blaze_face_short_range and selfie_segmenter), same machine, same
 # session; then the tasks against MediaPipe's Python task (scripts/benchmarks/tasks.sh: pose,
-# hands, objects, faces, segment).
+# hands, objects, faces, face-landmarks, segment).
 #
 # Each script owns one section of the file, between its markers (<!-- models:begin … --> …
 # <!-- models:end --> here, <!-- tasks:begin … --> … <!-- tasks:end --> for tasks.sh); the rest
@@ -45,6 +45,7 @@ trap 'rm -f "$RAW"' EXIT
 ENTRIES="pose_landmarker_full.task:pose_detector.tflite pose_landmarker_full.task:pose_landmarks_detector.tflite
 pose_landmarker_lite.task:pose_detector.tflite pose_landmarker_lite.task:pose_landmarks_detector.tflite
 hand_landmarker.task:hand_detector.tflite hand_landmarker.task:hand_landmarks_detector.tflite
+face_landmarker.task:face_landmarks_detector.tflite face_landmarker.task:face_blendshapes.tflite
 ssd_mobilenet_v1.tflite: blaze_face_short_range.tflite: selfie_segmenter.tflite:"
 
 echo "{\"side\":\"machine\",\"loadBefore\":\"$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)\"}" >> "$RAW"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Times the public tasks (pose, hands, objects, faces, segment) per detect call against MediaPipe's own Python task (PyPI `mediapipe`,
+# Times the public tasks (pose, hands, objects, faces, face-landmarks with and without blendshapes,
+# segment) per detect call against MediaPipe's own Python task (PyPI `mediapipe`,
 # the oracle's version) on the same image, same machine, same session, and writes the "Tasks"
 # section of docs/BENCHMARKS.md (between its markers; the rest of the file is left alone).
 #
@@ -28,21 +29,26 @@ RAW="$(mktemp)"
 trap 'rm -f "$RAW"' EXIT
 LOAD_BEFORE="$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?')"
 
-# task (bench word and MediaPipe task), model file
+# task (bench word and MediaPipe task), model file, optional flags for both sides
 # (objects: EfficientDet-Lite0 only when the models folder has it; it is not in ../shared/models)
 for entry in "pose pose_landmarker_full.task" "pose pose_landmarker_lite.task" "hands hand_landmarker.task" \
              "objects ssd_mobilenet_v1.tflite" "objects efficientdet_lite0.tflite" \
-             "faces blaze_face_short_range.tflite" "segment selfie_segmenter.tflite"; do
-  task="${entry%% *}"; model="${entry##* }"
+             "faces blaze_face_short_range.tflite" "face-landmarks face_landmarker.task" \
+             "face-landmarks face_landmarker.task --blendshapes" "segment selfie_segmenter.tflite"; do
+  read -r task model flags <<< "$entry"
+  flags="${flags:-}"
+  label="$task${flags:+ $flags}"
   [ -f "$MODELS/$model" ] || continue
   for mode in image video; do
     for round in $(seq "$ROUNDS"); do
-      echo "$task $model $mode round $round" >&2
-      ours="$("$BIN" bench "$task" "$IMAGE" --model "$MODELS/$model" --mode "$mode" --iterations "$ITERATIONS" --json)"
-      ours1="$("$BIN" bench "$task" "$IMAGE" --model "$MODELS/$model" --mode "$mode" --iterations "$ITERATIONS" --threads 1 --json)"
+      echo "$label $model $mode round $round" >&2
+      # $flags is unquoted on purpose: empty, or one flag.
+      ours="$("$BIN" bench "$task" "$IMAGE" --model "$MODELS/$model" --mode "$mode" --iterations "$ITERATIONS" $flags --json)"
+      ours1="$("$BIN" bench "$task" "$IMAGE" --model "$MODELS/$model" --mode "$mode" --iterations "$ITERATIONS" $flags \
+        --threads 1 --json)"
       mediapipe="$("$MP_VENV/bin/python" scripts/benchmarks/mediapipe_bench.py "$task" "$IMAGE" --model "$MODELS/$model" \
-        --mode "$mode" --iterations "$ITERATIONS" 2>/dev/null)"
-      echo "{\"task\":\"$task\",\"model\":\"$model\",\"mode\":\"$mode\",\"ours\":$ours,\"ours1\":$ours1,\"mediapipe\":$mediapipe}" >> "$RAW"
+        --mode "$mode" --iterations "$ITERATIONS" $flags 2>/dev/null)"
+      echo "{\"task\":\"$label\",\"model\":\"$model\",\"mode\":\"$mode\",\"ours\":$ours,\"ours1\":$ours1,\"mediapipe\":$mediapipe}" >> "$RAW"
     done
   done
 done
