@@ -41,6 +41,8 @@ package final class Interpreter {
     private let scratch: AlignedBuffer
     private let scratchStride: Int
     private let pool: ThreadPool
+    /// The job of ``parallelFor(_:work:_:)``, kept so that a call allocates nothing.
+    private let rangeJob = RangeJob()
     private let kernels: [Kernel]
     /// Operator name and index of each kernel, for profiles.
     package let kernelLabels: [String]
@@ -257,6 +259,20 @@ package final class Interpreter {
         let floatState = vk_denormals_flush_begin()
         defer { vk_denormals_flush_end(floatState) }
         for kernel in kernels { kernel.execute(context) }
+    }
+
+    /// Calls `body` with disjoint ranges covering `0..<count`, on the interpreter's threads (the
+    /// calling thread included), and returns when all are done: work outside the model, such as
+    /// filling the input tensor, shared out like a kernel. `work` estimates the elementary
+    /// operations; below a few tens of thousands everything runs on the calling thread.
+    /// `body` must write disjoint memory per index and give the same result however the
+    /// indices are grouped. Not reentrant: `body` must not call it again.
+    package func parallelFor(_ count: Int, work: Int, _ body: (Range<Int>) -> Void) {
+        withoutActuallyEscaping(body) { escapable in
+            rangeJob.body = escapable
+            pool.run(rangeJob, taskCount: count, work: work)
+            rangeJob.body = nil
+        }
     }
 
     /// Calls `body(t)` once on every thread `t` of the interpreter's pool (the calling thread is

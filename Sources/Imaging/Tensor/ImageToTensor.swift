@@ -32,15 +32,22 @@ package enum ImageToTensor {
         case general
     }
 
+    /// Splits the tensor's rows over threads: called with the row count and a body that fills
+    /// any range of rows; it calls the body with disjoint ranges covering all rows and returns
+    /// when they are done (e.g. `Interpreter.parallelFor`). Rows are independent, so any split
+    /// gives the same bits.
+    package typealias RowRunner = (_ rowCount: Int, _ work: Int, _ fill: (Range<Int>) -> Void) -> Void
+
     /// Fills `output` (height × width × 3 floats, RGB, row-major) from `region` of `bitmap`
-    /// shown with `orientation`.
+    /// shown with `orientation`, its rows split by `rows` (by default all on the calling thread).
     ///
     /// - Throws: ``ImageError/invalidTensor(_:)`` when `output` is too small,
     ///   ``ImageError/invalidRegion(_:)`` for an unusable region.
     @discardableResult
     package static func convert(
         _ bitmap: Bitmap, orientation: ImageOrientation = .up, region: NormalizedRect = .fullImage,
-        options: TensorConversionOptions, into output: UnsafeMutableBufferPointer<Float>
+        options: TensorConversionOptions, into output: UnsafeMutableBufferPointer<Float>,
+        rows: RowRunner = { count, _, fill in fill(0..<count) }
     ) throws -> CropGeometry {
         try checkOutput(count: output.count, options: options)
         let (geometry, inverse) = try prepare(bitmap, orientation: orientation, region: region, options: options)
@@ -54,25 +61,28 @@ package enum ImageToTensor {
             let sink = FloatSink(output: output.baseAddress!, table: UnsafePointer(table.baseAddress!))
             bitmap.withUnsafeBytes { pixels in
                 let source = SourceView(bitmap: bitmap, pixels: pixels, orientation: orientation)
-                warp(source, inverse: inverse, geometry: geometry, border: options.borderMode, sink: sink)
+                warpRows(
+                    source, inverse: inverse, geometry: geometry, border: options.borderMode, sink: sink, rows: rows)
             }
         }
         return geometry
     }
 
     /// Fills `output` (height × width × 3 bytes, RGB) with the resampled 8-bit values, for
-    /// models with a uint8 input; `options.valueRange` is ignored.
+    /// models with a uint8 input; `options.valueRange` is ignored. Its rows are split by `rows`
+    /// (by default all on the calling thread).
     @discardableResult
     package static func convert(
         _ bitmap: Bitmap, orientation: ImageOrientation = .up, region: NormalizedRect = .fullImage,
-        options: TensorConversionOptions, into output: UnsafeMutableBufferPointer<UInt8>
+        options: TensorConversionOptions, into output: UnsafeMutableBufferPointer<UInt8>,
+        rows: RowRunner = { count, _, fill in fill(0..<count) }
     ) throws -> CropGeometry {
         try checkOutput(count: output.count, options: options)
         let (geometry, inverse) = try prepare(bitmap, orientation: orientation, region: region, options: options)
         let sink = ByteSink(output: output.baseAddress!)
         bitmap.withUnsafeBytes { pixels in
             let source = SourceView(bitmap: bitmap, pixels: pixels, orientation: orientation)
-            warp(source, inverse: inverse, geometry: geometry, border: options.borderMode, sink: sink)
+            warpRows(source, inverse: inverse, geometry: geometry, border: options.borderMode, sink: sink, rows: rows)
         }
         return geometry
     }
@@ -221,6 +231,17 @@ package enum ImageToTensor {
         Int(Swift.min(Swift.max(value, -32768), 32767))
     }
 
+    /// `warp` over every tensor row, split by `rows`.
+    private static func warpRows<Output: Sink>(
+        _ source: SourceView, inverse: PerspectiveMatrix, geometry: CropGeometry, border: BorderMode,
+        sink: Output, rows: RowRunner
+    ) {
+        // About 60 operations per tensor pixel.
+        rows(geometry.tensorHeight, geometry.tensorHeight * geometry.tensorWidth * 60) { range in
+            warp(source, inverse: inverse, geometry: geometry, border: border, sink: sink, rows: range)
+        }
+    }
+
     /// Resamples the region into `sink`, OpenCV's `warpPerspective` blocks and rounding included.
     ///
     /// When the inverse map's `m3` and `m6` are exactly zero (crops without rotation, such as the
@@ -228,10 +249,11 @@ package enum ImageToTensor {
     /// leaves no rounding residue in them), the source row and the projective divisor of a
     /// tensor pixel depend on its row alone and are computed once per row; the per-pixel sums they
     /// skip only add zeros, so every sample is bit for bit what the general path gives.
-    /// `rowInvariantPath: false` forces the general path (tests compare the two).
+    /// `rowInvariantPath: false` forces the general path (tests compare the two); `rows` limits
+    /// the work to those tensor rows.
     static func warp<Output: Sink>(
         _ source: SourceView, inverse: PerspectiveMatrix, geometry: CropGeometry, border: BorderMode,
-        sink: Output, rowInvariantPath: Bool = true
+        sink: Output, rowInvariantPath: Bool = true, rows: Range<Int>? = nil
     ) {
         let (m0, m1, m2, m3, m4, m5, m6, m7, m8) = inverse.m
         let tensorWidth = geometry.tensorWidth
@@ -242,7 +264,9 @@ package enum ImageToTensor {
         let zeroBorder = border == .zero
         let rowInvariant = rowInvariantPath && warpPath(inverse: inverse) == .rowInvariant
 
-        for y in 0..<tensorHeight {
+        // Rows are independent (OpenCV's blocks anchor sums at a block's first column only), so
+        // any range of them can be filled on its own.
+        for y in rows ?? 0..<tensorHeight {
             let row = Double(y)
             if rowInvariant {
                 // m6 · column and m3 · column are ±0 here, so w0 and y0 are the same in every block.

@@ -12,6 +12,7 @@ final class StridedCopyKernel: Kernel, ParallelJob {
     /// The input element of output element 0.
     let base: Int
     let count: Int
+    /// About this many elements per task.
     static let chunk = 4096
 
     /// TRANSPOSE with a constant permutation (input 1).
@@ -102,30 +103,65 @@ final class StridedCopyKernel: Kernel, ParallelJob {
     {
         self.input = input
         self.output = output
-        self.shape = shape
-        self.steps = steps
+        (self.shape, self.steps) = StridedCopyKernel.collapsed(shape: shape, steps: steps)
         self.base = base
         count = shape.reduce(1, *)
+        rowLength = self.shape.last ?? 1
+        rowStep = self.steps.last ?? 1
+        rowCount = rowLength == 0 ? 0 : count / rowLength
+        rowsPerTask = Swift.max(1, StridedCopyKernel.chunk / Swift.max(rowLength, 1))
     }
 
+    /// The same copy over fewer axes: axes of length 1 dropped, and an axis merged into the next
+    /// one when stepping over it equals stepping over the whole next axis (e.g. a TRANSPOSE of
+    /// [1, 1, 97, 64] becomes a 2-D one). At least one axis remains.
+    static func collapsed(shape: [Int], steps: [Int]) -> (shape: [Int], steps: [Int]) {
+        var newShape: [Int] = []
+        var newSteps: [Int] = []
+        for (length, step) in zip(shape, steps) where length != 1 {
+            if let last = newShape.last, let lastStep = newSteps.last, lastStep == step * length {
+                newShape[newShape.count - 1] = last * length
+                newSteps[newSteps.count - 1] = step
+            } else {
+                newShape.append(length)
+                newSteps.append(step)
+            }
+        }
+        return newShape.isEmpty ? ([1], [1]) : (newShape, newSteps)
+    }
+
+    /// The innermost axis: its length and input step; the rows (one per index of the outer
+    /// axes) and how many of them one task copies.
+    let rowLength: Int
+    let rowStep: Int
+    let rowCount: Int
+    let rowsPerTask: Int
+
     func execute(_ context: ExecutionContext) {
-        context.pool.run(self, taskCount: (count + StridedCopyKernel.chunk - 1) / StridedCopyKernel.chunk, work: count)
+        context.pool.run(self, taskCount: (rowCount + rowsPerTask - 1) / rowsPerTask, work: count)
     }
 
     func run(tasks range: Range<Int>, thread: Int) {
-        let rank = shape.count
+        let outer = shape.count - 1
         for task in range {
-            let first = task * StridedCopyKernel.chunk
-            for index in first..<Swift.min(count, first + StridedCopyKernel.chunk) {
-                var rest = index
+            let first = task * rowsPerTask
+            for row in first..<Swift.min(rowCount, first + rowsPerTask) {
+                // The input offset of the row's first element, from its index on the outer axes.
+                var rest = row
                 var offset = base
-                var axis = rank - 1
+                var axis = outer - 1
                 while axis >= 0 {
                     offset += (rest % shape[axis]) * steps[axis]
                     rest /= shape[axis]
                     axis -= 1
                 }
-                output[index] = input[offset]
+                let source = input + offset
+                let target = output + row * rowLength
+                if rowStep == 1 {
+                    target.update(from: source, count: rowLength)
+                } else {
+                    for index in 0..<rowLength { target[index] = source[index * rowStep] }
+                }
             }
         }
     }

@@ -106,3 +106,10 @@ final class ClosureJob: ParallelJob {
 
     func run(tasks range: Range<Int>, thread: Int) { body(thread) }
 }
+
+/// A job that hands its task ranges to a closure set for the length of one `run`.
+final class RangeJob: ParallelJob {
+    var body: ((Range<Int>) -> Void)?
+
+    func run(tasks range: Range<Int>, thread: Int) { body?(range) }
+}

@@ -103,15 +103,19 @@ package final class TaskModel {
             width: inputWidth, height: inputHeight, keepAspectRatio: keepAspectRatio,
             borderMode: border, valueRange: valueRange)
         do {
+            // The rows are filled on the interpreter's threads, as a kernel would be.
+            let interpreter = interpreter
             if takesBytes {
                 return try interpreter.withUInt8InputBuffer(0) { buffer in
                     try ImageToTensor.convert(
-                        image.bitmap, orientation: image.orientation, region: region, options: options, into: buffer)
+                        image.bitmap, orientation: image.orientation, region: region, options: options, into: buffer
+                    ) { count, work, fill in interpreter.parallelFor(count, work: work, fill) }
                 }
             }
             return try interpreter.withInputBuffer(0) { buffer in
                 try ImageToTensor.convert(
-                    image.bitmap, orientation: image.orientation, region: region, options: options, into: buffer)
+                    image.bitmap, orientation: image.orientation, region: region, options: options, into: buffer
+                ) { count, work, fill in interpreter.parallelFor(count, work: work, fill) }
             }
         } catch let error as ImageError {
             throw TasksError(error)
