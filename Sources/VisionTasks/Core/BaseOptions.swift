@@ -8,7 +8,9 @@ public final class BaseOptions {
     /// for the object detector.
     public var modelAssetPath: String?
 
-    /// The processor to run the model on. Defaults to ``Delegate/CPU``.
+    /// The processor to run the model on. Defaults to ``Delegate/CPU``. ``Delegate/GPU`` is
+    /// accepted but runs on the CPU (this package has no GPU engine); a task's
+    /// `activeDelegate` tells which processor is used.
     public var delegate: Delegate
     /// How many threads inference may use; `nil` (the default) uses every core. Beyond
     /// MediaPipe, whose CPU tasks run inference on one thread. Results do not depend on it.

@@ -7,6 +7,7 @@ public enum Delegate: Int, Sendable, CaseIterable {
     /// The CPU. This is the default.
     case CPU = 0
     // swift-format-ignore: AlwaysUseLowerCamelCase
-    /// The GPU. This package has no GPU engine; a task asked for the GPU runs on the CPU.
+    /// The GPU. This package has no GPU engine: a task asked for the GPU runs on the CPU, with
+    /// the same results, and says so in its `activeDelegate` property (docs/DIFFERENCES.md).
     case GPU = 1
 }

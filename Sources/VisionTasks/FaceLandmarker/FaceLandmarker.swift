@@ -89,6 +89,10 @@ public final class FaceLandmarker: Sendable {
         shell.results(for: frames)
     }
 
+    /// The processor the models actually run on: always ``Delegate/CPU``, as this package has no
+    /// GPU engine, even when `baseOptions.delegate` asks for ``Delegate/GPU`` (beyond MediaPipe).
+    public var activeDelegate: Delegate { shell.activeDelegate }
+
     /// Live-stream frames replaced by newer ones before they were processed (beyond MediaPipe,
     /// which drops them silently).
     public var droppedFrameCount: Int { shell.droppedFrameCount }

@@ -7,6 +7,10 @@ import ModelFile
 ///
 /// Not thread-safe: a task's ``FrameProcessor`` owns its models and uses them one frame at a time.
 package final class TaskModel {
+    /// The processor every model runs on: this package's engine runs on the CPU only, so a task
+    /// asked for ``Delegate/GPU`` runs here too.
+    package static let engineDelegate = Delegate.CPU
+
     package let interpreter: Interpreter
     /// The input tensor's width and height in pixels.
     package let inputWidth: Int

@@ -84,6 +84,10 @@ package final class TaskShell<Processor: FrameProcessor, Task: AnyObject>: Senda
         try runner.processLiveStreamFrame(image, timestampInMilliseconds: timestampInMilliseconds)
     }
 
+    /// The processor the task's models run on (``TaskModel/engineDelegate``), whatever the
+    /// options asked for.
+    package var activeDelegate: Delegate { TaskModel.engineDelegate }
+
     /// Live-stream frames replaced by newer ones before they were processed.
     package var droppedFrameCount: Int { runner.droppedFrameCount }
 
