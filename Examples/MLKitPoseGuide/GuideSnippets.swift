@@ -1,11 +1,12 @@
 // The Swift snippets of ML Kit's iOS pose detection guide
 // (https://developers.google.com/ml-kit/vision/pose-detection/ios), steps 1–4, written against
 // `import PoseDetection`. They are kept as the guide has them except where noted "Adapted":
-// - `VisionImage.orientation` is VisionTasks' `ImageOrientation` (same case names as
-//   `UIImage.Orientation`), so a `UIImage.Orientation` is converted with `.init(_:)` and the
-//   guide's orientation helper returns `ImageOrientation`;
-// - the guide's nil checks on `[Pose]?` results use `guard let`, which Swift requires.
-// The UIKit / AVFoundation parts compile only where UIKit exists.
+// - the guide's `guard !detectedPoses.isEmpty` on the `[Pose]?` the completion receives uses
+//   `guard let`, without which it does not compile (against ML Kit either);
+// - the orientation switch has an `@unknown default`, which Swift 6 requires.
+// The UIKit / AVFoundation parts compile only where UIKit exists (on Linux they are type-checked
+// against stub modules by scripts/platforms/apple-typecheck.sh); there `VisionImage.orientation`
+// is a `UIImage.Orientation`, as in ML Kit, so the guide's orientation code is unchanged.
 import PoseDetection
 import VisionTasks
 
@@ -38,7 +39,7 @@ func makeAccurateSingleImageDetector() -> PoseDetector {
     /// A `UIImage`, with its own orientation.
     func visionImage(from image: UIImage) -> VisionImage {
         let visionImage = VisionImage(image: image)
-        visionImage.orientation = .init(image.imageOrientation)  // Adapted: UIImage.Orientation → ImageOrientation.
+        visionImage.orientation = image.imageOrientation
         return visionImage
     }
 
@@ -56,7 +57,7 @@ func makeAccurateSingleImageDetector() -> PoseDetector {
     func imageOrientation(
         deviceOrientation: UIDeviceOrientation,
         cameraPosition: AVCaptureDevice.Position
-    ) -> ImageOrientation {  // Adapted: the guide returns UIImage.Orientation.
+    ) -> UIImage.Orientation {
         switch deviceOrientation {
         case .portrait:
             return cameraPosition == .front ? .leftMirrored : .right
@@ -68,7 +69,7 @@ func makeAccurateSingleImageDetector() -> PoseDetector {
             return cameraPosition == .front ? .upMirrored : .down
         case .faceDown, .faceUp, .unknown:
             return .up
-        @unknown default:
+        @unknown default:  // Adapted: Swift 6 requires it for an Objective-C enum (a warning in Swift 5).
             return .up
         }
     }

@@ -25,9 +25,10 @@ import VisionTasks
 /// At most one person is reported; the result is empty when nobody is found. Base options run
 /// `pose_landmarker_lite.task`, ``AccuratePoseDetectorOptions`` run `pose_landmarker_heavy.task`
 /// when it is present and `pose_landmarker_full.task` otherwise. The model is the options'
-/// `modelPath` when set, else the file in the models folder: `$VISION_TASKS_MODELS`, or
-/// `Models` in the current directory. It is loaded on the first call; a missing or invalid
-/// model is reported by that call (and retried by the next one).
+/// `modelPath` when set, else the file in the app bundle's resources (`Bundle.main`), else the
+/// one in the models folder: `$VISION_TASKS_MODELS`, or `Models` in the current directory. It is
+/// loaded on the first call; a missing or invalid model is reported by that call (and retried by
+/// the next one).
 ///
 /// Calls may come from any thread; they are serialized, so frames are processed one at a time
 /// in the order they arrive.

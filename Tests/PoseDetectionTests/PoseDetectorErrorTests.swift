@@ -50,6 +50,40 @@ struct PoseDetectorErrorTests {
         }
     }
 
+    /// ML Kit apps ship their models in the app bundle: its resources are searched before the
+    /// models folder, and the error names both places.
+    @Test func theAppBundleIsSearchedBeforeTheModelsFolder() throws {
+        let resources = try Data.temporaryFolder("bundle-resources")
+        let folder = try Data.temporaryFolder("models")
+        defer {
+            try? FileManager.default.removeItem(atPath: resources)
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+        let options = PoseDetectorOptions()
+        let locator = PoseModelLocator(
+            environment: ["VISION_TASKS_MODELS": folder], currentDirectory: "/", bundleResources: resources)
+        #expect {
+            try locator.modelPath(for: nil, defaultFileNames: options.defaultModelFileNames)
+        } throws: { error in
+            guard let error = error as? TasksError, case .modelFileNotFound = error else { return false }
+            return error.message.contains(resources) && error.message.contains(folder)
+                && error.message.contains("pose_landmarker_lite.task")
+        }
+        for directory in [folder, resources] {
+            #expect(
+                FileManager.default.createFile(
+                    atPath: directory + "/pose_landmarker_lite.task", contents: Foundation.Data([1])))
+        }
+        #expect(
+            try locator.modelPath(for: nil, defaultFileNames: options.defaultModelFileNames)
+                == resources + "/pose_landmarker_lite.task")
+        try FileManager.default.removeItem(atPath: resources + "/pose_landmarker_lite.task")
+        #expect(
+            try locator.modelPath(for: nil, defaultFileNames: options.defaultModelFileNames)
+                == folder + "/pose_landmarker_lite.task")
+        #expect(PoseModelLocator.current().bundleResources == Bundle.main.resourcePath)
+    }
+
     @Test func aBundleOfAnotherTaskIsReportedWithTheMissingMember() throws {
         guard let hands = SharedData.path("models/hand_landmarker.task") else { return Data.skip("hand model") }
         let options = PoseDetectorOptions()
