@@ -77,8 +77,9 @@ typedef int16_t vk_qs16 __attribute__((ext_vector_type(16)));
                     memcpy(&q, &v, sizeof q);                                                                        \
                     q += correction;                                                                                 \
                     vk_qu8 bytes = __builtin_convertvector(q, vk_qu8);                                               \
-                    /* A partial block's extra bytes land on the next pixel of this row, written after it. */          \
-                    if (width == 16 || ox + 1 < d->output_width)                                                     \
+                    /* A partial block's extra bytes land on later pixels of this row, written after it; a     */    \
+                    /* store that would pass the row's end (few channels, or the row's last pixel) is cut.     */    \
+                    if (width == 16 || c + 16 <= (d->output_width - ox) * channels)                                  \
                         memcpy(out + c, &bytes, sizeof bytes);                                                       \
                     else                                                                                             \
                         memcpy(out + c, &bytes, width);                                                              \
