@@ -69,6 +69,14 @@ let package = Package(
         // compile against PoseDetection (`swift run MLKitPoseGuide IMAGE` runs them).
         .executableTarget(
             name: "MLKitPoseGuide", dependencies: ["PoseDetection", "VisionTasks"], path: "Examples/MLKitPoseGuide"),
+        // The Swift snippets of MediaPipe's iOS guides for the pose landmarker, the hand landmarker and
+        // the object detector, likewise (`swift run PoseLandmarkerGuide IMAGE` and so on).
+        .executableTarget(
+            name: "PoseLandmarkerGuide", dependencies: ["VisionTasks"], path: "Examples/PoseLandmarkerGuide"),
+        .executableTarget(
+            name: "HandLandmarkerGuide", dependencies: ["VisionTasks"], path: "Examples/HandLandmarkerGuide"),
+        .executableTarget(
+            name: "ObjectDetectorGuide", dependencies: ["VisionTasks"], path: "Examples/ObjectDetectorGuide"),
 
         // Test helpers shared by the test targets (locating ../shared, reading references).
         .target(name: "TestSupport", path: "Tests/TestSupport"),

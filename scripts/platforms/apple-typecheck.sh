@@ -8,7 +8,8 @@
 # this script compiles, in dependency order and with the dependency graph SwiftPM gives Apple
 # platforms (Imaging without CImagingSupport/CJPEG/CPNG):
 #   ModelFile, Inference, Imaging, VisionTasks, PoseDetection  (every source file, Apple branches on)
-#   Examples/MLKitPoseGuide                                     (its UIKit/AVFoundation part on)
+#   Examples/MLKitPoseGuide, PoseLandmarkerGuide, HandLandmarkerGuide, ObjectDetectorGuide
+#                                                               (their UIKit/AVFoundation parts on)
 # in Swift 6 language mode, so a typo, a wrong argument label, a wrong type or an Apple API used but
 # not declared fails the script (non-zero exit). Nothing is linked or run. See README-platforms.md
 # for what this proves and what it does not.
@@ -67,10 +68,13 @@ for module in ModelFile Inference Imaging VisionTasks PoseDetection; do
     -emit-module-path "$work/modules/$module.swiftmodule" "${common[@]}" "${files[@]}"
 done
 
-# The ML Kit guide example (top-level code in main.swift), its UIKit part included.
-mapfile -t files < <(sources Examples/MLKitPoseGuide)
-echo "apple-typecheck: MLKitPoseGuide (${#files[@]} files)"
-swiftc -typecheck -module-name MLKitPoseGuide "${common[@]}" "${files[@]}"
+# The guide examples (top-level code in main.swift), their UIKit parts included: ML Kit's pose
+# detection guide and MediaPipe's pose landmarker, hand landmarker and object detector guides.
+for example in MLKitPoseGuide PoseLandmarkerGuide HandLandmarkerGuide ObjectDetectorGuide; do
+  mapfile -t files < <(sources "Examples/$example")
+  echo "apple-typecheck: $example (${#files[@]} files)"
+  swiftc -typecheck -module-name "$example" "${common[@]}" "${files[@]}"
+done
 
 # The Apple branches really were compiled: the stub modules were loaded from the stub directory.
 for name in UIKit CoreGraphics CoreImage CoreVideo CoreMedia ImageIO AVFoundation Darwin; do

@@ -8,3 +8,12 @@ public protocol FaceDetectorLiveStreamDelegate: AnyObject {
         _ faceDetector: FaceDetector, didFinishDetection result: FaceDetectorResult?,
         timestampInMilliseconds: Int, error: (any Error)?)
 }
+
+extension FaceDetectorLiveStreamDelegate {
+    /// Does nothing: the method is optional, as in MediaPipe (`@optional` in its header), so a
+    /// delegate may leave it out.
+    func faceDetector(
+        _ faceDetector: FaceDetector, didFinishDetection result: FaceDetectorResult?,
+        timestampInMilliseconds: Int, error: (any Error)?
+    ) {}
+}

@@ -8,3 +8,12 @@ public protocol HandLandmarkerLiveStreamDelegate: AnyObject {
         _ handLandmarker: HandLandmarker, didFinishDetection result: HandLandmarkerResult?,
         timestampInMilliseconds: Int, error: (any Error)?)
 }
+
+extension HandLandmarkerLiveStreamDelegate {
+    /// Does nothing: the method is optional, as in MediaPipe (`@optional` in its header), so a
+    /// delegate may leave it out.
+    func handLandmarker(
+        _ handLandmarker: HandLandmarker, didFinishDetection result: HandLandmarkerResult?,
+        timestampInMilliseconds: Int, error: (any Error)?
+    ) {}
+}

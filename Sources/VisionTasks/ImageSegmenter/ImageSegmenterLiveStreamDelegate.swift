@@ -9,3 +9,12 @@ public protocol ImageSegmenterLiveStreamDelegate: AnyObject {
         _ imageSegmenter: ImageSegmenter, didFinishSegmentation result: ImageSegmenterResult?,
         timestampInMilliseconds: Int, error: (any Error)?)
 }
+
+extension ImageSegmenterLiveStreamDelegate {
+    /// Does nothing: the method is optional, as in MediaPipe (`@optional` in its header), so a
+    /// delegate may leave it out.
+    func imageSegmenter(
+        _ imageSegmenter: ImageSegmenter, didFinishSegmentation result: ImageSegmenterResult?,
+        timestampInMilliseconds: Int, error: (any Error)?
+    ) {}
+}

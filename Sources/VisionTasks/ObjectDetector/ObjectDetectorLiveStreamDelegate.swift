@@ -6,3 +6,12 @@ public protocol ObjectDetectorLiveStreamDelegate: AnyObject {
         _ objectDetector: ObjectDetector, didFinishDetection result: ObjectDetectorResult?,
         timestampInMilliseconds: Int, error: (any Error)?)
 }
+
+extension ObjectDetectorLiveStreamDelegate {
+    /// Does nothing: the method is optional, as in MediaPipe (`@optional` in its header), so a
+    /// delegate may leave it out.
+    func objectDetector(
+        _ objectDetector: ObjectDetector, didFinishDetection result: ObjectDetectorResult?,
+        timestampInMilliseconds: Int, error: (any Error)?
+    ) {}
+}

@@ -16,7 +16,8 @@ import Testing
             return
         }
         let info = try ObjectDetectorModelInfo(model: model, options: ObjectDetectorOptions())
-        #expect([info.locationOutput, info.categoryOutput, info.scoreOutput, info.countOutput] == [0, 1, 2, 3])
+        #expect(
+            [info.locationOutput, info.categoryOutput, info.scoreOutput, info.countOutput] == [0, 1, 2, 3] as [Int])
         #expect(info.boxIndices == [1, 0, 3, 2])
         #expect(info.labels?.count == 90)
         #expect(info.labels?[0] == "person")
