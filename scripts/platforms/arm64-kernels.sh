@@ -117,6 +117,12 @@ for candidate in "${VK_ARM64_PYTHON:-}" "$HOME/.cache/mediapipe-oracle-venv/bin/
     break
   fi
 done
+# With the models but no such Python, make the venv the benchmarks use (PyPI, as run.sh does).
+if [ -d "$models" ] && [ -z "$python" ] && python3 -m venv "$root/.venv/bench" 2>/dev/null \
+  && "$root/.venv/bench/bin/python" -m pip install --quiet --disable-pip-version-check ai-edge-litert==2.3.0 numpy \
+  && "$root/.venv/bench/bin/python" -c "import ai_edge_litert, numpy" 2>/dev/null; then
+  python="$root/.venv/bench/bin/python"
+fi
 if [ ! -d "$models" ] || [ -z "$python" ]; then
   echo "== captured layers SKIPPED: needs $models and a Python with ai-edge-litert (VK_ARM64_PYTHON)"
 else
