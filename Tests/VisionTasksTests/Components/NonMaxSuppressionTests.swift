@@ -17,6 +17,14 @@ struct NonMaxSuppressionTests {
         #expect(result[1] == c)  // alone: unchanged
     }
 
+    @Test func weightedKeepsTheTopDetectionWhenEveryScoreIsZero() {
+        // Scores that underflowed to 0 leave no weights: no 0/0, the top detection is kept.
+        let a = detection(0, 0, 1, 1, score: 0, keypoints: [SIMD2(0.25, 0.5)])
+        let b = detection(0.1, 0, 1, 1, score: 0, keypoints: [SIMD2(1, 0.5)])
+        let result = NonMaxSuppression.weighted([a, b], iouThreshold: 0.5)
+        #expect(result == [a])
+    }
+
     @Test func weightedKeepsNonOverlappingDetectionsInScoreOrder() {
         let boxes = [
             detection(0, 0, 0.1, 0.1, score: 0.3), detection(0.5, 0.5, 0.1, 0.1, score: 0.7),

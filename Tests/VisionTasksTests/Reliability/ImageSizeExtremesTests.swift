@@ -63,6 +63,48 @@ struct ImageSizeExtremesTests {
         }
     }
 
+    /// The face tasks and the segmenter on 1×1 and extremely thin images. With every threshold
+    /// at 0 the face landmarker runs its landmark model, blendshapes and geometry on whatever the
+    /// detector's best anchor gives: the results must stay finite and the masks the image's size.
+    @Test(arguments: [(1, 1), (1, 900), (900, 1), (3, 2)])
+    func faceTasksAndTheSegmenterStayFiniteOnDegenerateImages(width: Int, height: Int) throws {
+        guard let faceModel = SharedData.path("models/blaze_face_short_range.tflite"),
+            let bundle = SharedData.path("models/face_landmarker.task"),
+            let segmenterModel = SharedData.path("models/selfie_segmenter.tflite")
+        else { return skipWithoutSharedData("models") }
+        let bytes = (0..<(width * height * 3)).map { UInt8(truncatingIfNeeded: $0 &* 37) }
+        let image = try MPImage(pixels: bytes, width: width, height: height, bytesPerRow: width * 3, format: .rgb8)
+
+        let faceOptions = FaceDetectorOptions()
+        faceOptions.baseOptions.modelAssetPath = faceModel
+        faceOptions.minDetectionConfidence = 0
+        for detection in try FaceDetector(options: faceOptions).detect(image: image).detections {
+            #expect(detection.boundingBox.width.isFinite && detection.boundingBox.height.isFinite)
+            #expect((detection.keypoints ?? []).allSatisfy { $0.location.x.isFinite && $0.location.y.isFinite })
+        }
+
+        let meshOptions = FaceLandmarkerOptions()
+        meshOptions.baseOptions.modelAssetPath = bundle
+        meshOptions.minFaceDetectionConfidence = 0
+        meshOptions.minFacePresenceConfidence = 0
+        meshOptions.outputFaceBlendshapes = true
+        meshOptions.outputFacialTransformationMatrixes = true
+        let mesh = try FaceLandmarker(options: meshOptions).detect(image: image)
+        #expect(mesh.faceLandmarks.count <= 1 && mesh.faceBlendshapes.count == mesh.faceLandmarks.count)
+        #expect(mesh.faceLandmarks.joined().allSatisfy { $0.x.isFinite && $0.y.isFinite && $0.z.isFinite })
+        #expect(mesh.faceBlendshapes.allSatisfy { $0.categories.allSatisfy { $0.score.isFinite } })
+        #expect(mesh.facialTransformationMatrixes.allSatisfy { $0.values.allSatisfy(\.isFinite) })
+
+        let segmenterOptions = ImageSegmenterOptions()
+        segmenterOptions.baseOptions.modelAssetPath = segmenterModel
+        segmenterOptions.shouldOutputCategoryMask = true
+        let masks = try ImageSegmenter(options: segmenterOptions).segment(image: image)
+        for mask in (masks.confidenceMasks ?? []) + [masks.categoryMask].compactMap({ $0 }) {
+            #expect(mask.width == width && mask.height == height)
+        }
+        #expect(masks.confidenceMasks?.first?.withUnsafeFloat32Buffer { $0.allSatisfy(\.isFinite) } == true)
+    }
+
     @Test func aVeryLargeImageGivesTheResultOfTheSmallOne() throws {
         guard let paths = Self.paths() else { return skipWithoutSharedData("models") }
         let small = try MPImage(contentsOfFile: paths.person)

@@ -11,7 +11,8 @@ enum NonMaxSuppression {
     /// (T included) whose IoU with T is above `iouThreshold`, and emits a copy of T (keeping its
     /// score and class) whose box corners and keypoints are the score-weighted means of the
     /// gathered ones. Stops when nothing remains or when a round removes nothing (T has no
-    /// area). `maxDetections` does not apply in this mode, as upstream.
+    /// area). `maxDetections` does not apply in this mode, as upstream. When every gathered
+    /// score is 0 the copy of T keeps T's own box and keypoints.
     static func weighted(
         _ detections: [PipelineDetection], iouThreshold: Float, minScoreThreshold: Float = -1
     ) -> [PipelineDetection] {
@@ -49,10 +50,16 @@ enum NonMaxSuppression {
                         keypoints[index] += candidate.keypoints[index] * weight
                     }
                 }
-                let left = xMin / total
-                let top = yMin / total
-                merged.box = RelativeBox(xMin: left, yMin: top, width: xMax / total - left, height: yMax / total - top)
-                merged.keypoints = keypoints.map { $0 / total }
+                // Scores of exactly 0 (a sigmoid that underflows, reachable with a threshold of 0)
+                // leave no weights: the mean would be 0/0, so the top detection stays as it is
+                // (MediaPipe divides anyway and reports NaN coordinates).
+                if total > 0 {
+                    let left = xMin / total
+                    let top = yMin / total
+                    merged.box = RelativeBox(
+                        xMin: left, yMin: top, width: xMax / total - left, height: yMax / total - top)
+                    merged.keypoints = keypoints.map { $0 / total }
+                }
             }
             output.append(merged)
             if rest.count == remaining.count { break }
