@@ -2,8 +2,8 @@
 /// (mediapipe/calculators/util/non_max_suppression_calculator.cc, ../shared/spec/PIPELINES.md §1.10), with
 /// intersection over union as the overlap measure.
 ///
-/// Detections are first ordered by score, highest first. MediaPipe uses an unstable sort, so
-/// the order of equal scores is unspecified there; here equal scores keep their input order.
+/// Detections are first ordered by score, highest first, with `std::sort` as MediaPipe's
+/// libc++ runs it (``LibCxxSort``): that sort is not stable, and equal scores end in its order.
 enum NonMaxSuppression {
     /// Weighted NMS, used by the pose and palm detectors.
     ///
@@ -109,12 +109,11 @@ enum NonMaxSuppression {
         return maxDetections > -1 ? Array(sorted.prefix(maxDetections)) : sorted
     }
 
-    /// Highest score first; equal scores keep their input order.
+    /// Highest score first; equal scores in the order libc++'s `std::sort` leaves them
+    /// (`SortBySecond` in non_max_suppression_calculator.cc compares scores only).
     static func sortedByScore(_ detections: [PipelineDetection]) -> [PipelineDetection] {
-        detections.enumerated()
-            .sorted { lhs, rhs in
-                lhs.element.score != rhs.element.score ? lhs.element.score > rhs.element.score : lhs.offset < rhs.offset
-            }
-            .map(\.element)
+        var sorted = detections
+        LibCxxSort.sort(&sorted) { $0.score > $1.score }
+        return sorted
     }
 }
