@@ -11,6 +11,11 @@ public enum References {
         return try decode(ImageReference.self, path: path)
     }
 
+    /// An IMAGE-mode reference in the same schema stored elsewhere (a test fixture).
+    public static func image(atPath path: String) throws -> ImageReference {
+        try decode(ImageReference.self, path: path)
+    }
+
     /// The names of the images that have references for `task` (empty without ../shared).
     public static func imageNames(task: String) -> [String] {
         guard let directory = SharedData.path("reference/\(task)") else { return [] }
@@ -22,6 +27,11 @@ public enum References {
     public static func video(task: String, sequence: String) throws -> VideoReference? {
         guard let path = SharedData.path("reference/video/\(task)/\(sequence).json") else { return nil }
         return try decode(VideoReference.self, path: path)
+    }
+
+    /// A VIDEO-mode reference in the same schema stored elsewhere (a test fixture).
+    public static func video(atPath path: String) throws -> VideoReference {
+        try decode(VideoReference.self, path: path)
     }
 
     /// The error cases of `errors.json`.

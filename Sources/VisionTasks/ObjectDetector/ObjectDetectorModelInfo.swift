@@ -3,9 +3,23 @@ import ModelFile
 /// What the object detector reads from its model before running it: which output is which, how
 /// boxes are laid out, the labels and display names, and how many classes each detection has
 /// (mediapipe/tasks/cc/vision/object_detector/object_detector_graph.cc and
-/// detection_postprocessing_graph.cc; ../shared/spec/PIPELINES.md §4.1, §4.3, §4.6).
+/// detection_postprocessing_graph.cc; ../shared/spec/PIPELINES.md §4.1, §4.3, §4.5, §4.6).
+///
+/// Two kinds of model run: four outputs (boxes, classes, scores, count) from an in-model
+/// `TFLite_Detection_PostProcess`, and two outputs (raw boxes and class scores per anchor) that
+/// are decoded against anchors and suppressed here, configured by the `DETECTOR_METADATA`
+/// custom metadata or, beyond MediaPipe, by ``ObjectDetectorOptions/rawOutputDecoding``.
 struct ObjectDetectorModelInfo: Sendable {
-    /// Output indices of boxes, classes, scores and the detection count.
+    /// How a two-output model's tensors become detections.
+    struct RawOutputs: Sendable {
+        /// The decoder's settings without the per-call thresholds and class filter.
+        var decoder: DetectionDecoderOptions
+        /// One anchor per box, in the model's box order.
+        var anchors: [Anchor]
+    }
+
+    /// Output indices of boxes, classes, scores and the detection count (four-output models);
+    /// for two-output models only `locationOutput` and `scoreOutput` apply.
     var locationOutput = 0
     var categoryOutput = 1
     var scoreOutput = 2
@@ -20,20 +34,28 @@ struct ObjectDetectorModelInfo: Sendable {
     var normalization: InputNormalization?
     /// Per-class score calibration of the score tensor, when its metadata asks for one.
     var scoreCalibration: ScoreCalibration?
+    /// Set for a model with two outputs: decoding and anchors; `nil` for in-model NMS.
+    var rawOutputs: RawOutputs?
 
     /// The metadata names MediaPipe looks up (object_detector_graph.cc).
     static let outputNames = ["location", "category", "score", "number of detections"]
+    /// The names looked up for a two-output model (detection_postprocessing_graph.cc).
+    static let rawOutputNames = ["location", "score"]
     /// TFLite_Detection_PostProcess writes boxes as ymin, xmin, ymax, xmax.
     static let postProcessBoxIndices = [1, 0, 3, 2]
 
     init(model: TFLiteModel, options: ObjectDetectorOptions) throws(TasksError) {
         let graph = model.mainSubgraph
-        guard graph.outputs.count == 4 else {
-            throw .unsupportedModel(
-                "Expected a model with 4 output tensors (in-model non-max suppression); this one has "
-                    + "\(graph.outputs.count). Models with 2 outputs are not supported yet.")
+        let outputCount = graph.outputs.count
+        guard outputCount == 2 || outputCount == 4 else {
+            throw .invalidModel("Expected a model with 2 or 4 output tensors, found \(outputCount).")
         }
-        classesPerDetection = Self.classesPerDetection(model)
+        let inModelSuppression = outputCount == 4
+        if inModelSuppression {
+            classesPerDetection = Self.classesPerDetection(model)
+        } else {
+            (locationOutput, scoreOutput) = (0, 1)
+        }
         let metadata: ModelMetadata?
         do {
             metadata = try model.metadata()
@@ -41,14 +63,7 @@ struct ObjectDetectorModelInfo: Sendable {
             throw TasksError.wrapping(error)
         }
         guard let metadata else {
-            // Beyond MediaPipe: accept a model without metadata when the caller supplies what the
-            // metadata would have said.
-            guard options.labels != nil || options.inputNormalization != nil else {
-                throw .missingMetadata("Object detection models require TFLite Model Metadata but none was found")
-            }
-            labels = options.labels
-            normalization = options.inputNormalization
-            if Self.endsInPostProcess(model) { boxIndices = Self.postProcessBoxIndices }
+            try configureWithoutMetadata(model: model, options: options, inModelSuppression: inModelSuppression)
             return
         }
         normalization = metadata.inputTensors.first?.normalization.map {
@@ -56,31 +71,169 @@ struct ObjectDetectorModelInfo: Sendable {
         }
 
         let tensors = metadata.outputTensors
-        guard tensors.count == 4 else {
+        guard tensors.count == outputCount else {
             throw .invalidModel(
-                "Mismatch between number of output tensors (4) and output tensors metadata (\(tensors.count)).")
+                "Mismatch between number of output tensors (\(outputCount)) and output tensors metadata "
+                    + "(\(tensors.count)).")
         }
         let names = tensors.map { $0.name ?? "" }
-        if let indices = Optional(Self.outputNames.map { names.firstIndex(of: $0) }), !indices.contains(nil) {
-            locationOutput = indices[0]!
-            categoryOutput = indices[1]!
-            scoreOutput = indices[2]!
-            countOutput = indices[3]!
+        let wanted = inModelSuppression ? Self.outputNames : Self.rawOutputNames
+        let found = wanted.compactMap { names.firstIndex(of: $0) }
+        if found.count == wanted.count {
+            if inModelSuppression {
+                (locationOutput, categoryOutput, scoreOutput, countOutput) = (found[0], found[1], found[2], found[3])
+            } else {
+                (locationOutput, scoreOutput) = (found[0], found[1])
+            }
         }
         if let box = tensors[locationOutput].boundingBoxProperties {
             guard box.type == .boundaries, box.coordinateType == .ratio else {
                 throw .unsupportedModel("Only BOUNDARIES bounding boxes with RATIO coordinates are supported.")
             }
-            if box.index.count == 4 {
+            if !box.index.isEmpty {
                 let indices = box.index.map { Int($0) }
-                guard Set(indices) == [0, 1, 2, 3] else {
+                guard indices.count == 4, Set(indices) == [0, 1, 2, 3] else {
                     throw .invalidModel("The bounding box index \(indices) is not a permutation of 0…3.")
                 }
                 boxIndices = indices
             }
         }
-        try readLabels(model: model, files: tensors[categoryOutput].associatedFiles, locale: options.displayNamesLocale)
-        scoreCalibration = try Self.scoreCalibration(model: model, tensor: tensors[scoreOutput])
+        if inModelSuppression {
+            try readLabels(
+                model: model, files: tensors[categoryOutput].associatedFiles, type: .tensorValueLabels,
+                locale: options.displayNamesLocale)
+            scoreCalibration = try Self.scoreCalibration(model: model, tensor: tensors[scoreOutput])
+        } else {
+            // Labels of a raw score tensor name its class axis (TENSOR_AXIS_LABELS); MediaPipe
+            // applies no score calibration on this path.
+            try readLabels(
+                model: model, files: tensors[scoreOutput].associatedFiles, type: .tensorAxisLabels,
+                locale: options.displayNamesLocale)
+            let detector: DetectorMetadata?
+            do {
+                detector = try DetectorMetadata(metadata)
+            } catch {
+                throw TasksError.wrapping(error)
+            }
+            guard let detector, let decoding = detector.decoding else {
+                throw .missingMetadata(
+                    "TensorsDecodingOptions is not found in the object detector metadata: a model with 2 outputs "
+                        + "needs DETECTOR_METADATA custom metadata.")
+            }
+            rawOutputs = try Self.rawOutputs(
+                decoding: decoding, anchors: detector.fixedAnchors, model: model, location: locationOutput,
+                score: scoreOutput)
+        }
+    }
+
+    /// A model without TFLite metadata (beyond MediaPipe, which rejects it): the caller supplies
+    /// what the metadata would have said.
+    private mutating func configureWithoutMetadata(
+        model: TFLiteModel, options: ObjectDetectorOptions, inModelSuppression: Bool
+    ) throws(TasksError) {
+        labels = options.labels
+        normalization = options.inputNormalization
+        if inModelSuppression {
+            guard options.labels != nil || options.inputNormalization != nil else {
+                throw .missingMetadata("Object detection models require TFLite Model Metadata but none was found")
+            }
+            classesPerDetection = Self.classesPerDetection(model)
+            if Self.endsInPostProcess(model) { boxIndices = Self.postProcessBoxIndices }
+            return
+        }
+        (locationOutput, scoreOutput) = (0, 1)
+        guard let raw = options.rawOutputDecoding else {
+            throw .missingMetadata(
+                "This model has 2 outputs (raw boxes and scores) and no TFLite Model Metadata; set "
+                    + "ObjectDetectorOptions.rawOutputDecoding (anchors and box scales) to run it.")
+        }
+        let shape = try Self.output(1, of: model).shape.map(Int.init)
+        guard let classes = shape.last, classes > 0 else {
+            throw .invalidModel("The score output's shape \(shape) has no class axis.")
+        }
+        let boxShape = try Self.output(0, of: model).shape.map(Int.init)
+        let boxes = boxShape.count >= 2 ? boxShape[boxShape.count - 2] : 0
+        let anchors: [DetectorMetadata.FixedAnchor]
+        switch raw.anchors {
+        case .fixed(let list):
+            anchors = list.map {
+                DetectorMetadata.FixedAnchor(
+                    xCenter: $0.xCenter, yCenter: $0.yCenter, width: $0.width, height: $0.height)
+            }
+        case .generated(let generation):
+            anchors = try SSDAnchorGenerator.anchors(for: try generation.generatorOptions()).map {
+                DetectorMetadata.FixedAnchor(
+                    xCenter: $0.xCenter, yCenter: $0.yCenter, width: $0.width, height: $0.height)
+            }
+        }
+        let decoding = DetectorMetadata.Decoding(
+            numClasses: classes, numBoxes: boxes, numCoords: 4 + 2 * raw.numKeypoints,
+            keypointCoordOffset: 4, numKeypoints: raw.numKeypoints, numValuesPerKeypoint: 2,
+            xScale: raw.xScale, yScale: raw.yScale, wScale: raw.wScale, hScale: raw.hScale,
+            applyExponentialOnBoxSize: raw.applyExponentialOnBoxSize, sigmoidScore: raw.sigmoidScore)
+        rawOutputs = try Self.rawOutputs(decoding: decoding, anchors: anchors, model: model, location: 0, score: 1)
+    }
+
+    /// Output `index` of the main subgraph.
+    private static func output(_ index: Int, of model: TFLiteModel) throws(TasksError) -> Tensor {
+        let graph = model.mainSubgraph
+        guard graph.outputs.indices.contains(index), graph.tensors.indices.contains(Int(graph.outputs[index])) else {
+            throw .invalidModel("Output \(index) of the model names no tensor.")
+        }
+        return graph.tensors[Int(graph.outputs[index])]
+    }
+
+    /// Checks `decoding` and `anchors` against the model's two outputs and turns them into the
+    /// decoder's settings (box format YXHW, as detection_postprocessing_graph.cc fixes it).
+    private static func rawOutputs(
+        decoding: DetectorMetadata.Decoding, anchors: [DetectorMetadata.FixedAnchor], model: TFLiteModel,
+        location: Int, score: Int
+    ) throws(TasksError) -> RawOutputs {
+        let keypointValues = decoding.numKeypoints == 0 ? 2 : decoding.numValuesPerKeypoint
+        guard decoding.numClasses > 0, decoding.numBoxes > 0, decoding.numCoords >= 4, decoding.numKeypoints >= 0,
+            keypointValues == 2, decoding.keypointCoordOffset >= 0,
+            decoding.numKeypoints == 0 || decoding.keypointCoordOffset + 2 * decoding.numKeypoints <= decoding.numCoords
+        else {
+            throw .invalidModel(
+                "The detector decoding options are inconsistent: \(decoding.numBoxes) boxes of "
+                    + "\(decoding.numCoords) values, \(decoding.numClasses) classes, "
+                    + "\(decoding.numKeypoints) keypoints of \(decoding.numValuesPerKeypoint) values at offset "
+                    + "\(decoding.keypointCoordOffset).")
+        }
+        guard
+            [decoding.xScale, decoding.yScale, decoding.wScale, decoding.hScale].allSatisfy({ $0.isFinite && $0 != 0 })
+        else {
+            throw .invalidModel("The detector box scales must be finite and non-zero.")
+        }
+        guard anchors.count == decoding.numBoxes else {
+            throw .invalidModel("The detector has \(anchors.count) anchors for \(decoding.numBoxes) boxes.")
+        }
+        let boxTensor = try output(location, of: model)
+        let scoreTensor = try output(score, of: model)
+        let boxCount = boxTensor.shape.reduce(1) { $0 * Int($1) }
+        let scoreCount = scoreTensor.shape.reduce(1) { $0 * Int($1) }
+        let boxType = boxTensor.type
+        let scoreType = scoreTensor.type
+        guard boxType == .float32, scoreType == .float32 else {
+            throw .unsupportedModel(
+                "The raw box and score outputs must be float32; this model's are \(boxType) and \(scoreType).")
+        }
+        let expected = (decoding.numBoxes * decoding.numCoords, decoding.numBoxes * decoding.numClasses)
+        guard (boxCount, scoreCount) == expected else {
+            throw .invalidModel(
+                "The model's outputs hold \(boxCount) and \(scoreCount) values; the detector metadata expects "
+                    + "\(expected.0) box values and \(expected.1) scores.")
+        }
+        let decoder = DetectionDecoderOptions(
+            numClasses: decoding.numClasses, numBoxes: decoding.numBoxes, numCoords: decoding.numCoords,
+            boxCoordOffset: 0, keypointCoordOffset: decoding.numKeypoints == 0 ? 0 : decoding.keypointCoordOffset,
+            numKeypoints: decoding.numKeypoints, numValuesPerKeypoint: 2, boxFormat: .yxhw,
+            xScale: decoding.xScale, yScale: decoding.yScale, wScale: decoding.wScale, hScale: decoding.hScale,
+            applyExponentialOnBoxSize: decoding.applyExponentialOnBoxSize, sigmoidScore: decoding.sigmoidScore)
+        let anchors = anchors.map {
+            Anchor(xCenter: $0.xCenter, yCenter: $0.yCenter, width: $0.width, height: $0.height)
+        }
+        return RawOutputs(decoder: decoder, anchors: anchors)
     }
 
     /// The score tensor's calibration: its first ScoreCalibrationOptions unit and first
@@ -104,10 +257,13 @@ struct ObjectDetectorModelInfo: Sendable {
         return try ScoreCalibration(options: options, file: String(decoding: bytes.bytes, as: UTF8.self))
     }
 
-    /// Labels: the first TENSOR_VALUE_LABELS file of the category tensor; display names: the
-    /// first file of that type in `locale` (label_map_util.cc, metadata_extractor.cc).
-    private mutating func readLabels(model: TFLiteModel, files: [AssociatedFile], locale: String) throws(TasksError) {
-        let candidates = files.filter { $0.type == .tensorValueLabels }
+    /// Labels: the first file of `type` (TENSOR_VALUE_LABELS of the category tensor, or
+    /// TENSOR_AXIS_LABELS of a raw score tensor); display names: the first file of that type in
+    /// `locale` (label_map_util.cc, metadata_extractor.cc).
+    private mutating func readLabels(
+        model: TFLiteModel, files: [AssociatedFile], type: AssociatedFile.FileType, locale: String
+    ) throws(TasksError) {
+        let candidates = files.filter { $0.type == type }
         guard let labelFile = candidates.first else { return }
         do {
             labels = LabelFile.lines(try model.associatedFile(named: labelFile.name))

@@ -40,6 +40,10 @@ public final class ObjectDetectorOptions: TaskOptions, @unchecked Sendable {
     /// Input normalization for a float model without TFLite metadata (beyond MediaPipe).
     /// Ignored when the model has metadata; not needed for 8-bit models.
     public var inputNormalization: InputNormalization?
+    /// Anchors and box coding for a model with two raw outputs (boxes and scores) and no
+    /// TFLite metadata (beyond MediaPipe, which rejects such models). Ignored when the model
+    /// has metadata, whose `DETECTOR_METADATA` then says the same.
+    public var rawOutputDecoding: RawOutputDecoding?
 
     /// Creates options with MediaPipe's defaults.
     public override init() {
@@ -60,6 +64,7 @@ public final class ObjectDetectorOptions: TaskOptions, @unchecked Sendable {
         copy.categoryDenylist = categoryDenylist
         copy.labels = labels
         copy.inputNormalization = inputNormalization
+        copy.rawOutputDecoding = rawOutputDecoding
         return copy
     }
 }
