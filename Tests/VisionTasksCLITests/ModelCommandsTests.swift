@@ -135,4 +135,18 @@ import Testing
         #expect(run.status == 1)
         #expect(run.errors.contains("CUSTOM:VisionTasksUnknownOp version 1 (operator 1)"))
     }
+
+    /// `inspect` marks the operators the engine lacks before anything runs, in text and JSON.
+    @Test func inspectMarksOperatorsTheEngineLacks() throws {
+        let path = SharedData.packageRoot
+            .appendingPathComponent("Tests/InferenceTests/Golden/Quantized/models/unsupported-custom-operator.tflite")
+            .path
+        let text = runCLI(["inspect", path])
+        #expect(text.status == 0, "\(text.errors)")
+        let marked = text.output.split(separator: "\n").filter { $0.contains("(not implemented by the engine)") }
+        #expect(marked.count == 1 && marked.first?.contains("CUSTOM:VisionTasksUnknownOp") == true, "\(text.output)")
+        let json = runCLI(["inspect", path, "--json"])
+        let models = try #require(try json.json()["models"] as? [[String: Any]])
+        #expect(models.first?["unsupportedOps"] as? [String] == ["CUSTOM:VisionTasksUnknownOp"])
+    }
 }

@@ -200,6 +200,10 @@ struct ObjectsCommandTests {
             atPath: folder + "/ssd_mobilenet_v1.tflite", withDestinationPath: model)
         let ssd = runCLI(["objects", image.path], environment: environment)
         #expect(ssd.status == 0, "\(ssd.errors)")
+        // Standard error names the model that ran and says it is one checked against MediaPipe.
+        #expect(
+            ssd.errors.contains("objects: model \(folder)/ssd_mobilenet_v1.tflite (checked against MediaPipe 1.2.3"),
+            "\(ssd.errors)")
         Self.expectMatches(
             try Self.detections(try #require(try Self.lines(ssd).first)), image.detections, "default SSD")
         // With efficientdet_lite0.tflite beside it, that file is chosen (here a broken file, so the
@@ -257,5 +261,21 @@ struct ObjectsCommandTests {
         }
         #expect(runCLI(["bench", "objects", image.path, "--model", model, "--mode", "stream"]).status == 2)
         #expect(runCLI(["bench", "objects", "--model", model]).status == 2)
+    }
+
+    /// A model whose post-processing is outside the graph (two raw outputs, #23) runs through the
+    /// command like any other, with MediaPipe's results on that model, and standard error says it
+    /// is not a catalog model.
+    @Test func aRawOutputModelGivesMediaPipesDetections() throws {
+        guard let model = DerivedModels.path("ssd_mobilenet_v1_raw.tflite"),
+            let image = SharedData.path("images/decoded/od_test_image.png")
+        else { return skipWithoutSharedData("ssd_mobilenet_v1_raw.tflite (scripts/reference/make_derived_models.sh)") }
+        let fixture = SharedData.packageRoot.appendingPathComponent(
+            "Tests/VisionTasksTests/Fixtures/RawSSD/od_test_image.json")
+        let expected = try #require(try References.image(atPath: fixture.path).runs["thr03_max5"]?.result.detections)
+        let run = runCLI(["objects", image, "--model", model, "--score-threshold", "0.3", "--max-results", "5"])
+        #expect(run.status == 0, "\(run.errors)")
+        Self.expectMatches(try Self.detections(try #require(try Self.lines(run).first)), expected, "raw SSD")
+        #expect(run.errors.contains("a model of your own"), "\(run.errors)")
     }
 }

@@ -38,3 +38,13 @@ extension BuiltinOperator {
     static let reciprocalSquareRoot = BuiltinOperator(rawValue: 76)
     static let squaredDifference = BuiltinOperator(rawValue: 99)
 }
+
+/// Whether the engine implements an operator, for tools that report on a model before running
+/// it (`vision-tasks inspect`); creating an interpreter checks the same and fails on the first
+/// operator it lacks.
+package enum EngineOperators {
+    /// Whether `code`, at its version, has a kernel.
+    package static func implements(_ code: OperatorCode) -> Bool {
+        (try? KernelFactory.validate(code, index: 0)) != nil
+    }
+}

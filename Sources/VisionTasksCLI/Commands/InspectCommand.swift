@@ -1,3 +1,4 @@
+import Inference
 import ModelFile
 
 /// `vision-tasks inspect FILE [--json]`: what a `.tflite` model or `.task` bundle contains.
@@ -27,13 +28,21 @@ package struct ModelReport {
     package let kind: ModelContainer.Kind
     package let members: [String]
     package let models: [(name: String, summary: ModelSummary)]
+    /// Per model, the operators (by name) that the engine does not implement.
+    package let unsupportedOperators: [String: Set<String>]
 
     package init(path: String, displayName: String) throws {
         let container = try ModelContainer(contentsOfFile: path)
         file = displayName
         kind = container.kind
         members = container.bundle?.memberNames ?? []
-        models = try container.models().map { ($0.name, try ModelSummary(model: $0.model)) }
+        let loaded = try container.models()
+        models = try loaded.map { ($0.name, try ModelSummary(model: $0.model)) }
+        unsupportedOperators = Dictionary(
+            loaded.map { entry in
+                (entry.name, Set(entry.model.operatorCodes.filter { !EngineOperators.implements($0) }.map(\.name)))
+            },
+            uniquingKeysWith: { first, _ in first })
     }
 
     // MARK: JSON
@@ -41,13 +50,23 @@ package struct ModelReport {
     package var json: JSONValue {
         var fields: [(String, JSONValue)] = [("file", .string(file)), ("kind", .string(kind.rawValue))]
         if kind == .bundle { fields.append(("members", .array(members.map(JSONValue.string)))) }
-        fields.append(("models", .array(models.map { ModelReport.json(name: $0.name, summary: $0.summary) })))
+        fields.append(
+            (
+                "models",
+                .array(
+                    models.map {
+                        ModelReport.json(
+                            name: $0.name, summary: $0.summary,
+                            unsupported: unsupportedOperators[$0.name]?.sorted() ?? [])
+                    })
+            ))
         return .object(fields)
     }
 
-    private static func json(name: String, summary s: ModelSummary) -> JSONValue {
+    private static func json(name: String, summary s: ModelSummary, unsupported: [String]) -> JSONValue {
         .object([
             ("name", .string(name)),
+            ("unsupportedOps", .array(unsupported.map(JSONValue.string))),
             ("inputs", .array(s.inputs.map(json))),
             ("outputs", .array(s.outputs.map(json))),
             ("ops", .object(sortedCounts(s.operatorCounts).map { ($0.name, .int($0.count)) })),
@@ -153,8 +172,11 @@ package struct ModelReport {
                 }
             }
             lines.append("  operators: \(s.operatorCount)")
+            let unsupported = unsupportedOperators[name] ?? []
             for (op, count) in ModelReport.sortedCounts(s.operatorCounts) {
-                lines.append("    " + op.padding(toLength: 36, withPad: " ", startingAt: 0) + String(count))
+                lines.append(
+                    "    " + op.padding(toLength: 36, withPad: " ", startingAt: 0) + String(count)
+                        + (unsupported.contains(op) ? "  (not implemented by the engine)" : ""))
             }
             lines.append(
                 "  MACs: \(grouped(s.macs))"

