@@ -25,6 +25,10 @@ let package = Package(
         .systemLibrary(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
+        // The HTTP server under `vision-tasks serve` (Linux; the command reports it missing elsewhere).
+        .systemLibrary(
+            name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
 
         // setjmp-guarded C wrappers around libjpeg/libpng (their errors longjmp, which must
         // never cross Swift frames). Compiled to stubs where the libraries are absent.
@@ -63,7 +67,10 @@ let package = Package(
         // command-line tool: logic in a library so tests can drive it in-process
         .target(
             name: "VisionTasksCLI",
-            dependencies: ["ModelFile", "Inference", "Imaging", "VisionTasks", "PoseDetection"]),
+            dependencies: [
+                "ModelFile", "Inference", "Imaging", "VisionTasks", "PoseDetection",
+                .target(name: "CMicroHTTPD", condition: linuxOnly),
+            ]),
         .executableTarget(name: "vision-tasks", dependencies: ["VisionTasksCLI"]),
         // The Swift snippets of ML Kit's iOS pose detection guide, built so that CI checks they
         // compile against PoseDetection (`swift run MLKitPoseGuide IMAGE` runs them).

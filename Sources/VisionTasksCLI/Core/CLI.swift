@@ -18,6 +18,7 @@ package enum CLI {
             FacesCommand.self,
             FaceLandmarksCommand.self,
             SegmentCommand.self,
+            ServeCommand.self,
             BenchCommand.self,
             RunModelCommand.self,
             BenchModelCommand.self,

@@ -1,0 +1,190 @@
+import Foundation
+import VisionTasks
+
+/// One query parameter of a task endpoint: a flag of the task's command, with its type and range
+/// (the OpenAPI document is made from these).
+package struct ServerParameter: Sendable {
+    package enum Kind: Sendable {
+        case integer(minimum: Int?, maximum: Int?)
+        case number(minimum: Double?, maximum: Double?)
+        case boolean
+        case string
+    }
+
+    package var name: String
+    package var kind: Kind
+    package var summary: String
+
+    static func confidence(_ name: String, _ summary: String) -> ServerParameter {
+        ServerParameter(name: name, kind: .number(minimum: 0, maximum: 1), summary: summary)
+    }
+}
+
+/// Runs one image or video frame through a task and encodes the result as its command does.
+package protocol FrameRunner: AnyObject {
+    /// IMAGE mode when `timestamp` is `nil`, else VIDEO mode at that time.
+    func run(_ image: MPImage, timestamp: Int?) throws -> JSONValue
+}
+
+/// A task made by a command's adapter, with that adapter's JSON.
+final class AdapterRunner<Adapter: TaskCommandAdapter>: FrameRunner {
+    let adapter: Adapter
+    let task: Adapter.Task
+
+    init(adapter: Adapter, mode: RunningMode, threads: Int) throws {
+        self.adapter = adapter
+        task = try adapter.makeTask(mode: mode, threadCount: threads, collector: nil)
+    }
+
+    func run(_ image: MPImage, timestamp: Int?) throws -> JSONValue {
+        guard let timestamp else {
+            // A pooled instance has answered earlier images, and IMAGE mode numbers its calls;
+            // each request stands alone, so it gets what a fresh task (and the command) gives: 0.
+            let output = try adapter.detect(task, image: image)
+            return TaskJSON.setting(
+                "timestampInMilliseconds", to: .int(0), in: adapter.json(output, file: "-", image: image))
+        }
+        let output = try adapter.detect(task, videoFrame: image, timestampInMilliseconds: timestamp)
+        return adapter.json(output, file: "-", image: image)
+    }
+}
+
+/// One task the server offers: `POST /v1/{name}` and sessions of it. Options are the task
+/// command's flags, given as query parameters (docs/SERVER.md).
+package struct TaskEndpoint: Sendable {
+    package var name: String
+    package var summary: String
+    /// The model file the task uses in the models folder.
+    package var modelFiles: [String]
+    package var parameters: [ServerParameter]
+    /// The command's flags and options, for parsing the command line the parameters make.
+    var commandFlags: Set<String>
+    var commandOptions: Set<String>
+    /// Makes a runner from parsed arguments.
+    var makeRunner: @Sendable (Arguments, CommandContext, RunningMode, Int) throws -> any FrameRunner
+
+    /// The six tasks, with the flags their commands take that make sense per request.
+    package static let all: [TaskEndpoint] = [
+        TaskEndpoint(
+            name: "pose", summary: "PoseLandmarker: 33 landmarks per person", modelFiles: ["pose_landmarker_full.task"],
+            parameters: [
+                ServerParameter(name: "num-poses", kind: .integer(minimum: 1, maximum: 100), summary: "poses at most"),
+                .confidence("min-pose-detection-confidence", "detector score threshold"),
+                .confidence("min-pose-presence-confidence", "landmark presence threshold"),
+                .confidence("min-tracking-confidence", "tracking threshold (sessions)"),
+                ServerParameter(name: "segmentation", kind: .boolean, summary: "add segmentation mask summaries"),
+            ],
+            commandFlags: PoseCommand.flags, commandOptions: PoseCommand.options,
+            makeRunner: { arguments, context, mode, threads in
+                try AdapterRunner(
+                    adapter: PoseCommand.Adapter(arguments: arguments, context: context), mode: mode, threads: threads)
+            }),
+        TaskEndpoint(
+            name: "hands", summary: "HandLandmarker: 21 landmarks and handedness per hand",
+            modelFiles: ["hand_landmarker.task"],
+            parameters: [
+                ServerParameter(name: "num-hands", kind: .integer(minimum: 1, maximum: nil), summary: "hands at most"),
+                .confidence("min-hand-detection-confidence", "palm detector score threshold"),
+                .confidence("min-hand-presence-confidence", "landmark presence threshold"),
+                .confidence("min-tracking-confidence", "tracking threshold (sessions)"),
+            ],
+            commandFlags: HandsCommand.flags, commandOptions: HandsCommand.options,
+            makeRunner: { arguments, context, mode, threads in
+                try AdapterRunner(
+                    adapter: HandsCommand.Adapter(arguments: arguments, context: context), mode: mode, threads: threads)
+            }),
+        TaskEndpoint(
+            name: "objects", summary: "ObjectDetector: boxes and categories",
+            modelFiles: ["efficientdet_lite0.tflite", "ssd_mobilenet_v1.tflite"],
+            parameters: [
+                ServerParameter(
+                    name: "max-results", kind: .integer(minimum: -1, maximum: nil),
+                    summary: "detections at most (-1: all; 0 is refused)"),
+                ServerParameter(
+                    name: "score-threshold", kind: .number(minimum: nil, maximum: nil), summary: "lowest score kept"),
+                ServerParameter(name: "allow", kind: .string, summary: "comma-separated category names to keep"),
+                ServerParameter(name: "deny", kind: .string, summary: "comma-separated category names to drop"),
+                ServerParameter(name: "locale", kind: .string, summary: "locale of the display names"),
+            ],
+            commandFlags: ObjectsCommand.flags, commandOptions: ObjectsCommand.options,
+            makeRunner: { arguments, context, mode, threads in
+                try AdapterRunner(
+                    adapter: ObjectsCommand.Adapter(arguments: arguments, context: context), mode: mode,
+                    threads: threads)
+            }),
+        TaskEndpoint(
+            name: "faces", summary: "FaceDetector: boxes and six keypoints per face",
+            modelFiles: ["blaze_face_short_range.tflite"],
+            parameters: [
+                .confidence("min-detection-confidence", "detector score threshold"),
+                .confidence("min-suppression-threshold", "non-max suppression overlap"),
+            ],
+            commandFlags: FacesCommand.flags, commandOptions: FacesCommand.options,
+            makeRunner: { arguments, context, mode, threads in
+                try AdapterRunner(
+                    adapter: FacesCommand.Adapter(arguments: arguments, context: context), mode: mode, threads: threads)
+            }),
+        TaskEndpoint(
+            name: "face-landmarks", summary: "FaceLandmarker: 478 landmarks, blendshapes and matrices per face",
+            modelFiles: ["face_landmarker.task"],
+            parameters: [
+                ServerParameter(name: "num-faces", kind: .integer(minimum: 1, maximum: nil), summary: "faces at most"),
+                .confidence("min-face-detection-confidence", "detector score threshold"),
+                .confidence("min-face-presence-confidence", "landmark presence threshold"),
+                .confidence("min-tracking-confidence", "tracking threshold (sessions)"),
+                ServerParameter(name: "blendshapes", kind: .boolean, summary: "add the 52 blendshape scores"),
+                ServerParameter(
+                    name: "transformation-matrixes", kind: .boolean, summary: "add the facial transformation matrices"),
+            ],
+            commandFlags: FaceLandmarksCommand.flags, commandOptions: FaceLandmarksCommand.options,
+            makeRunner: { arguments, context, mode, threads in
+                try AdapterRunner(
+                    adapter: FaceLandmarksCommand.Adapter(arguments: arguments, context: context), mode: mode,
+                    threads: threads)
+            }),
+        TaskEndpoint(
+            name: "segment", summary: "ImageSegmenter: mask summaries", modelFiles: ["selfie_segmenter.tflite"],
+            parameters: [
+                ServerParameter(name: "category-mask", kind: .boolean, summary: "add the category mask summary"),
+                ServerParameter(
+                    name: "no-confidence-masks", kind: .boolean, summary: "leave out the confidence mask summaries"),
+            ],
+            commandFlags: SegmentCommand.flags, commandOptions: SegmentCommand.options,
+            makeRunner: { arguments, context, mode, threads in
+                try AdapterRunner(
+                    adapter: SegmentCommand.Adapter(arguments: arguments, context: context), mode: mode,
+                    threads: threads)
+            }),
+    ]
+
+    /// The endpoint named `name`.
+    package static func named(_ name: String) -> TaskEndpoint? { all.first { $0.name == name } }
+
+    /// The command line that `options` (parameter name → text) make, checked against the
+    /// parameters: unknown names and malformed booleans are refused with the names that are known.
+    func arguments(_ options: [(name: String, value: String)]) throws -> Arguments {
+        var line: [String] = []
+        for (name, value) in options {
+            guard let parameter = parameters.first(where: { $0.name == name }) else {
+                throw ServerError.invalidOption(
+                    "unknown option '\(name)' for \(self.name); known: "
+                        + parameters.map(\.name).joined(separator: ", "))
+            }
+            switch parameter.kind {
+            case .boolean:
+                switch value.lowercased() {
+                case "true", "1", "": line.append("--\(name)")
+                case "false", "0": break
+                default: throw ServerError.invalidOption("option '\(name)' takes true or false, not '\(value)'")
+                }
+            case .integer, .number, .string:
+                line.append("--\(name)=\(value)")
+            }
+        }
+        do {
+            return try Arguments(line, flags: commandFlags, options: commandOptions)
+        } catch let error as CLIError {
+            throw ServerError.invalidOption(error.description)
+        }
+    }
+}
