@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import TestSupport
 import Testing
 
@@ -83,6 +84,40 @@ struct ServeCommandTests {
             let again = service.handle(Self.post("/v1/\(item.task)", item.query, body: image.bytes))
             #expect(again.body == response.body, "\(item.task) answered differently the second time")
         }
+    }
+
+    /// `mask-images=true` (a server option, for the page) adds each mask as a base64 PNG whose
+    /// pixels are the mask's values, and changes nothing else in the answer.
+    @Test func maskImagesCarryTheMasksPixels() throws {
+        guard let image = try Self.image("astronaut") else { return print("skipping: ../shared not found") }
+        let service = Self.service()
+        for (task, query) in [
+            ("pose", [("segmentation", "true")]), ("segment", [("category-mask", "true")]),
+        ] {
+            let plain = try Self.object(service.handle(Self.post("/v1/\(task)", query, body: image.bytes)))
+            var withMasks = try Self.object(
+                service.handle(Self.post("/v1/\(task)", query + [("mask-images", "true")], body: image.bytes)))
+            let masks = try #require(withMasks.removeValue(forKey: "maskImages") as? [[String: Any]])
+            #expect(NSDictionary(dictionary: withMasks).isEqual(to: plain), "\(task)")
+            let summaries =
+                (plain["segmentationMasks"] as? [[String: Any]]) ?? (plain["confidenceMasks"] as? [[String: Any]]) ?? []
+            #expect(masks.count == summaries.count + (task == "segment" ? 1 : 0))
+            for (mask, summary) in zip(masks, summaries) {
+                let text = try #require(mask["png"] as? String)
+                let png = try #require(Data(base64Encoded: text))
+                let bitmap = try ImageDecoder.decode(png).bitmap
+                #expect(bitmap.width == mask["width"] as? Int && bitmap.height == mask["height"] as? Int)
+                let step = bitmap.layout.bytesPerPixel
+                let sum = bitmap.withUnsafeBytes { bytes in
+                    stride(from: 0, to: bytes.count, by: step).reduce(0.0) { $0 + Double(bytes[$1]) }
+                }
+                let mean = sum / Double(bitmap.width * bitmap.height) / 255
+                let expected = try #require(summary["mean"] as? Double)
+                #expect(abs(mean - expected) < 0.5 / 255 + 1e-6, "\(task): \(mean) vs \(expected)")
+            }
+        }
+        let refused = service.handle(Self.post("/v1/hands", [("mask-images", "true")], body: image.bytes))
+        #expect(refused.status == 400)
     }
 
     /// A session runs its frames in VIDEO mode with tracking: the answers equal `--video

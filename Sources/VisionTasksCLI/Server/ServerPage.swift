@@ -189,6 +189,13 @@ enum ServerPage {
             fieldsets[task] = fieldset;
           }
 
+          // The masks come as PNG images only when asked for (the server's mask-images option): for
+          // segment always, for pose when segmentation is ticked.
+          function withMaskImages(task, q) {
+            const wanted = task === 'segment' || (task === 'pose' && /(^|&)segmentation=true(&|$)/.test(q));
+            return wanted ? (q ? q + '&' : '') + 'mask-images=true' : q;
+          }
+
           function query(task) {
             const parts = [];
             for (const input of fieldsets[task].querySelectorAll('input')) {
@@ -273,7 +280,7 @@ enum ServerPage {
           async function send(blob) {
             state.inFlight = true;
             const task = state.task;
-            const q = query(task);
+            const q = withMaskImages(task, query(task));
             const type = blob.type || 'image/jpeg';
             const url = '/v1/' + task + (q ? '?' + q : '');
             const frame = dataURL(blob);
@@ -438,7 +445,7 @@ enum ServerPage {
               for (const [i, mask] of (r.segmentationMasks || []).entries()) {
                 lines.push('segmentation mask ' + i + ': ' + summary(mask));
               }
-              if (r.segmentationMasks) lines.push('(the API gives a mask\'s size and mean, not its pixels: not drawn)');
+              if (r.maskImages) drawMasks(r.maskImages, [C.cyan, C.magenta, C.blue, C.orange], 0.4);
             } else if (task === 'hands') {
               (r.landmarks || []).forEach((hand, i) => {
                 const side = ((r.handedness || [])[i] || [])[0];
@@ -486,7 +493,7 @@ enum ServerPage {
             } else if (task === 'segment') {
               const labels = r.labels || [];
               const name = (i) => labels[i] !== undefined ? labels[i] : '#' + i;
-              lines.push('The API answers each mask with its size and a summary, not its pixels, so nothing is drawn:');
+              if (r.maskImages) drawMasks(r.maskImages, [C.magenta, C.cyan, C.orange, C.blue, C.green, C.red], 0.45);
               for (const [i, mask] of (r.confidenceMasks || []).entries()) {
                 lines.push('confidence mask ' + name(i) + ': ' + summary(mask));
               }
@@ -503,6 +510,59 @@ enum ServerPage {
             }
             $('details').textContent = task + ' · ' + w + '×' + h + '\n' + lines.join('\n');
           }
+
+          // Masks blended under the drawing as --annotate blends them: each confidence mask in its
+          // colour with opacity x value, or each category of a category mask in its colour.
+          let maskGeneration = 0;
+          async function drawMasks(images, palette, opacity) {
+            const generation = ++maskGeneration;
+            const w = overlay.width, h = overlay.height;
+            const confidence = images.filter((m) => m.kind !== 'category');
+            const chosen = confidence.length ? confidence : images.filter((m) => m.kind === 'category');
+            const layer = document.createElement('canvas');
+            layer.width = w;
+            layer.height = h;
+            const lctx = layer.getContext('2d');
+            const scratch = document.createElement('canvas');
+            scratch.width = w;
+            scratch.height = h;
+            const sctx = scratch.getContext('2d', {willReadFrequently: true});
+            sctx.imageSmoothingEnabled = false;
+            for (const [i, m] of chosen.entries()) {
+              const bytes = Uint8Array.from(atob(m.png), (c) => c.charCodeAt(0));
+              const bitmap = await createImageBitmap(new Blob([bytes], {type: 'image/png'}));
+              sctx.clearRect(0, 0, w, h);
+              sctx.drawImage(bitmap, 0, 0, w, h);
+              const gray = sctx.getImageData(0, 0, w, h).data;
+              const tint = lctx.createImageData(w, h);
+              const out = tint.data;
+              for (let k = 0; k < out.length; k += 4) {
+                const value = gray[k];
+                let rgb, alpha;
+                if (m.kind === 'category') {
+                  if (value === 255) continue;
+                  rgb = channels(palette[value % palette.length]);
+                  alpha = opacity;
+                } else {
+                  rgb = channels(palette[i % palette.length]);
+                  alpha = opacity * value / 255;
+                }
+                out[k] = rgb[0];
+                out[k + 1] = rgb[1];
+                out[k + 2] = rgb[2];
+                out[k + 3] = Math.round(alpha * 255);
+              }
+              sctx.putImageData(tint, 0, 0);
+              lctx.drawImage(scratch, 0, 0);
+            }
+            if (generation !== maskGeneration || overlay.width !== w || overlay.height !== h) return;
+            octx.save();
+            octx.globalCompositeOperation = 'destination-over';
+            octx.drawImage(layer, 0, 0);
+            octx.restore();
+            window.visionTasks.masksDrawn = (window.visionTasks.masksDrawn || 0) + 1;
+          }
+          function channels(color) { return color.match(/\d+/g).map(Number); }
 
           function count(list, noun) {
             const n = (list || []).length;

@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import VisionTasks
 
 /// One query parameter of a task endpoint: a flag of the task's command, with its type and range
@@ -15,6 +16,11 @@ package struct ServerParameter: Sendable {
     package var kind: Kind
     package var summary: String
 
+    /// The server's own option (no command flag): the masks as PNG images in the answer.
+    static let maskImages = ServerParameter(
+        name: "mask-images", kind: .boolean,
+        summary: "add maskImages: each mask as a base64 8-bit PNG (a server option, for drawing the masks)")
+
     static func confidence(_ name: String, _ summary: String) -> ServerParameter {
         ServerParameter(name: name, kind: .number(minimum: 0, maximum: 1), summary: summary)
     }
@@ -30,22 +36,67 @@ package protocol FrameRunner: AnyObject {
 final class AdapterRunner<Adapter: TaskCommandAdapter>: FrameRunner {
     let adapter: Adapter
     let task: Adapter.Task
+    /// When set, the result's masks, added to the JSON as `maskImages` (the `mask-images` option).
+    let masks: ((Adapter.Output) -> [MaskImage])?
 
-    init(adapter: Adapter, mode: RunningMode, threads: Int) throws {
+    init(adapter: Adapter, mode: RunningMode, threads: Int, masks: ((Adapter.Output) -> [MaskImage])? = nil) throws {
         self.adapter = adapter
+        self.masks = masks
         task = try adapter.makeTask(mode: mode, threadCount: threads, collector: nil)
     }
 
     func run(_ image: MPImage, timestamp: Int?) throws -> JSONValue {
-        guard let timestamp else {
+        var json: JSONValue
+        let output: Adapter.Output
+        if let timestamp {
+            output = try adapter.detect(task, videoFrame: image, timestampInMilliseconds: timestamp)
+            json = adapter.json(output, file: "-", image: image)
+        } else {
             // A pooled instance has answered earlier images, and IMAGE mode numbers its calls;
             // each request stands alone, so it gets what a fresh task (and the command) gives: 0.
-            let output = try adapter.detect(task, image: image)
-            return TaskJSON.setting(
+            output = try adapter.detect(task, image: image)
+            json = TaskJSON.setting(
                 "timestampInMilliseconds", to: .int(0), in: adapter.json(output, file: "-", image: image))
         }
-        let output = try adapter.detect(task, videoFrame: image, timestampInMilliseconds: timestamp)
-        return adapter.json(output, file: "-", image: image)
+        if let masks {
+            json = TaskJSON.setting("maskImages", to: .array(try masks(output).map { try $0.json() }), in: json)
+        }
+        return json
+    }
+}
+
+/// One mask as the `mask-images` option adds it: an 8-bit grayscale PNG, base64 in the JSON.
+/// Confidence masks hold round(value × 255); a category mask holds MediaPipe's category values
+/// (255 where no category applies).
+struct MaskImage {
+    enum Kind: String {
+        case confidence, category, segmentation
+    }
+
+    var kind: Kind
+    var width: Int
+    var height: Int
+    var samples: [UInt8]
+
+    init(kind: Kind, _ mask: Mask) {
+        self.kind = kind
+        width = mask.width
+        height = mask.height
+        if kind == .category {
+            samples = mask.withUnsafeUInt8Buffer { Array($0) }
+        } else {
+            samples = mask.withUnsafeFloat32Buffer { values in
+                values.map { UInt8((min(max($0.isNaN ? 0 : $0, 0), 1) * 255).rounded()) }
+            }
+        }
+    }
+
+    func json() throws -> JSONValue {
+        let png = try ImageEncoder.grayscalePNG(samples, width: width, height: height)
+        return .object([
+            ("kind", .string(kind.rawValue)), ("width", .int(width)), ("height", .int(height)),
+            ("png", .string(Data(png).base64EncodedString())),
+        ])
     }
 }
 
@@ -61,7 +112,7 @@ package struct TaskEndpoint: Sendable {
     var commandFlags: Set<String>
     var commandOptions: Set<String>
     /// Makes a runner from parsed arguments.
-    var makeRunner: @Sendable (Arguments, CommandContext, RunningMode, Int) throws -> any FrameRunner
+    var makeRunner: @Sendable (Arguments, CommandContext, RunningMode, Int, Bool) throws -> any FrameRunner
 
     /// The six tasks, with the flags their commands take that make sense per request.
     package static let all: [TaskEndpoint] = [
@@ -73,11 +124,13 @@ package struct TaskEndpoint: Sendable {
                 .confidence("min-pose-presence-confidence", "landmark presence threshold"),
                 .confidence("min-tracking-confidence", "tracking threshold (sessions)"),
                 ServerParameter(name: "segmentation", kind: .boolean, summary: "add segmentation mask summaries"),
+                .maskImages,
             ],
             commandFlags: PoseCommand.flags, commandOptions: PoseCommand.options,
-            makeRunner: { arguments, context, mode, threads in
+            makeRunner: { arguments, context, mode, threads, maskImages in
                 try AdapterRunner(
-                    adapter: PoseCommand.Adapter(arguments: arguments, context: context), mode: mode, threads: threads)
+                    adapter: PoseCommand.Adapter(arguments: arguments, context: context), mode: mode, threads: threads,
+                    masks: maskImages ? { $0.segmentationMasks.map { MaskImage(kind: .segmentation, $0) } } : nil)
             }),
         TaskEndpoint(
             name: "hands", summary: "HandLandmarker: 21 landmarks and handedness per hand",
@@ -89,7 +142,7 @@ package struct TaskEndpoint: Sendable {
                 .confidence("min-tracking-confidence", "tracking threshold (sessions)"),
             ],
             commandFlags: HandsCommand.flags, commandOptions: HandsCommand.options,
-            makeRunner: { arguments, context, mode, threads in
+            makeRunner: { arguments, context, mode, threads, _ in
                 try AdapterRunner(
                     adapter: HandsCommand.Adapter(arguments: arguments, context: context), mode: mode, threads: threads)
             }),
@@ -107,7 +160,7 @@ package struct TaskEndpoint: Sendable {
                 ServerParameter(name: "locale", kind: .string, summary: "locale of the display names"),
             ],
             commandFlags: ObjectsCommand.flags, commandOptions: ObjectsCommand.options,
-            makeRunner: { arguments, context, mode, threads in
+            makeRunner: { arguments, context, mode, threads, _ in
                 try AdapterRunner(
                     adapter: ObjectsCommand.Adapter(arguments: arguments, context: context), mode: mode,
                     threads: threads)
@@ -120,7 +173,7 @@ package struct TaskEndpoint: Sendable {
                 .confidence("min-suppression-threshold", "non-max suppression overlap"),
             ],
             commandFlags: FacesCommand.flags, commandOptions: FacesCommand.options,
-            makeRunner: { arguments, context, mode, threads in
+            makeRunner: { arguments, context, mode, threads, _ in
                 try AdapterRunner(
                     adapter: FacesCommand.Adapter(arguments: arguments, context: context), mode: mode, threads: threads)
             }),
@@ -137,7 +190,7 @@ package struct TaskEndpoint: Sendable {
                     name: "transformation-matrixes", kind: .boolean, summary: "add the facial transformation matrices"),
             ],
             commandFlags: FaceLandmarksCommand.flags, commandOptions: FaceLandmarksCommand.options,
-            makeRunner: { arguments, context, mode, threads in
+            makeRunner: { arguments, context, mode, threads, _ in
                 try AdapterRunner(
                     adapter: FaceLandmarksCommand.Adapter(arguments: arguments, context: context), mode: mode,
                     threads: threads)
@@ -148,23 +201,43 @@ package struct TaskEndpoint: Sendable {
                 ServerParameter(name: "category-mask", kind: .boolean, summary: "add the category mask summary"),
                 ServerParameter(
                     name: "no-confidence-masks", kind: .boolean, summary: "leave out the confidence mask summaries"),
+                .maskImages,
             ],
             commandFlags: SegmentCommand.flags, commandOptions: SegmentCommand.options,
-            makeRunner: { arguments, context, mode, threads in
+            makeRunner: { arguments, context, mode, threads, maskImages in
                 try AdapterRunner(
                     adapter: SegmentCommand.Adapter(arguments: arguments, context: context), mode: mode,
-                    threads: threads)
+                    threads: threads,
+                    masks: maskImages
+                        ? { result in
+                            (result.confidenceMasks ?? []).map { MaskImage(kind: .confidence, $0) }
+                                + (result.categoryMask.map { [MaskImage(kind: .category, $0)] } ?? [])
+                        } : nil)
             }),
     ]
 
     /// The endpoint named `name`.
     package static func named(_ name: String) -> TaskEndpoint? { all.first { $0.name == name } }
 
+    /// Whether `options` ask for the masks as images (`mask-images`).
+    func wantsMaskImages(_ options: [(name: String, value: String)]) -> Bool {
+        guard parameters.contains(where: { $0.name == ServerParameter.maskImages.name }) else { return false }
+        return options.last { $0.name == ServerParameter.maskImages.name }.map {
+            ["true", "1", ""].contains($0.value.lowercased())
+        } ?? false
+    }
+
     /// The command line that `options` (parameter name → text) make, checked against the
     /// parameters: unknown names and malformed booleans are refused with the names that are known.
     func arguments(_ options: [(name: String, value: String)]) throws -> Arguments {
         var line: [String] = []
         for (name, value) in options {
+            if name == ServerParameter.maskImages.name, parameters.contains(where: { $0.name == name }) {
+                guard ["true", "1", "", "false", "0"].contains(value.lowercased()) else {
+                    throw ServerError.invalidOption("option '\(name)' takes true or false, not '\(value)'")
+                }
+                continue
+            }
             guard let parameter = parameters.first(where: { $0.name == name }) else {
                 throw ServerError.invalidOption(
                     "unknown option '\(name)' for \(self.name); known: "

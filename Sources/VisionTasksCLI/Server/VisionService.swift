@@ -135,7 +135,10 @@ package final class VisionService: Sendable {
         try requireModel(endpoint)
         let image = try decodeImage(request)
         let key = endpoint.name + "?" + request.query.map { "\($0.name)=\($0.value)" }.sorted().joined(separator: "&")
-        let runner = try pool.take(key) ?? endpoint.makeRunner(arguments, context, .image, configuration.threads)
+        let runner =
+            try pool.take(key)
+            ?? endpoint.makeRunner(
+                arguments, context, .image, configuration.threads, endpoint.wantsMaskImages(request.query))
         defer { pool.giveBack(runner, key: key) }
         return try runner.run(image, timestamp: nil)
     }
@@ -228,7 +231,8 @@ package final class VisionService: Sendable {
         .sorted { $0.name < $1.name }
         let arguments = try endpoint.arguments(options)
         try requireModel(endpoint)
-        let runner = try endpoint.makeRunner(arguments, context, .video, configuration.threads)
+        let runner = try endpoint.makeRunner(
+            arguments, context, .video, configuration.threads, endpoint.wantsMaskImages(options))
         let session = try sessions.add(task: endpoint.name, options: options, runner: runner)
         return .json(
             .object([
