@@ -191,6 +191,12 @@ struct ServeCommandTests {
             (Self.post("/v1/sessions", type: json, body: Array("{".utf8)), 400, "invalidRequest"),
             (Self.post("/v1/sessions", type: json, body: Array(#"{"task": "nope"}"#.utf8)), 400, "invalidRequest"),
             (
+                Self.post("/v1/sessions", type: json, body: Array(#"{"task": "pose", "options": null}"#.utf8)), 400,
+                "invalidRequest"
+            ),
+            (Self.post("/v1/pose", [("num-poses", "99999999999999999999")], body: image.bytes), 400, "invalidOption"),
+            (HTTPRequest(method: "GET", path: "/healthz", bodyLimitExceeded: 10), 413, "payloadTooLarge"),
+            (
                 Self.post("/v1/sessions", type: json, body: Array(#"{"task": "pose", "options": {"x": 1}}"#.utf8)),
                 400, "invalidOption"
             ),
@@ -293,6 +299,10 @@ struct ServeCommandTests {
         #expect(text.contains(#"vision_tasks_request_duration_seconds_count{endpoint="/healthz"} 2"#))
         #expect(text.contains(#"vision_tasks_request_duration_seconds_bucket{endpoint="/healthz",le="+Inf"} 2"#))
         #expect(text.contains("vision_tasks_sessions_open 0"))
+        // A body over the limit is answered by the service too, so it is counted.
+        _ = service.handle(Self.post("/v1/pose", body: [], headers: [:]).withLimitExceeded())
+        let after = String(decoding: service.handle(HTTPRequest(method: "GET", path: "/metrics")).body, as: UTF8.self)
+        #expect(after.contains(#"vision_tasks_requests_total{endpoint="pose",status="413"} 1"#))
     }
 
     @Test func thePageIsOneSelfContainedDocument() throws {
@@ -378,5 +388,13 @@ struct ServeCommandTests {
         }
         let (data, response) = try await URLSession.shared.data(for: request)
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, Array(data))
+    }
+}
+
+extension HTTPRequest {
+    fileprivate func withLimitExceeded() -> HTTPRequest {
+        var copy = self
+        copy.bodyLimitExceeded = 10
+        return copy
     }
 }

@@ -8,16 +8,20 @@ package struct HTTPRequest: Sendable {
     package var query: [(name: String, value: String)]
     package var headers: [String: String]
     package var body: [UInt8]
+    /// Set when the body was larger than the server's limit (this many bytes) and was dropped
+    /// unread; the request is then answered 413.
+    package var bodyLimitExceeded: Int?
 
     package init(
         method: String, path: String, query: [(name: String, value: String)] = [], headers: [String: String] = [:],
-        body: [UInt8] = []
+        body: [UInt8] = [], bodyLimitExceeded: Int? = nil
     ) {
         self.method = method
         self.path = path
         self.query = query
         self.headers = headers
         self.body = body
+        self.bodyLimitExceeded = bodyLimitExceeded
     }
 
     /// The media type of `Content-Type`, in lower case, without its parameters.

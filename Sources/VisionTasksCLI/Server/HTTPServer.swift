@@ -14,8 +14,9 @@ import Foundation
     ///
     /// The listening socket is made here (so that port 0 can pick a free port and the address can
     /// be any IPv4 host) and handed to the library. Bodies larger than `maxBodyBytes` are read and
-    /// dropped and answered 413. ``stop()`` stops accepting, waits for the requests under way to be
-    /// answered, then shuts the library down.
+    /// dropped; the handler sees the request with ``HTTPRequest/bodyLimitExceeded`` set.
+    /// ``stop()`` stops accepting, waits for the requests under way to be answered, then shuts the
+    /// library down.
     package final class HTTPServer: @unchecked Sendable {
         // @unchecked: `daemon` is set in init and cleared once in stop(); the counters are
         // guarded by `lock`; the handler is Sendable.
@@ -139,25 +140,18 @@ import Foundation
                 uploadSize.pointee = 0
                 return MHD_Result.YES
             }
-            let response: HTTPResponse
-            if request.tooLarge {
-                response = .error(
-                    413, code: "payloadTooLarge", message: "The request body is larger than \(maxBodyBytes) bytes.")
-            } else {
-                let rawURL = url.map { String(cString: $0) } ?? "/"
-                let path = String(rawURL.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0])
-                response = handler(
-                    HTTPRequest(
-                        method: method.map { String(cString: $0) } ?? "GET", path: path.isEmpty ? "/" : path,
-                        query: values(connection, kind: MHD_ValueKind.GET_ARGUMENT_KIND),
-                        headers: Dictionary(
-                            values(connection, kind: MHD_ValueKind.HEADER_KIND).map {
-                                ($0.name.lowercased(), $0.value)
-                            },
-                            uniquingKeysWith: { first, _ in first }),
-                        body: request.body))
-                request.body = []
-            }
+            let rawURL = url.map { String(cString: $0) } ?? "/"
+            let path = String(rawURL.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0])
+            let response = handler(
+                HTTPRequest(
+                    method: method.map { String(cString: $0) } ?? "GET", path: path.isEmpty ? "/" : path,
+                    query: values(connection, kind: MHD_ValueKind.GET_ARGUMENT_KIND),
+                    headers: Dictionary(
+                        values(connection, kind: MHD_ValueKind.HEADER_KIND).map { ($0.name.lowercased(), $0.value) },
+                        uniquingKeysWith: { first, _ in first }),
+                    body: request.tooLarge ? [] : request.body,
+                    bodyLimitExceeded: request.tooLarge ? maxBodyBytes : nil))
+            request.body = []
             return send(response, on: connection)
         }
 

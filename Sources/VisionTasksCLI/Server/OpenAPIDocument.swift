@@ -14,7 +14,7 @@ enum OpenAPIDocument {
                         operation(
                             "metrics", "Prometheus metrics", parameters: [], body: nil,
                             responses: [("200", content("text/plain", schema: .object([("type", .string("string"))])))]
-                                + errors(["401"]))
+                                + errors(["401", "413"]))
                     )
                 ])
             ),
@@ -74,7 +74,7 @@ enum OpenAPIDocument {
                         operation(
                             "close-session", "Closes a session", parameters: [sessionID], body: nil,
                             responses: [("204", .object([("description", .string("Closed"))]))]
-                                + errors(["401", "404"]))
+                                + errors(["401", "404", "413"]))
                     )
                 ])
             ))
@@ -138,7 +138,8 @@ enum OpenAPIDocument {
             ("security", .array([.object([])])),
             (
                 "responses",
-                .object([("200", content("text/html", schema: .object([("type", .string("string"))])))])
+                .object(
+                    [("200", content("text/html", schema: .object([("type", .string("string"))])))] + errors(["413"]))
             ),
         ])
     }
@@ -146,7 +147,7 @@ enum OpenAPIDocument {
     private static func simpleGet(_ id: String, _ summary: String, schema: JSONValue) -> JSONValue {
         operation(
             id, summary, parameters: [], body: nil,
-            responses: [("200", content("application/json", schema: schema))] + errors(["401"]))
+            responses: [("200", content("application/json", schema: schema))] + errors(["401", "413"]))
     }
 
     private static func operation(

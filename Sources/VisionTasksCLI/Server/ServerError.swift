@@ -9,6 +9,7 @@ package enum ServerError: Error, Sendable {
     case notFound(String)
     case methodNotAllowed(allowed: [String])
     case unsupportedMediaType(String)
+    case payloadTooLarge(Int)
     case tooManySessions(Int)
     case modelUnavailable(String)
     case internalError(String)
@@ -29,6 +30,8 @@ package enum ServerError: Error, Sendable {
                 405, code: "methodNotAllowed", message: "Use \(allowed.joined(separator: " or ")) here.",
                 headers: [("Allow", allowed.joined(separator: ", "))])
         case .unsupportedMediaType(let message): return .error(415, code: "unsupportedMediaType", message: message)
+        case .payloadTooLarge(let limit):
+            return .error(413, code: "payloadTooLarge", message: "The request body is larger than \(limit) bytes.")
         case .tooManySessions(let limit):
             return .error(429, code: "tooManySessions", message: "\(limit) sessions are open; close one first.")
         case .modelUnavailable(let message): return .error(503, code: "modelUnavailable", message: message)

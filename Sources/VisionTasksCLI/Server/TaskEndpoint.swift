@@ -219,6 +219,16 @@ package struct TaskEndpoint: Sendable {
     /// The endpoint named `name`.
     package static func named(_ name: String) -> TaskEndpoint? { all.first { $0.name == name } }
 
+    /// " from A to B", " of at least A" or " of at most B" for an error message.
+    private static func range<Bound>(_ minimum: Bound?, _ maximum: Bound?) -> String {
+        switch (minimum, maximum) {
+        case (let low?, let high?): return " from \(low) to \(high)"
+        case (let low?, nil): return " of at least \(low)"
+        case (nil, let high?): return " of at most \(high)"
+        case (nil, nil): return ""
+        }
+    }
+
     /// Whether `options` ask for the masks as images (`mask-images`).
     func wantsMaskImages(_ options: [(name: String, value: String)]) -> Bool {
         guard parameters.contains(where: { $0.name == ServerParameter.maskImages.name }) else { return false }
@@ -250,7 +260,21 @@ package struct TaskEndpoint: Sendable {
                 case "false", "0": break
                 default: throw ServerError.invalidOption("option '\(name)' takes true or false, not '\(value)'")
                 }
-            case .integer, .number, .string:
+            case .integer(let minimum, let maximum):
+                guard let number = Int(value), number >= (minimum ?? .min), number <= (maximum ?? .max) else {
+                    throw ServerError.invalidOption(
+                        "option '\(name)' takes a whole number\(Self.range(minimum, maximum)), not '\(value)'")
+                }
+                line.append("--\(name)=\(number)")
+            case .number(let minimum, let maximum):
+                guard let number = Double(value), number.isFinite, number >= (minimum ?? -.infinity),
+                    number <= (maximum ?? .infinity)
+                else {
+                    throw ServerError.invalidOption(
+                        "option '\(name)' takes a finite number\(Self.range(minimum, maximum)), not '\(value)'")
+                }
+                line.append("--\(name)=\(value)")
+            case .string:
                 line.append("--\(name)=\(value)")
             }
         }

@@ -43,6 +43,9 @@ package final class VisionService: Sendable {
         let start = DispatchTime.now().uptimeNanoseconds
         let (endpoint, response): (String, HTTPResponse)
         do {
+            if let limit = request.bodyLimitExceeded {
+                throw ServerError.payloadTooLarge(limit)
+            }
             (endpoint, response) = try route(request)
         } catch {
             endpoint = Self.endpointName(request.path)
@@ -205,6 +208,19 @@ package final class VisionService: Sendable {
     private struct SessionRequest: Decodable {
         var task: String
         var options: [String: OptionValue]?
+
+        private enum CodingKeys: String, CodingKey {
+            case task, options
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            task = try container.decode(String.self, forKey: .task)
+            // Absent is no options; an explicit null is not an object and is refused.
+            if container.contains(.options) {
+                options = try container.decode([String: OptionValue].self, forKey: .options)
+            }
+        }
     }
 
     /// `POST /v1/sessions`.
