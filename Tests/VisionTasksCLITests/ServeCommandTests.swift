@@ -225,6 +225,32 @@ struct ServeCommandTests {
         #expect(answered > 10)
     }
 
+    /// A session idle for longer than `--session-idle-seconds` is closed; one in use is kept.
+    @Test func idleSessionsExpire() async throws {
+        guard let image = try Self.image("grace_hopper") else { return print("skipping: ../shared not found") }
+        var configuration = VisionService.Configuration(modelsDirectory: Self.models)
+        configuration.sessionIdleSeconds = 2
+        let service = VisionService(
+            configuration: configuration,
+            context: CommandContext(
+                console: RecordingConsole().console, environment: [:],
+                currentDirectory: FileManager.default.currentDirectoryPath))
+        let opened = service.handle(
+            Self.post("/v1/sessions", type: "application/json", body: Array(#"{"task": "faces"}"#.utf8)))
+        let id = try #require(try Self.object(opened)["id"] as? String)
+        let frame = { (time: Int) in
+            service.handle(
+                Self.post("/v1/sessions/\(id)/frames", [("timestampInMilliseconds", String(time))], body: image.bytes))
+        }
+        #expect(frame(0).status == 200)
+        try await Task.sleep(nanoseconds: 100_000_000)
+        #expect(frame(33).status == 200)  // used within the idle time: kept
+        try await Task.sleep(nanoseconds: 2_500_000_000)
+        #expect(frame(66).status == 404)  // idle too long: closed
+        let metrics = String(decoding: service.handle(HTTPRequest(method: "GET", path: "/metrics")).body, as: UTF8.self)
+        #expect(metrics.contains("vision_tasks_sessions_open 0"))
+    }
+
     /// With a token every request but the page needs `Authorization: Bearer TOKEN`.
     @Test func aTokenGuardsEverythingButThePage() throws {
         let service = Self.service(token: "s3cret")
