@@ -120,9 +120,11 @@ struct ObjectDetectorModelInfo: Sendable {
                     "TensorsDecodingOptions is not found in the object detector metadata: a model with 2 outputs "
                         + "needs DETECTOR_METADATA custom metadata.")
             }
+            let anchors = detector.fixedAnchors.map {
+                Anchor(xCenter: $0.xCenter, yCenter: $0.yCenter, width: $0.width, height: $0.height)
+            }
             rawOutputs = try Self.rawOutputs(
-                decoding: decoding, anchors: detector.fixedAnchors, model: model, location: locationOutput,
-                score: scoreOutput)
+                decoding: decoding, anchors: anchors, model: model, location: locationOutput, score: scoreOutput)
         }
     }
 
@@ -153,18 +155,12 @@ struct ObjectDetectorModelInfo: Sendable {
         }
         let boxShape = try Self.output(0, of: model).shape.map(Int.init)
         let boxes = boxShape.count >= 2 ? boxShape[boxShape.count - 2] : 0
-        let anchors: [DetectorMetadata.FixedAnchor]
+        let anchors: [Anchor]
         switch raw.anchors {
         case .fixed(let list):
-            anchors = list.map {
-                DetectorMetadata.FixedAnchor(
-                    xCenter: $0.xCenter, yCenter: $0.yCenter, width: $0.width, height: $0.height)
-            }
+            anchors = list.map { Anchor(xCenter: $0.xCenter, yCenter: $0.yCenter, width: $0.width, height: $0.height) }
         case .generated(let generation):
-            anchors = try SSDAnchorGenerator.anchors(for: try generation.generatorOptions()).map {
-                DetectorMetadata.FixedAnchor(
-                    xCenter: $0.xCenter, yCenter: $0.yCenter, width: $0.width, height: $0.height)
-            }
+            anchors = try SSDAnchorGenerator.anchors(for: try generation.generatorOptions())
         }
         let decoding = DetectorMetadata.Decoding(
             numClasses: classes, numBoxes: boxes, numCoords: 4 + 2 * raw.numKeypoints,
@@ -186,14 +182,18 @@ struct ObjectDetectorModelInfo: Sendable {
     /// Checks `decoding` and `anchors` against the model's two outputs and turns them into the
     /// decoder's settings (box format YXHW, as detection_postprocessing_graph.cc fixes it).
     private static func rawOutputs(
-        decoding: DetectorMetadata.Decoding, anchors: [DetectorMetadata.FixedAnchor], model: TFLiteModel,
-        location: Int, score: Int
+        decoding: DetectorMetadata.Decoding, anchors: [Anchor], model: TFLiteModel, location: Int, score: Int
     ) throws(TasksError) -> RawOutputs {
-        let keypointValues = decoding.numKeypoints == 0 ? 2 : decoding.numValuesPerKeypoint
-        guard decoding.numClasses > 0, decoding.numBoxes > 0, decoding.numCoords >= 4, decoding.numKeypoints >= 0,
-            keypointValues == 2, decoding.keypointCoordOffset >= 0,
-            decoding.numKeypoints == 0 || decoding.keypointCoordOffset + 2 * decoding.numKeypoints <= decoding.numCoords
-        else {
+        // num_values_per_keypoint only matters when there are keypoints (MediaPipe aborts on
+        // anything but 2 even without them; here it is ignored then).
+        let decoder = DetectionDecoderOptions(
+            numClasses: decoding.numClasses, numBoxes: decoding.numBoxes, numCoords: decoding.numCoords,
+            boxCoordOffset: 0, keypointCoordOffset: decoding.numKeypoints == 0 ? 0 : decoding.keypointCoordOffset,
+            numKeypoints: decoding.numKeypoints,
+            numValuesPerKeypoint: decoding.numKeypoints == 0 ? 2 : decoding.numValuesPerKeypoint, boxFormat: .yxhw,
+            xScale: decoding.xScale, yScale: decoding.yScale, wScale: decoding.wScale, hScale: decoding.hScale,
+            applyExponentialOnBoxSize: decoding.applyExponentialOnBoxSize, sigmoidScore: decoding.sigmoidScore)
+        guard decoder.isConsistent else {
             throw .invalidModel(
                 "The detector decoding options are inconsistent: \(decoding.numBoxes) boxes of "
                     + "\(decoding.numCoords) values, \(decoding.numClasses) classes, "
@@ -223,15 +223,6 @@ struct ObjectDetectorModelInfo: Sendable {
             throw .invalidModel(
                 "The model's outputs hold \(boxCount) and \(scoreCount) values; the detector metadata expects "
                     + "\(expected.0) box values and \(expected.1) scores.")
-        }
-        let decoder = DetectionDecoderOptions(
-            numClasses: decoding.numClasses, numBoxes: decoding.numBoxes, numCoords: decoding.numCoords,
-            boxCoordOffset: 0, keypointCoordOffset: decoding.numKeypoints == 0 ? 0 : decoding.keypointCoordOffset,
-            numKeypoints: decoding.numKeypoints, numValuesPerKeypoint: 2, boxFormat: .yxhw,
-            xScale: decoding.xScale, yScale: decoding.yScale, wScale: decoding.wScale, hScale: decoding.hScale,
-            applyExponentialOnBoxSize: decoding.applyExponentialOnBoxSize, sigmoidScore: decoding.sigmoidScore)
-        let anchors = anchors.map {
-            Anchor(xCenter: $0.xCenter, yCenter: $0.yCenter, width: $0.width, height: $0.height)
         }
         return RawOutputs(decoder: decoder, anchors: anchors)
     }

@@ -23,14 +23,15 @@ struct ObjectDetectorProcessor: FrameProcessor {
         self.model = try TaskModel(
             model: model, name: "object detector", threadCount: options.baseOptions.threadCount,
             normalization: normalization)
+        let classFilter = try info.classFilter(options)
         decoderOptions = InModelDetectionDecoder.Options(
             classesPerDetection: info.classesPerDetection, boxIndices: info.boxIndices,
-            scoreThreshold: options.scoreThreshold, classFilter: try info.classFilter(options),
+            scoreThreshold: options.scoreThreshold, classFilter: classFilter,
             maxResults: options.maxResults, calibration: info.scoreCalibration)
         maxResults = options.maxResults
         if var decoder = info.rawOutputs?.decoder {
             decoder.minScoreThreshold = options.scoreThreshold
-            decoder.classFilter = try info.classFilter(options)
+            decoder.classFilter = classFilter
             rawDecoderOptions = decoder
         } else {
             rawDecoderOptions = nil

@@ -14,14 +14,7 @@ enum DetectionDecoder {
         let boxCount = options.numBoxes
         let coords = options.numCoords
         let classes = options.numClasses
-        guard options.numValuesPerKeypoint == 2, options.numKeypoints >= 0,
-            coords == options.numKeypoints * options.numValuesPerKeypoint + 4,
-            options.boxCoordOffset >= 0, options.boxCoordOffset + 4 <= coords,
-            options.keypointCoordOffset >= 0,
-            options.keypointCoordOffset + 2 * options.numKeypoints <= coords, classes > 0
-        else {
-            throw .internalError("detection decoder: inconsistent options")
-        }
+        guard options.isConsistent else { throw .internalError("detection decoder: inconsistent options") }
         guard boxes.count >= boxCount * coords, scores.count >= boxCount * classes, anchors.count >= boxCount else {
             throw .invalidModel(
                 "detector outputs have \(boxes.count) box values and \(scores.count) scores for \(anchors.count) "

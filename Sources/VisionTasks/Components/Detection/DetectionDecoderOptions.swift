@@ -48,6 +48,16 @@ struct DetectionDecoderOptions: Sendable {
     /// At most this many detections when positive.
     var maxResults = -1
 
+    /// Whether the layout describes boxes the decoder can read: two values per keypoint, exactly
+    /// `4 + 2 × numKeypoints` values per box (upstream CHECKs the same in
+    /// tensors_to_detections_calculator.cc), box and keypoints inside them, at least one class
+    /// and one box.
+    var isConsistent: Bool {
+        numValuesPerKeypoint == 2 && numKeypoints >= 0 && numCoords == numKeypoints * numValuesPerKeypoint + 4
+            && boxCoordOffset >= 0 && boxCoordOffset + 4 <= numCoords && keypointCoordOffset >= 0
+            && keypointCoordOffset + 2 * numKeypoints <= numCoords && numClasses > 0 && numBoxes > 0
+    }
+
     /// The pose detector's decoding (mediapipe/tasks/cc/vision/pose_detector/pose_detector_graph.cc,
     /// ../shared/spec/PIPELINES.md §2.2) with its detection threshold.
     static func poseDetector(minScore: Float) -> DetectionDecoderOptions {
