@@ -307,7 +307,7 @@ struct ServeCommandTests {
                 case .boolean: value = "true"
                 case .string: value = "person"
                 }
-                _ = try endpoint.arguments([(parameter.name, value)])
+                _ = try endpoint.parse([(parameter.name, value)])
             }
         }
     }

@@ -114,6 +114,21 @@ package struct TaskEndpoint: Sendable {
     /// Makes a runner from parsed arguments.
     var makeRunner: @Sendable (Arguments, CommandContext, RunningMode, Int, Bool) throws -> any FrameRunner
 
+    /// A runner maker for a command's adapter; `masks` (pose, segment) turns `mask-images` on.
+    private static func runs<Adapter: TaskCommandAdapter>(
+        _ adapter: @escaping @Sendable (Arguments, CommandContext) -> Adapter,
+        masks: (@Sendable (Adapter.Output) -> [MaskImage])? = nil
+    ) -> @Sendable (Arguments, CommandContext, RunningMode, Int, Bool) throws -> any FrameRunner {
+        @Sendable func make(
+            _ arguments: Arguments, _ context: CommandContext, _ mode: RunningMode, _ threads: Int, _ maskImages: Bool
+        ) throws -> any FrameRunner {
+            var chosen: ((Adapter.Output) -> [MaskImage])?
+            if maskImages, let masks { chosen = { masks($0) } }
+            return try AdapterRunner(adapter: adapter(arguments, context), mode: mode, threads: threads, masks: chosen)
+        }
+        return make
+    }
+
     /// The six tasks, with the flags their commands take that make sense per request.
     package static let all: [TaskEndpoint] = [
         TaskEndpoint(
@@ -127,11 +142,9 @@ package struct TaskEndpoint: Sendable {
                 .maskImages,
             ],
             commandFlags: PoseCommand.flags, commandOptions: PoseCommand.options,
-            makeRunner: { arguments, context, mode, threads, maskImages in
-                try AdapterRunner(
-                    adapter: PoseCommand.Adapter(arguments: arguments, context: context), mode: mode, threads: threads,
-                    masks: maskImages ? { $0.segmentationMasks.map { MaskImage(kind: .segmentation, $0) } } : nil)
-            }),
+            makeRunner: runs(
+                PoseCommand.Adapter.init,
+                masks: { $0.segmentationMasks.map { MaskImage(kind: .segmentation, $0) } })),
         TaskEndpoint(
             name: "hands", summary: "HandLandmarker: 21 landmarks and handedness per hand",
             modelFiles: ["hand_landmarker.task"],
@@ -142,10 +155,7 @@ package struct TaskEndpoint: Sendable {
                 .confidence("min-tracking-confidence", "tracking threshold (sessions)"),
             ],
             commandFlags: HandsCommand.flags, commandOptions: HandsCommand.options,
-            makeRunner: { arguments, context, mode, threads, _ in
-                try AdapterRunner(
-                    adapter: HandsCommand.Adapter(arguments: arguments, context: context), mode: mode, threads: threads)
-            }),
+            makeRunner: runs(HandsCommand.Adapter.init)),
         TaskEndpoint(
             name: "objects", summary: "ObjectDetector: boxes and categories",
             modelFiles: ["efficientdet_lite0.tflite", "ssd_mobilenet_v1.tflite"],
@@ -160,11 +170,7 @@ package struct TaskEndpoint: Sendable {
                 ServerParameter(name: "locale", kind: .string, summary: "locale of the display names"),
             ],
             commandFlags: ObjectsCommand.flags, commandOptions: ObjectsCommand.options,
-            makeRunner: { arguments, context, mode, threads, _ in
-                try AdapterRunner(
-                    adapter: ObjectsCommand.Adapter(arguments: arguments, context: context), mode: mode,
-                    threads: threads)
-            }),
+            makeRunner: runs(ObjectsCommand.Adapter.init)),
         TaskEndpoint(
             name: "faces", summary: "FaceDetector: boxes and six keypoints per face",
             modelFiles: ["blaze_face_short_range.tflite"],
@@ -173,10 +179,7 @@ package struct TaskEndpoint: Sendable {
                 .confidence("min-suppression-threshold", "non-max suppression overlap"),
             ],
             commandFlags: FacesCommand.flags, commandOptions: FacesCommand.options,
-            makeRunner: { arguments, context, mode, threads, _ in
-                try AdapterRunner(
-                    adapter: FacesCommand.Adapter(arguments: arguments, context: context), mode: mode, threads: threads)
-            }),
+            makeRunner: runs(FacesCommand.Adapter.init)),
         TaskEndpoint(
             name: "face-landmarks", summary: "FaceLandmarker: 478 landmarks, blendshapes and matrices per face",
             modelFiles: ["face_landmarker.task"],
@@ -190,11 +193,7 @@ package struct TaskEndpoint: Sendable {
                     name: "transformation-matrixes", kind: .boolean, summary: "add the facial transformation matrices"),
             ],
             commandFlags: FaceLandmarksCommand.flags, commandOptions: FaceLandmarksCommand.options,
-            makeRunner: { arguments, context, mode, threads, _ in
-                try AdapterRunner(
-                    adapter: FaceLandmarksCommand.Adapter(arguments: arguments, context: context), mode: mode,
-                    threads: threads)
-            }),
+            makeRunner: runs(FaceLandmarksCommand.Adapter.init)),
         TaskEndpoint(
             name: "segment", summary: "ImageSegmenter: mask summaries", modelFiles: ["selfie_segmenter.tflite"],
             parameters: [
@@ -204,16 +203,12 @@ package struct TaskEndpoint: Sendable {
                 .maskImages,
             ],
             commandFlags: SegmentCommand.flags, commandOptions: SegmentCommand.options,
-            makeRunner: { arguments, context, mode, threads, maskImages in
-                try AdapterRunner(
-                    adapter: SegmentCommand.Adapter(arguments: arguments, context: context), mode: mode,
-                    threads: threads,
-                    masks: maskImages
-                        ? { result in
-                            (result.confidenceMasks ?? []).map { MaskImage(kind: .confidence, $0) }
-                                + (result.categoryMask.map { [MaskImage(kind: .category, $0)] } ?? [])
-                        } : nil)
-            }),
+            makeRunner: runs(
+                SegmentCommand.Adapter.init,
+                masks: { result in
+                    (result.confidenceMasks ?? []).map { MaskImage(kind: .confidence, $0) }
+                        + (result.categoryMask.map { [MaskImage(kind: .category, $0)] } ?? [])
+                })),
     ]
 
     /// The endpoint named `name`.
@@ -229,37 +224,32 @@ package struct TaskEndpoint: Sendable {
         }
     }
 
-    /// Whether `options` ask for the masks as images (`mask-images`).
-    func wantsMaskImages(_ options: [(name: String, value: String)]) -> Bool {
-        guard parameters.contains(where: { $0.name == ServerParameter.maskImages.name }) else { return false }
-        return options.last { $0.name == ServerParameter.maskImages.name }.map {
-            ["true", "1", ""].contains($0.value.lowercased())
-        } ?? false
+    /// `true`, `1` or empty (present) is on; `false` or `0` is off; anything else is refused.
+    private static func flag(_ name: String, _ value: String) throws -> Bool {
+        switch value.lowercased() {
+        case "true", "1", "": return true
+        case "false", "0": return false
+        default: throw ServerError.invalidOption("option '\(name)' takes true or false, not '\(value)'")
+        }
     }
 
-    /// The command line that `options` (parameter name → text) make, checked against the
-    /// parameters: unknown names and malformed booleans are refused with the names that are known.
-    func arguments(_ options: [(name: String, value: String)]) throws -> Arguments {
+    /// Checks `options` (parameter name → text) against the parameters and makes the command
+    /// line they stand for, and whether they ask for the masks as images (the server's own
+    /// `mask-images`). Unknown names and malformed or out-of-range values are refused.
+    func parse(_ options: [(name: String, value: String)]) throws -> (arguments: Arguments, maskImages: Bool) {
         var line: [String] = []
+        var maskImages = false
         for (name, value) in options {
-            if name == ServerParameter.maskImages.name, parameters.contains(where: { $0.name == name }) {
-                guard ["true", "1", "", "false", "0"].contains(value.lowercased()) else {
-                    throw ServerError.invalidOption("option '\(name)' takes true or false, not '\(value)'")
-                }
-                continue
-            }
             guard let parameter = parameters.first(where: { $0.name == name }) else {
                 throw ServerError.invalidOption(
                     "unknown option '\(name)' for \(self.name); known: "
                         + parameters.map(\.name).joined(separator: ", "))
             }
             switch parameter.kind {
+            case .boolean where name == ServerParameter.maskImages.name:
+                maskImages = try Self.flag(name, value)
             case .boolean:
-                switch value.lowercased() {
-                case "true", "1", "": line.append("--\(name)")
-                case "false", "0": break
-                default: throw ServerError.invalidOption("option '\(name)' takes true or false, not '\(value)'")
-                }
+                if try Self.flag(name, value) { line.append("--\(name)") }
             case .integer(let minimum, let maximum):
                 guard let number = Int(value), number >= (minimum ?? .min), number <= (maximum ?? .max) else {
                     throw ServerError.invalidOption(
@@ -279,7 +269,7 @@ package struct TaskEndpoint: Sendable {
             }
         }
         do {
-            return try Arguments(line, flags: commandFlags, options: commandOptions)
+            return (try Arguments(line, flags: commandFlags, options: commandOptions), maskImages)
         } catch let error as CLIError {
             throw ServerError.invalidOption(error.description)
         }

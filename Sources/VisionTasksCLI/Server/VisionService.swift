@@ -134,14 +134,12 @@ package final class VisionService: Sendable {
 
     /// `POST /v1/{task}`: one image, IMAGE mode, on a pooled instance.
     private func runImage(_ endpoint: TaskEndpoint, _ request: HTTPRequest) throws -> JSONValue {
-        let arguments = try endpoint.arguments(request.query)
+        let (arguments, maskImages) = try endpoint.parse(request.query)
         try requireModel(endpoint)
         let image = try decodeImage(request)
         let key = endpoint.name + "?" + request.query.map { "\($0.name)=\($0.value)" }.sorted().joined(separator: "&")
         let runner =
-            try pool.take(key)
-            ?? endpoint.makeRunner(
-                arguments, context, .image, configuration.threads, endpoint.wantsMaskImages(request.query))
+            try pool.take(key) ?? endpoint.makeRunner(arguments, context, .image, configuration.threads, maskImages)
         defer { pool.giveBack(runner, key: key) }
         return try runner.run(image, timestamp: nil)
     }
@@ -245,10 +243,9 @@ package final class VisionService: Sendable {
             return (name, text)
         }
         .sorted { $0.name < $1.name }
-        let arguments = try endpoint.arguments(options)
+        let (arguments, maskImages) = try endpoint.parse(options)
         try requireModel(endpoint)
-        let runner = try endpoint.makeRunner(
-            arguments, context, .video, configuration.threads, endpoint.wantsMaskImages(options))
+        let runner = try endpoint.makeRunner(arguments, context, .video, configuration.threads, maskImages)
         let session = try sessions.add(task: endpoint.name, options: options, runner: runner)
         return .json(
             .object([
