@@ -149,6 +149,14 @@ struct ObjectDetectorModelInfo: Sendable {
                 "This model has 2 outputs (raw boxes and scores) and no TFLite Model Metadata; set "
                     + "ObjectDetectorOptions.rawOutputDecoding (anchors and box scales) to run it.")
         }
+        // The caller's settings are checked as options, before the model is matched against them.
+        guard [raw.xScale, raw.yScale, raw.wScale, raw.hScale].allSatisfy({ $0.isFinite && $0 != 0 }),
+            raw.numKeypoints >= 0
+        else {
+            throw .invalidOption(
+                option: "rawOutputDecoding",
+                message: "The box scales must be finite and non-zero, and numKeypoints at least 0.")
+        }
         let shape = try Self.output(1, of: model).shape.map(Int.init)
         guard let classes = shape.last, classes > 0 else {
             throw .invalidModel("The score output's shape \(shape) has no class axis.")

@@ -144,6 +144,18 @@ struct RawOutputDetectorFidelityTests {
         #expect(throws: TasksError.invalidModel("The detector has 1 anchors for 1917 boxes.")) {
             try ObjectDetector(options: options)
         }
+        // The caller's own settings are refused as an option, naming it.
+        options.rawOutputDecoding?.xScale = 0
+        do {
+            _ = try ObjectDetector(options: options)
+            Issue.record("a zero box scale was accepted")
+        } catch {
+            guard case .invalidOption(let option, _) = error else {
+                Issue.record("unexpected error \(error)")
+                return
+            }
+            #expect(option == "rawOutputDecoding")
+        }
     }
 }
 
