@@ -56,6 +56,7 @@ let package = Package(
         .target(
             name: "Imaging",
             dependencies: [
+                "CVisionKernels",
                 .target(name: "CJPEG", condition: linuxOnly),
                 .target(name: "CPNG", condition: linuxOnly),
                 .target(name: "CImagingSupport", condition: linuxOnly),

@@ -23,6 +23,7 @@
     void vk_sqrt_##suffix(const float *, float *, size_t);                                                   \
     void vk_resize_bilinear_##suffix(const vk_resize *, size_t, size_t);                                     \
     void vk_sigmoid_##suffix(const float *, float *, size_t);                                                \
+    void vk_warp_rows_##suffix(const vk_warp *, size_t, size_t);                                             \
     void vk_conv_planar_##suffix(const vk_conv_geometry *, const float *, const float *, size_t, float *, size_t, \
                                  size_t, float, float, float *);                \
     size_t vk_sparse_tile_pixels_##suffix(void);                                                               \
@@ -443,6 +444,10 @@ void vk_gemm_conv(vk_gemm_shape shape, const float *packed, const vk_conv_geomet
 
 void vk_resize_bilinear(vk_isa isa, const vk_resize *resize, size_t row_begin, size_t row_end) {
     VK_DISPATCH(isa, vk_resize_bilinear, resize, row_begin, row_end)
+}
+
+void vk_warp_rows(vk_isa isa, const vk_warp *warp, size_t row_begin, size_t row_end) {
+    VK_DISPATCH(isa, vk_warp_rows, warp, row_begin, row_end)
 }
 
 void vk_sigmoid(vk_isa isa, const float *x, float *y, size_t count) {

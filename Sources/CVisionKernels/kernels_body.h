@@ -1065,3 +1065,5 @@ void VK_SUFFIX(vk_conv_planar)(const vk_conv_geometry *g, const float *filter, c
         }
     }
 }
+
+#include "image_warp_body.h"

@@ -340,6 +340,37 @@ void vk_resize_bilinear(vk_isa isa, const vk_resize *resize, size_t row_begin, s
 /// instruction set.
 void vk_sigmoid(vk_isa isa, const float *x, float *y, size_t count);
 
+// MARK: Image to tensor
+
+/// A bilinear resampling of an 8-bit image into a 3-channel tensor, OpenCV's fixed-point
+/// `warpPerspective` (`INTER_LINEAR`) as MediaPipe's CPU image converter runs it.
+typedef struct vk_warp {
+    /// The stored pixels and their byte count (below 2^31).
+    const uint8_t *pixels;
+    int64_t byte_count;
+    /// The upright image: pixel (x, y) starts at `origin + x·step_x + y·step_y`.
+    int64_t width, height, origin, step_x, step_y;
+    /// Byte offsets of the three channels in a pixel (0...3).
+    int32_t red, green, blue;
+    /// 1 for a zero border (neighbours outside read 0), 0 for replicating the edge.
+    int32_t zero_border;
+    /// 1 when `m[3]` and `m[6]` are zero and the source row is computed once per tensor row.
+    int32_t row_invariant;
+    /// The inverse map, tensor pixel → image position, row-major 3 × 3.
+    double m[9];
+    size_t tensor_width, tensor_height;
+    /// Columns per block of OpenCV's invoker (positions are summed from a block's first column).
+    size_t block_width;
+    /// The output: floats (`value · scale + offset`, each rounded) or, when NULL, `byte_output`.
+    float *float_output;
+    uint8_t *byte_output;
+    float scale, offset;
+} vk_warp;
+
+/// Tensor rows `[row_begin, row_end)` of `warp`, bit for bit as module Imaging's
+/// `ImageToTensor.warp`.
+void vk_warp_rows(vk_isa isa, const vk_warp *warp, size_t row_begin, size_t row_end);
+
 // MARK: Thread pool
 
 /// Makes the calling thread flush denormal results and inputs to zero (x86 MXCSR FTZ and DAZ,

@@ -1,3 +1,5 @@
+import CVisionKernels
+
 /// Image → tensor conversion, the first step of every task: crop a rotated rectangle,
 /// optionally letterbox it, resample it bilinearly to the model input size and scale the
 /// values, matching MediaPipe's CPU path bit for bit (../shared/spec/PIPELINES.md §1.3).
@@ -19,9 +21,13 @@
 /// stored image plus its orientation gives exactly the tensor of the upright image. The
 /// region and the returned geometry are in upright-image coordinates.
 ///
-/// The conversion allocates nothing on the heap (ImageToTensorAllocationTests). A crop without
-/// rotation takes a cheaper path (``WarpPath/rowInvariant``, see `warp`); the time of both paths
-/// is measured by `vision-tasks bench preprocess` (docs/BENCHMARKS.md, "Image to tensor").
+/// The sampling loop runs in C (`vk_warp_rows` in CVisionKernels, eight tensor pixels at a time
+/// with the best instruction set of the CPU); `warp` here is its reference, written for reading,
+/// which the tests compare it with bit for bit (ImageToTensorKernelTests) and which converts bitmaps
+/// too large for the kernel's 32-bit offsets. The conversion allocates nothing on the heap
+/// (ImageToTensorAllocationTests). A crop without rotation takes a cheaper path
+/// (``WarpPath/rowInvariant``, see `warp`); the time of both paths is measured by
+/// `vision-tasks bench preprocess` (docs/BENCHMARKS.md, "Image to tensor").
 package enum ImageToTensor {
     /// The sampling loop a conversion runs; both give the same bits.
     package enum WarpPath: String, Sendable {
@@ -61,8 +67,18 @@ package enum ImageToTensor {
             let sink = FloatSink(output: output.baseAddress!, table: UnsafePointer(table.baseAddress!))
             bitmap.withUnsafeBytes { pixels in
                 let source = SourceView(bitmap: bitmap, pixels: pixels, orientation: orientation)
-                warpRows(
-                    source, inverse: inverse, geometry: geometry, border: options.borderMode, sink: sink, rows: rows)
+                var kernel = warpKernel(
+                    source, byteCount: pixels.count, inverse: inverse, geometry: geometry, border: options.borderMode)
+                if kernel != nil {
+                    kernel!.float_output = output.baseAddress!
+                    kernel!.scale = scale
+                    kernel!.offset = offset
+                    runKernel(kernel!, rows: rows)
+                } else {
+                    warpRows(
+                        source, inverse: inverse, geometry: geometry, border: options.borderMode, sink: sink,
+                        rows: rows)
+                }
             }
         }
         return geometry
@@ -82,7 +98,15 @@ package enum ImageToTensor {
         let sink = ByteSink(output: output.baseAddress!)
         bitmap.withUnsafeBytes { pixels in
             let source = SourceView(bitmap: bitmap, pixels: pixels, orientation: orientation)
-            warpRows(source, inverse: inverse, geometry: geometry, border: options.borderMode, sink: sink, rows: rows)
+            if var kernel = warpKernel(
+                source, byteCount: pixels.count, inverse: inverse, geometry: geometry, border: options.borderMode)
+            {
+                kernel.byte_output = output.baseAddress!
+                runKernel(kernel, rows: rows)
+            } else {
+                warpRows(
+                    source, inverse: inverse, geometry: geometry, border: options.borderMode, sink: sink, rows: rows)
+            }
         }
         return geometry
     }
@@ -229,6 +253,40 @@ package enum ImageToTensor {
     @inline(__always)
     static func clampToInt16(_ value: Int32) -> Int {
         Int(Swift.min(Swift.max(value, -32768), 32767))
+    }
+
+    // MARK: - Kernel
+
+    /// The instruction set the C sampling kernel runs with: the best this CPU has.
+    static let kernelInstructionSet = vk_isa_detect()
+
+    /// The C kernel's description of a conversion (output not yet set), or nil when the bitmap
+    /// is too large for its 32-bit offsets; `warp` is then used. The kernel computes what `warp`
+    /// computes, bit for bit (ImageToTensorKernelTests), eight tensor pixels at a time.
+    static func warpKernel(
+        _ source: SourceView, byteCount: Int, inverse: PerspectiveMatrix, geometry: CropGeometry, border: BorderMode
+    ) -> vk_warp? {
+        guard byteCount >= 4, byteCount < Int(Int32.max) - 64 else { return nil }
+        let m = inverse.m
+        let blockHeight = Swift.min(16, geometry.tensorHeight)
+        return vk_warp(
+            pixels: source.pixels, byte_count: Int64(byteCount), width: Int64(source.width),
+            height: Int64(source.height), origin: Int64(source.origin), step_x: Int64(source.stepX),
+            step_y: Int64(source.stepY), red: Int32(source.red), green: Int32(source.green),
+            blue: Int32(source.blue), zero_border: border == .zero ? 1 : 0,
+            row_invariant: warpPath(inverse: inverse) == .rowInvariant ? 1 : 0,
+            m: (m.0, m.1, m.2, m.3, m.4, m.5, m.6, m.7, m.8), tensor_width: geometry.tensorWidth,
+            tensor_height: geometry.tensorHeight,
+            block_width: Swift.min(1024 / blockHeight, geometry.tensorWidth), float_output: nil, byte_output: nil,
+            scale: 1, offset: 0)
+    }
+
+    /// Runs `kernel` over every tensor row, split by `rows`.
+    private static func runKernel(_ kernel: vk_warp, rows: RowRunner, instructionSet: vk_isa = kernelInstructionSet) {
+        // About 12 operations per tensor pixel.
+        rows(kernel.tensor_height, kernel.tensor_height * kernel.tensor_width * 12) { range in
+            withUnsafePointer(to: kernel) { vk_warp_rows(instructionSet, $0, range.lowerBound, range.upperBound) }
+        }
     }
 
     /// `warp` over every tensor row, split by `rows`.

@@ -798,6 +798,89 @@ static void test_resize(size_t cases) {
     }
 }
 
+// MARK: Image to tensor
+
+/// Random images (3 or 4 bytes a pixel, any channel order, any of the 8 orientations as strides),
+/// random affine and projective maps (rotations, scales, crops partly outside), both borders,
+/// byte and float outputs, rows split in two.
+static void test_warp(size_t cases) {
+    for (size_t t = 0; t < cases; t++) {
+        const int64_t width = (int64_t)rint_in(1, 40), height = (int64_t)rint_in(1, 40);
+        const int64_t pixel_bytes = (int64_t)rint_in(3, 4);
+        const size_t byte_count = (size_t)(width * height * pixel_bytes);
+        uint8_t *pixels = xalloc(byte_count);
+        for (size_t i = 0; i < byte_count; i++) pixels[i] = (uint8_t)(rng_next() >> 32);
+        vk_warp w;
+        memset(&w, 0, sizeof w);
+        w.pixels = pixels;
+        w.byte_count = (int64_t)byte_count;
+        // Orientation: the upright image walks the stored one along rows or columns, either way.
+        const int transpose = (int)rint_in(0, 1), flip_x = (int)rint_in(0, 1), flip_y = (int)rint_in(0, 1);
+        const int64_t row_bytes = width * pixel_bytes;
+        int64_t along_x = pixel_bytes, along_y = row_bytes, upright_w = width, upright_h = height;
+        if (transpose) along_x = row_bytes, along_y = pixel_bytes, upright_w = height, upright_h = width;
+        w.width = upright_w, w.height = upright_h;
+        w.step_x = flip_x ? -along_x : along_x;
+        w.step_y = flip_y ? -along_y : along_y;
+        w.origin = (flip_x ? (upright_w - 1) * along_x : 0) + (flip_y ? (upright_h - 1) * along_y : 0);
+        w.red = (int32_t)rint_in(0, (size_t)pixel_bytes - 1);
+        w.green = (int32_t)rint_in(0, (size_t)pixel_bytes - 1);
+        w.blue = (int32_t)rint_in(0, (size_t)pixel_bytes - 1);
+        w.zero_border = (int32_t)rint_in(0, 1);
+        w.tensor_width = rint_in(1, 45);
+        w.tensor_height = rint_in(1, 30);
+        const size_t block_height = w.tensor_height < 16 ? w.tensor_height : 16;
+        w.block_width = 1024 / block_height < w.tensor_width ? 1024 / block_height : w.tensor_width;
+        const double angle = rng_next() % 3 == 0 ? 0 : rfloat(-3.2f, 3.2f);
+        const double sx = rfloat(0.2f, 3) * (double)upright_w / (double)w.tensor_width;
+        const double sy = rfloat(0.2f, 3) * (double)upright_h / (double)w.tensor_height;
+        w.m[0] = cos(angle) * sx, w.m[1] = -sin(angle) * sy, w.m[2] = rfloat(-10, (float)upright_w + 10);
+        w.m[3] = sin(angle) * sx, w.m[4] = cos(angle) * sy, w.m[5] = rfloat(-10, (float)upright_h + 10);
+        w.m[6] = 0, w.m[7] = 0, w.m[8] = 1;
+        if (angle == 0) w.m[1] = 0, w.m[3] = 0;
+        if (rng_next() % 4 == 0) w.m[6] = rfloat(-0.01f, 0.01f), w.m[7] = rfloat(-0.01f, 0.01f);
+        w.row_invariant = w.m[3] == 0 && w.m[6] == 0;
+        const size_t count = w.tensor_width * w.tensor_height * 3, mid = split_in(0, w.tensor_height);
+        uint8_t *byte_ref = NULL;
+        float *float_ref = NULL;
+        for (size_t i = 0; i < isa_count; i++) {
+            uint8_t *bytes = xalloc(count + GUARD);
+            memset(bytes, 0xA5, count + GUARD);
+            vk_warp run = w;
+            run.byte_output = bytes;
+            vk_warp_rows(isas[i], &run, 0, mid);
+            vk_warp_rows(isas[i], &run, mid, w.tensor_height);
+            float *floats = out_buffer(count);
+            run = w;
+            run.float_output = floats;
+            run.scale = 1.0f / 127.5f;
+            run.offset = -1;
+            vk_warp_rows(isas[i], &run, 0, w.tensor_height);
+            stat *sb = stat_for("warp(bytes)", isas[i]), *sf = stat_for("warp(floats)", isas[i]);
+            sb->cases++, sf->cases++;
+            for (size_t g = count; g < count + GUARD; g++)
+                if (bytes[g] != 0xA5) {
+                    sb->oob++;
+                    break;
+                }
+            check_guard(sf, floats, count);
+            if (i == 0) {
+                byte_ref = bytes, float_ref = floats;
+                digest_bytes(sb, bytes, count);
+                digest_f32(sf, floats, count);
+            } else {
+                compare_bytes(sb, byte_ref, bytes, count, 1);
+                compare_f32(sf, float_ref, floats, count);
+                free(bytes);
+                free(floats);
+            }
+        }
+        free(byte_ref);
+        free(float_ref);
+        free(pixels);
+    }
+}
+
 // MARK: Quantized kernels
 
 static int32_t q_round(float v) { return (int32_t)nearbyintf(v); }
@@ -1498,6 +1581,7 @@ int main(int argc, char **argv) {
         test_unary("rsqrt", vk_rsqrt, 40 * scale, 0, 1000, 1e-4);
         test_unary("sqrt", vk_sqrt, 40 * scale, 0, 1000, 1e-4);
         test_resize(40 * scale);
+        test_warp(60 * scale);
         test_qgemm(50 * scale);
         test_qdwconv(50 * scale);
         vk_denormals_flush_end(fp_state);

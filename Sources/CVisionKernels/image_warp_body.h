@@ -1,0 +1,264 @@
+// Image → tensor resampling (`vk_warp_rows`), included by kernels_body.h once per instruction
+// set. The arithmetic is OpenCV's classic fixed-point `warpPerspective` with `INTER_LINEAR`
+// (OpenCV modules/imgproc/src/imgwarp.cpp, `WarpPerspectiveInvoker` and `remapBilinear`), which
+// MediaPipe's CPU image converter calls; the reference is the Swift `ImageToTensor.warp` in
+// module Imaging, which the tests compare this kernel with lane for lane:
+// - tensor pixels go in OpenCV's blocks (`block_width` columns); a pixel's image position is
+//   computed in double from its block's first column, clamped to the int32 range, rounded half to
+//   even and split into a whole pixel and a 1/32 fraction;
+// - the four neighbours are weighted (32 − fx)(32 − fy), fx(32 − fy), (32 − fx)fy, fx·fy and
+//   `(Σ v·w + 512) >> 10` rounds the blend; neighbours outside the image read 0 (zero border) or
+//   the nearest edge pixel (replicate).
+// Eight tensor pixels run side by side: their positions in double vectors, their neighbours
+// gathered as one 64-bit word per source row (a pixel and the next one, when pixels are 3 or 4
+// bytes apart along the upright row), their channels blended in int32 lanes. A group with a lane
+// whose neighbours leave the image, or whose word would read past the bitmap's last byte, and
+// every group of an orientation whose upright rows are not stored rows, runs pixel by pixel.
+
+#pragma clang fp contract(off)
+
+typedef int32_t VK_SUFFIX(vk_wi) __attribute__((ext_vector_type(8)));
+typedef double VK_SUFFIX(vk_wd) __attribute__((ext_vector_type(8)));
+typedef float VK_SUFFIX(vk_wf) __attribute__((ext_vector_type(8)));
+typedef float VK_SUFFIX(vk_wfu) __attribute__((ext_vector_type(8), aligned(4), may_alias));
+typedef uint8_t VK_SUFFIX(vk_wb) __attribute__((ext_vector_type(8)));
+typedef uint64_t VK_SUFFIX(vk_wq) __attribute__((ext_vector_type(8)));
+
+// `words[lane]` = the 64-bit word at `base + offsets[lane]` (unaligned). Plain loads: the
+// hardware gathers of AVX2 and AVX-512 were slower on this project's AMD host (Zen 4: 0.43 ms
+// instead of 0.39 ms for a 300 × 300 tensor), and microcode mitigations slow them on Intel.
+static inline __attribute__((always_inline)) void VK_SUFFIX(warp_gather)(const uint8_t *base,
+                                                                         const VK_SUFFIX(vk_wi) *offsets,
+                                                                         VK_SUFFIX(vk_wq) *words) {
+    for (int lane = 0; lane < 8; lane++) {
+        uint64_t word;
+        memcpy(&word, base + (*offsets)[lane], 8);
+        (*words)[lane] = word;
+    }
+}
+
+// OpenCV's `saturate_cast<int>(value)` of an already rounded position scaled by 32: clamped
+// to the int32 range (NaN fails both comparisons and ends as INT_MAX), rounded half to even
+// by adding and subtracting 1.5 · 2^52, then converted (exact: the value is whole and in range).
+static inline __attribute__((always_inline)) void VK_SUFFIX(warp_fixed)(const VK_SUFFIX(vk_wd) *value,
+                                                                        VK_SUFFIX(vk_wi) *fixed) {
+    const VK_SUFFIX(vk_wd) upper_bound = 2147483647.0;
+    const VK_SUFFIX(vk_wd) lower_bound = -2147483648.0;
+    const VK_SUFFIX(vk_wd) magic = 6755399441055744.0;
+    VK_SUFFIX(vk_wd) upper = *value < upper_bound ? *value : upper_bound;
+    VK_SUFFIX(vk_wd) clamped = lower_bound < upper ? upper : lower_bound;
+    VK_SUFFIX(vk_wd) rounded = clamped + magic;
+    rounded = rounded - magic;
+    *fixed = __builtin_convertvector(rounded, VK_SUFFIX(vk_wi));
+}
+
+static inline __attribute__((always_inline)) int32_t VK_SUFFIX(warp_fixed1)(double value) {
+    double upper = value < 2147483647.0 ? value : 2147483647.0;
+    double clamped = -2147483648.0 < upper ? upper : -2147483648.0;
+    double rounded = clamped + 6755399441055744.0;
+    rounded = rounded - 6755399441055744.0;
+    return (int32_t)rounded;
+}
+
+static inline __attribute__((always_inline)) int32_t VK_SUFFIX(warp_short)(int32_t value) {
+    return value < -32768 ? -32768 : (value > 32767 ? 32767 : value);
+}
+
+// Stores channel values `r`, `g`, `b` (0...255) of tensor pixel `index`.
+static inline __attribute__((always_inline)) void VK_SUFFIX(warp_store1)(const vk_warp *p, size_t index, int32_t r,
+                                                                         int32_t g, int32_t b) {
+    if (p->float_output) {
+        float *out = p->float_output + 3 * index;
+        float scaled = (float)r * p->scale;
+        out[0] = scaled + p->offset;
+        scaled = (float)g * p->scale;
+        out[1] = scaled + p->offset;
+        scaled = (float)b * p->scale;
+        out[2] = scaled + p->offset;
+    } else {
+        uint8_t *out = p->byte_output + 3 * index;
+        out[0] = (uint8_t)r;
+        out[1] = (uint8_t)g;
+        out[2] = (uint8_t)b;
+    }
+}
+
+// One tensor pixel with its neighbours anywhere: the Swift `ImageToTensor.sample`.
+static void VK_SUFFIX(warp_sample1)(const vk_warp *p, int32_t sx, int32_t sy, int32_t fx, int32_t fy, size_t index) {
+    const int64_t last_x = p->width - 1, last_y = p->height - 1;
+    const int32_t w00 = (32 - fy) * (32 - fx), w01 = (32 - fy) * fx, w10 = fy * (32 - fx), w11 = fy * fx;
+    const uint8_t *pixels = p->pixels;
+    if (sx >= 0 && sx < last_x && sy >= 0 && sy < last_y) {
+        const uint8_t *p00 = pixels + p->origin + sx * p->step_x + sy * p->step_y;
+        const uint8_t *p01 = p00 + p->step_x, *p10 = p00 + p->step_y, *p11 = p10 + p->step_x;
+        int32_t v[3];
+        const int32_t channel[3] = {p->red, p->green, p->blue};
+        for (int c = 0; c < 3; c++) {
+            const int32_t k = channel[c];
+            v[c] = (p00[k] * w00 + p01[k] * w01 + p10[k] * w10 + p11[k] * w11 + 512) >> 10;
+        }
+        VK_SUFFIX(warp_store1)(p, index, v[0], v[1], v[2]);
+        return;
+    }
+    if (p->zero_border && (sx > last_x || sx + 1 < 0 || sy > last_y || sy + 1 < 0)) {
+        VK_SUFFIX(warp_store1)(p, index, 0, 0, 0);
+        return;
+    }
+    int64_t x0 = sx, x1 = (int64_t)sx + 1, y0 = sy, y1 = (int64_t)sy + 1;
+    int inside00 = 1, inside01 = 1, inside10 = 1, inside11 = 1;
+    if (p->zero_border) {
+        const int x0_in = x0 >= 0 && x0 <= last_x, x1_in = x1 >= 0 && x1 <= last_x;
+        const int y0_in = y0 >= 0 && y0 <= last_y, y1_in = y1 >= 0 && y1 <= last_y;
+        inside00 = x0_in && y0_in;
+        inside01 = x1_in && y0_in;
+        inside10 = x0_in && y1_in;
+        inside11 = x1_in && y1_in;
+    }
+    x0 = x0 < 0 ? 0 : (x0 > last_x ? last_x : x0);
+    x1 = x1 < 0 ? 0 : (x1 > last_x ? last_x : x1);
+    y0 = y0 < 0 ? 0 : (y0 > last_y ? last_y : y0);
+    y1 = y1 < 0 ? 0 : (y1 > last_y ? last_y : y1);
+    const uint8_t *p00 = pixels + p->origin + x0 * p->step_x + y0 * p->step_y;
+    const uint8_t *p01 = pixels + p->origin + x1 * p->step_x + y0 * p->step_y;
+    const uint8_t *p10 = pixels + p->origin + x0 * p->step_x + y1 * p->step_y;
+    const uint8_t *p11 = pixels + p->origin + x1 * p->step_x + y1 * p->step_y;
+    int32_t v[3];
+    const int32_t channel[3] = {p->red, p->green, p->blue};
+    for (int c = 0; c < 3; c++) {
+        const int32_t k = channel[c];
+        const int32_t v00 = inside00 ? p00[k] : 0, v01 = inside01 ? p01[k] : 0;
+        const int32_t v10 = inside10 ? p10[k] : 0, v11 = inside11 ? p11[k] : 0;
+        v[c] = (v00 * w00 + v01 * w01 + v10 * w10 + v11 * w11 + 512) >> 10;
+    }
+    VK_SUFFIX(warp_store1)(p, index, v[0], v[1], v[2]);
+}
+
+// The byte `shift / 8` of each lane of a gathered word, as int32 lanes.
+#define VK_WARP_BYTE(word, shift) __builtin_convertvector(((word) >> (uint64_t)(shift)) & 255, vi)
+// Channel `shift / 8` of the four neighbours, weighted and rounded.
+#define VK_WARP_CHANNEL(shift)                                                                               \
+    ((VK_WARP_BYTE(top, shift) * w00 + VK_WARP_BYTE(top, (shift) + next) * w01                              \
+      + VK_WARP_BYTE(bottom, shift) * w10 + VK_WARP_BYTE(bottom, (shift) + next) * w11 + 512)               \
+     >> 10)
+
+// Eight tensor pixels from index `index` on (`count` of them stored), positions in 1/32 pixel.
+static inline __attribute__((always_inline)) void VK_SUFFIX(warp_group)(const vk_warp *p,
+                                                                        const VK_SUFFIX(vk_wi) *position_x,
+                                                                        const VK_SUFFIX(vk_wi) *position_y,
+                                                                        size_t index, size_t count) {
+    typedef VK_SUFFIX(vk_wi) vi;
+    const vi fixed_x = *position_x, fixed_y = *position_y;
+    const vi lo = -32768, hi = 32767;
+    vi sx = fixed_x >> 5, sy = fixed_y >> 5;
+    sx = sx < lo ? lo : (sx > hi ? hi : sx);
+    sy = sy < lo ? lo : (sy > hi ? hi : sy);
+    const vi fx = fixed_x & 31, fy = fixed_y & 31;
+    const vi inside = (sx >= 0) & (sx < (vi)(p->width - 1)) & (sy >= 0) & (sy < (vi)(p->height - 1));
+    if (count == 8 && __builtin_reduce_and(inside) != 0) {
+        // Offsets fit in int32: the caller checks that the bitmap is smaller than 2^31 bytes. One
+        // 64-bit word per source row holds both horizontal neighbours (step_x is 3 or 4 bytes).
+        const vi o00 = (vi)(int32_t)p->origin + sx * (vi)(int32_t)p->step_x + sy * (vi)(int32_t)p->step_y;
+        const vi o10 = o00 + (vi)(int32_t)p->step_y;
+        const vi limit = (vi)(int32_t)(p->byte_count - 8);
+        const vi safe = (o00 <= limit) & (o10 <= limit);
+        if ((p->step_x == 3 || p->step_x == 4) && __builtin_reduce_and(safe) != 0) {
+            VK_SUFFIX(vk_wq) top, bottom;
+            VK_SUFFIX(warp_gather)(p->pixels, &o00, &top);
+            VK_SUFFIX(warp_gather)(p->pixels, &o10, &bottom);
+            const vi w00 = (32 - fy) * (32 - fx), w01 = (32 - fy) * fx, w10 = fy * (32 - fx), w11 = fy * fx;
+            const int next = 8 * (int)p->step_x;
+            const vi r = VK_WARP_CHANNEL(8 * p->red), g = VK_WARP_CHANNEL(8 * p->green);
+            const vi b = VK_WARP_CHANNEL(8 * p->blue);
+            if (p->float_output) {
+                typedef VK_SUFFIX(vk_wf) vf;
+                const vf scale = p->scale, offset = p->offset;
+                vf rf = __builtin_convertvector(r, vf) * scale;
+                rf = rf + offset;
+                vf gf = __builtin_convertvector(g, vf) * scale;
+                gf = gf + offset;
+                vf bf = __builtin_convertvector(b, vf) * scale;
+                bf = bf + offset;
+                typedef float vf16 __attribute__((ext_vector_type(16)));
+                const vf16 rg = __builtin_shufflevector(rf, gf, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+                const vf16 bb = __builtin_shufflevector(bf, bf, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7);
+                float *out = p->float_output + 3 * index;
+                *(VK_SUFFIX(vk_wfu) *)out = __builtin_shufflevector(rg, bb, 0, 8, 16, 1, 9, 17, 2, 10);
+                *(VK_SUFFIX(vk_wfu) *)(out + 8) = __builtin_shufflevector(rg, bb, 18, 3, 11, 19, 4, 12, 20, 5);
+                *(VK_SUFFIX(vk_wfu) *)(out + 16) = __builtin_shufflevector(rg, bb, 13, 21, 6, 14, 22, 7, 15, 23);
+            } else {
+                typedef VK_SUFFIX(vk_wb) vb;
+                typedef uint8_t vb16 __attribute__((ext_vector_type(16)));
+                const vb rb = __builtin_convertvector(r, vb), gb = __builtin_convertvector(g, vb);
+                const vb bb8 = __builtin_convertvector(b, vb);
+                const vb16 rg = __builtin_shufflevector(rb, gb, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+                const vb16 bb = __builtin_shufflevector(bb8, bb8, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7);
+                const vb o0 = __builtin_shufflevector(rg, bb, 0, 8, 16, 1, 9, 17, 2, 10);
+                const vb o1 = __builtin_shufflevector(rg, bb, 18, 3, 11, 19, 4, 12, 20, 5);
+                const vb o2 = __builtin_shufflevector(rg, bb, 13, 21, 6, 14, 22, 7, 15, 23);
+                uint8_t *out = p->byte_output + 3 * index;
+                memcpy(out, &o0, 8);
+                memcpy(out + 8, &o1, 8);
+                memcpy(out + 16, &o2, 8);
+            }
+            return;
+        }
+    }
+    for (size_t lane = 0; lane < count; lane++)
+        VK_SUFFIX(warp_sample1)(p, sx[lane], sy[lane], fx[lane], fy[lane], index + lane);
+}
+#undef VK_WARP_CHANNEL
+#undef VK_WARP_BYTE
+
+void VK_SUFFIX(vk_warp_rows)(const vk_warp *p, size_t row_begin, size_t row_end) {
+    typedef VK_SUFFIX(vk_wd) vd;
+    typedef VK_SUFFIX(vk_wi) vi;
+    const double m0 = p->m[0], m1 = p->m[1], m2 = p->m[2], m3 = p->m[3], m4 = p->m[4], m5 = p->m[5];
+    const double m6 = p->m[6], m7 = p->m[7], m8 = p->m[8];
+    const size_t tensor_width = p->tensor_width, block_width = p->block_width;
+    const vd lanes = {0, 1, 2, 3, 4, 5, 6, 7};
+    for (size_t y = row_begin; y < row_end; y++) {
+        const double row = (double)y;
+        for (size_t block_start = 0; block_start < tensor_width; block_start += block_width) {
+            const size_t count = block_width < tensor_width - block_start ? block_width : tensor_width - block_start;
+            const double column = (double)block_start;
+            const double x0 = m0 * column + m1 * row + m2;
+            const size_t row_index = y * tensor_width + block_start;
+            if (p->row_invariant) {
+                // m3 and m6 are zero: the divisor and the source row depend on the row alone.
+                const double w0 = m7 * row + m8;
+                const double w = w0 != 0 ? 32 / w0 : 0;
+                const vi fixed_y = VK_SUFFIX(warp_fixed1)((m4 * row + m5) * w);
+                for (size_t offset = 0; offset < count; offset += 8) {
+                    const vd step = lanes + (double)offset;
+                    vd x = m0 * step;
+                    x = x0 + x;
+                    x = x * w;
+                    vi fixed_x;
+                    VK_SUFFIX(warp_fixed)(&x, &fixed_x);
+                    VK_SUFFIX(warp_group)(p, &fixed_x, &fixed_y, row_index + offset,
+                                          count - offset < 8 ? count - offset : 8);
+                }
+            } else {
+                const double y0 = m3 * column + m4 * row + m5;
+                const double w0 = m6 * column + m7 * row + m8;
+                for (size_t offset = 0; offset < count; offset += 8) {
+                    const vd step = lanes + (double)offset;
+                    vd w = m6 * step;
+                    w = w0 + w;
+                    w = w != 0 ? 32 / w : 0;
+                    vd x = m0 * step;
+                    x = x0 + x;
+                    vd yy = m3 * step;
+                    yy = y0 + yy;
+                    x = x * w;
+                    yy = yy * w;
+                    vi fixed_x, fixed_y;
+                    VK_SUFFIX(warp_fixed)(&x, &fixed_x);
+                    VK_SUFFIX(warp_fixed)(&yy, &fixed_y);
+                    VK_SUFFIX(warp_group)(p, &fixed_x, &fixed_y, row_index + offset,
+                                          count - offset < 8 ? count - offset : 8);
+                }
+            }
+        }
+    }
+}
