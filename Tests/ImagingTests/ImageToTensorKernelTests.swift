@@ -70,7 +70,8 @@ import Testing
                 let name = String(cString: vk_isa_name(isa))
                 let context =
                     "\(name) \(bitmap.width)x\(bitmap.height) \(bitmap.layout) \(orientation) -> "
-                    + "\(options.width)x\(options.height) \(region) keep \(options.keepAspectRatio) \(options.borderMode)"
+                    + "\(options.width)x\(options.height) \(region) keep \(options.keepAspectRatio) "
+                    + "\(options.borderMode)"
                 #expect(bytes == referenceBytes, Comment(rawValue: context))
                 #expect(
                     floats.map(\.bitPattern) == referenceFloats.map(\.bitPattern), Comment(rawValue: context))
