@@ -41,8 +41,11 @@ def main():
         f"CPU: {cpu_model()}, {os.cpu_count()} logical CPUs; SIMD: {simd_flags()}. "
         f"Command: `vision-tasks bench preprocess IMAGE --crop CROP --iterations {args.iterations} --json`, "
         f"{args.rounds} rounds; each cell is the median of the round medians [range of the round medians], "
-        "then the fastest single conversion. The path column is what the command reports: `general` samples "
-        "per pixel (rotated crops), `rowInvariant` computes the source row once per tensor row. "
+        "then the fastest single conversion. The path column is what the command reports: `general` computes "
+        "the source position of every tensor pixel (rotated crops), `rowInvariant` the source row once per "
+        "tensor row. Both run in the C kernel `vk_warp_rows` (eight tensor pixels at a time, with the kernels' "
+        "instruction set; the Swift `ImageToTensor.warp` is its reference in the tests); with the Swift loop "
+        "alone they took 1.14 ms (rotated) and 1.05 ms (whole) on business-person.png on this AMD host. "
         f"1-minute load before / after: {args.load[0]} / {args.load[1]}.")
     lines.append("")
     lines.append("| image | crop | tensor | path | median ms | fastest ms |")

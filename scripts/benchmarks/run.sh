@@ -5,9 +5,10 @@
 # session; then the tasks against MediaPipe's Python task (scripts/benchmarks/tasks.sh: pose,
 # hands, objects, faces, face-landmarks, segment).
 #
-# Each script owns one section of the file, between its markers (<!-- models:begin … --> …
-# <!-- models:end --> here, <!-- tasks:begin … --> … <!-- tasks:end --> for tasks.sh); the rest
-# of the file is left as it is.
+# Each script owns one section of the file, between its markers (<!-- models:begin … HOST --> …
+# <!-- models:end HOST --> here, one such section per host kind, HOST naming the CPU model and
+# the kernels' instruction set; <!-- tasks:begin … --> … <!-- tasks:end --> for tasks.sh); the
+# rest of the file is left as it is.
 #
 #   scripts/benchmarks/run.sh [MODELS_DIR]      (default: ./Models, else ../shared/models)
 #
@@ -38,7 +39,6 @@ fi
 swift build -c release --product vision-tasks >&2
 BIN="$(swift build -c release --show-bin-path)/vision-tasks"
 RAW="$(mktemp)"
-trap 'rm -f "$RAW"' EXIT
 
 # bundle:member, or a plain .tflite followed by ':' (the quantized SSD of the Object Detector,
 # the Face Detector's BlazeFace, the Image Segmenter's selfie model).
@@ -49,6 +49,30 @@ face_landmarker.task:face_landmarks_detector.tflite face_landmarker.task:face_bl
 ssd_mobilenet_v1.tflite: blaze_face_short_range.tflite: selfie_segmenter.tflite:"
 
 echo "{\"side\":\"machine\",\"loadBefore\":\"$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)\"}" >> "$RAW"
+# One core's FMA peak (scripts/benchmarks/fma_peak.c), before and after the rounds, for the share
+# of peak each model reaches at one thread.
+FMA_PEAK="$(mktemp)"
+trap 'rm -f "$RAW" "$FMA_PEAK"' EXIT
+fma_peak() {
+  if "${CC:-cc}" -O2 -o "$FMA_PEAK" scripts/benchmarks/fma_peak.c 2>/dev/null; then
+    echo "{\"side\":\"machine\",\"fmaPeak\":$("$FMA_PEAK")}" >> "$RAW"
+  fi
+}
+fma_peak
+# Multiply-adds of each model (`inspect --json`).
+for entry in $ENTRIES; do
+  file="${entry%%:*}"; member="${entry##*:}"
+  [ -f "$MODELS/$file" ] || continue
+  "$BIN" inspect "$MODELS/$file" --json | python3 -c '
+import json, sys
+file, member = sys.argv[1], sys.argv[2] or None
+info = json.load(sys.stdin)
+for model in info.get("models", [info]):
+    if member is None or model.get("name") == member:
+        print(json.dumps({"side": "macs", "model": file, "member": member, "macs": model.get("macs")}))
+        break
+' "$file" "$member" >> "$RAW"
+done
 # Each round times every model with both engines back to back (ours, then LiteRT, at 1 and then
 # 2 threads), so that both sides see the same machine conditions.
 for round in $(seq 1 "$ROUNDS"); do
@@ -70,6 +94,25 @@ for round in $(seq 1 "$ROUNDS"); do
   done
 done
 echo "{\"side\":\"machine\",\"loadAfter\":\"$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)\"}" >> "$RAW"
+fma_peak
+# Where one thread's time goes: `bench-model --profile` (median ms per operator type).
+for entry in $ENTRIES; do
+  file="${entry%%:*}"; member="${entry##*:}"
+  [ -f "$MODELS/$file" ] || continue
+  member_args=()
+  if [ -n "$member" ]; then member_args=(--member "$member"); fi
+  "$BIN" bench-model "$MODELS/$file" "${member_args[@]}" --threads 1 --iterations "$ITERATIONS" --profile 2>&1 \
+    | python3 -c '
+import json, sys
+file, member = sys.argv[1], sys.argv[2] or None
+ops = {}
+for line in sys.stdin:
+    parts = line.split()
+    if len(parts) == 3 and parts[2] == "ms":
+        ops[parts[0]] = float(parts[1])
+print(json.dumps({"side": "profile", "model": file, "member": member, "ops": ops}))
+' "$file" "$member" >> "$RAW"
+done
 
 "$VENV/bin/python" scripts/benchmarks/make_table.py "$RAW" --iterations "$ITERATIONS" --rounds "$ROUNDS" --out "$OUT"
 echo "wrote the model and memory section of $OUT" >&2

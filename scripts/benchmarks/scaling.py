@@ -42,6 +42,11 @@ MODELS = [
     ("pose_landmarker_lite.task", "pose_landmarks_detector.tflite"),
     ("hand_landmarker.task", "hand_detector.tflite"),
     ("hand_landmarker.task", "hand_landmarks_detector.tflite"),
+    ("face_landmarker.task", "face_landmarks_detector.tflite"),
+    ("face_landmarker.task", "face_blendshapes.tflite"),
+    ("blaze_face_short_range.tflite", None),
+    ("selfie_segmenter.tflite", None),
+    ("ssd_mobilenet_v1.tflite", None),
 ]
 BINARY = os.path.join(".build", "release", "vision-tasks")
 LITERT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "litert_bench.py")
@@ -58,9 +63,11 @@ def ours(path, member, iterations, binary=BINARY):
 
 
 def litert(python, models, bundle, member, iterations):
-    output = subprocess.run(
-        [python, LITERT, models, "--model", bundle, "--member", member, "--threads", "1,2", "--paired",
-         "--iterations", str(iterations)], check=True, capture_output=True, text=True).stdout
+    command = [python, LITERT, models, "--model", bundle, "--threads", "1,2", "--paired", "--iterations",
+               str(iterations)]
+    if member:
+        command[5:5] = ["--member", member]
+    output = subprocess.run(command, check=True, capture_output=True, text=True).stdout
     result = json.loads(output.strip().splitlines()[-1])
     return result["medianMs"], result["paired"]["medianMs"], result["paired"]["medianRatio"]
 
@@ -134,9 +141,10 @@ def main():
         lines.append(row("arithmetic alone (`parallel_ceiling.c`, 6 ms at one thread)", ceiling_runs))
     for (bundle, member), sides in runs.items():
         if sides["ours"]:
-            lines.append(row(f"{bundle}: {member}", sides["ours"]))
+            label = f"{bundle}: {member}" if member else bundle
+            lines.append(row(label, sides["ours"]))
         if sides["litert"]:
-            lines.append(row(f"LiteRT {bundle}: {member}", sides["litert"]))
+            lines.append(row(f"LiteRT {label}", sides["litert"]))
     lines += ["", "The lite bundle's pose_detector.tflite is the same model as the full bundle's. The first row is no "
               "model: a fixed amount of register-only arithmetic split in halves between the caller and a persistent "
               "worker, timed the same paired way (scripts/benchmarks/parallel_ceiling.c) — what two threads of this "
