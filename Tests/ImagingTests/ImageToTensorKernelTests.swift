@@ -12,13 +12,6 @@ import Testing
     private static let instructionSets: [vk_isa] = [VK_ISA_PORTABLE, VK_ISA_AVX2, VK_ISA_AVX512, VK_ISA_NEON]
         .filter { vk_isa_is_supported($0) != 0 }
 
-    private func bitmap(width: Int, height: Int, layout: Bitmap.Layout, seed: Int) throws -> Bitmap {
-        let count = width * height * layout.bytesPerPixel
-        var bytes = [UInt8](repeating: 0, count: count)
-        for index in bytes.indices { bytes[index] = UInt8(truncatingIfNeeded: (index &+ seed) &* 2_654_435_761 >> 13) }
-        return try Bitmap(width: width, height: height, layout: layout, bytes: bytes)
-    }
-
     /// The Swift reference's bytes and floats, then each instruction set's.
     private func compare(
         _ bitmap: Bitmap, orientation: ImageOrientation, region: NormalizedRect, options: TensorConversionOptions
@@ -95,7 +88,7 @@ import Testing
         var conversion = 0
         for (index, (width, height)) in sizes.enumerated() {
             let layout: Bitmap.Layout = [.rgb8, .rgba8, .bgra8][index % 3]
-            let image = try bitmap(width: width, height: height, layout: layout, seed: index)
+            let image = try SeededBitmap.make(width: width, height: height, layout: layout, seed: index)
             for (tensorWidth, tensorHeight) in tensors {
                 for region in regions {
                     let keep = conversion % 2 == 1
@@ -114,7 +107,7 @@ import Testing
 
     /// A conversion through the public entry point takes the kernel and matches the reference.
     @Test func convertUsesTheKernelAndMatchesTheReference() throws {
-        let image = try bitmap(width: 641, height: 480, layout: .rgb8, seed: 3)
+        let image = try SeededBitmap.make(width: 641, height: 480, layout: .rgb8, seed: 3)
         let options = TensorConversionOptions(width: 256, height: 256, keepAspectRatio: true, borderMode: .zero)
         let region = NormalizedRect(xCenter: 0.52, yCenter: 0.47, width: 0.5, height: 0.6, rotation: 0.3)
         var converted = [Float](repeating: 0, count: options.elementCount)

@@ -8,13 +8,6 @@ import Testing
 /// per-pixel path gives, for stretched, letterboxed, shifted and partly outside crops, every
 /// orientation, both borders and several pixel layouts.
 @Suite struct ImageToTensorRowInvariantTests {
-    private func bitmap(width: Int, height: Int, layout: Bitmap.Layout, seed: Int) throws -> Bitmap {
-        let count = width * height * layout.bytesPerPixel
-        var bytes = [UInt8](repeating: 0, count: count)
-        for index in bytes.indices { bytes[index] = UInt8(truncatingIfNeeded: (index &+ seed) &* 2_654_435_761 >> 13) }
-        return try Bitmap(width: width, height: height, layout: layout, bytes: bytes)
-    }
-
     private func tensor(
         _ bitmap: Bitmap, orientation: ImageOrientation, region: NormalizedRect, options: TensorConversionOptions,
         rowInvariant: Bool
@@ -45,7 +38,7 @@ import Testing
         var rowInvariant = 0
         for (index, (width, height)) in sizes.enumerated() {
             let layout: Bitmap.Layout = [.rgb8, .rgba8, .bgra8][index % 3]
-            let image = try bitmap(width: width, height: height, layout: layout, seed: index)
+            let image = try SeededBitmap.make(width: width, height: height, layout: layout, seed: index)
             for (tensorWidth, tensorHeight) in tensors {
                 for region in regions {
                     for keep in [false, true] {

@@ -32,41 +32,29 @@ static double now(void) {
     a6 = fma(a6, scale, bias), a7 = fma(a7, scale, bias), a8 = fma(a8, scale, bias);                      \
     a9 = fma(a9, scale, bias), a10 = fma(a10, scale, bias), a11 = fma(a11, scale, bias)
 
-__attribute__((target("avx512f"))) static double run_avx512(float *sink) {
-    __m512 a0 = _mm512_set1_ps(0.0f), a1 = _mm512_set1_ps(0.001f), a2 = _mm512_set1_ps(0.002f);
-    __m512 a3 = _mm512_set1_ps(0.003f), a4 = _mm512_set1_ps(0.004f), a5 = _mm512_set1_ps(0.005f);
-    __m512 a6 = _mm512_set1_ps(0.006f), a7 = _mm512_set1_ps(0.007f), a8 = _mm512_set1_ps(0.008f);
-    __m512 a9 = _mm512_set1_ps(0.009f), a10 = _mm512_set1_ps(0.010f), a11 = _mm512_set1_ps(0.011f);
-    const __m512 scale = _mm512_set1_ps(0.9999f), bias = _mm512_set1_ps(1e-5f);
-    const double start = now();
-    for (long n = 0; n < ROUNDS; n++) {
-        FMA12(_mm512_fmadd_ps);
+// `run_NAME`: the rate of one run with vectors of type V (LANES floats), set by SET, fused by FMA
+// and summed by ADD; STORE writes a vector to memory.
+#define FMA_RUN(NAME, TARGET, V, LANES, SET, FMA, ADD, STORE)                                               \
+    __attribute__((target(TARGET))) static double run_##NAME(float *sink) {                                 \
+        V a0 = SET(0.0f), a1 = SET(0.001f), a2 = SET(0.002f), a3 = SET(0.003f), a4 = SET(0.004f);          \
+        V a5 = SET(0.005f), a6 = SET(0.006f), a7 = SET(0.007f), a8 = SET(0.008f), a9 = SET(0.009f);        \
+        V a10 = SET(0.010f), a11 = SET(0.011f);                                                             \
+        const V scale = SET(0.9999f), bias = SET(1e-5f);                                                   \
+        const double start = now();                                                                         \
+        for (long n = 0; n < ROUNDS; n++) {                                                                 \
+            FMA12(FMA);                                                                                     \
+        }                                                                                                   \
+        const double seconds = now() - start;                                                               \
+        const V sum = ADD(ADD(ADD(ADD(a0, a1), ADD(a2, a3)), ADD(ADD(a4, a5), ADD(a6, a7))),                \
+                          ADD(ADD(a8, a9), ADD(a10, a11)));                                                 \
+        float lanes[LANES];                                                                                 \
+        STORE(lanes, sum);                                                                                  \
+        for (int l = 0; l < LANES; l++) *sink += lanes[l];                                                  \
+        return (double)ROUNDS * CHAINS * LANES / seconds;                                                   \
     }
-    const double seconds = now() - start;
-    const __m512 sum = _mm512_add_ps(_mm512_add_ps(_mm512_add_ps(a0, a1), _mm512_add_ps(a2, a3)),
-                                     _mm512_add_ps(_mm512_add_ps(a4, a5), _mm512_add_ps(a6, a7)));
-    *sink += _mm512_reduce_add_ps(_mm512_add_ps(sum, _mm512_add_ps(_mm512_add_ps(a8, a9), _mm512_add_ps(a10, a11))));
-    return (double)ROUNDS * CHAINS * 16 / seconds;
-}
 
-__attribute__((target("avx2,fma"))) static double run_avx2(float *sink) {
-    __m256 a0 = _mm256_set1_ps(0.0f), a1 = _mm256_set1_ps(0.001f), a2 = _mm256_set1_ps(0.002f);
-    __m256 a3 = _mm256_set1_ps(0.003f), a4 = _mm256_set1_ps(0.004f), a5 = _mm256_set1_ps(0.005f);
-    __m256 a6 = _mm256_set1_ps(0.006f), a7 = _mm256_set1_ps(0.007f), a8 = _mm256_set1_ps(0.008f);
-    __m256 a9 = _mm256_set1_ps(0.009f), a10 = _mm256_set1_ps(0.010f), a11 = _mm256_set1_ps(0.011f);
-    const __m256 scale = _mm256_set1_ps(0.9999f), bias = _mm256_set1_ps(1e-5f);
-    const double start = now();
-    for (long n = 0; n < ROUNDS; n++) {
-        FMA12(_mm256_fmadd_ps);
-    }
-    const double seconds = now() - start;
-    const __m256 sum = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(a0, a1), _mm256_add_ps(a2, a3)),
-                                     _mm256_add_ps(_mm256_add_ps(a4, a5), _mm256_add_ps(a6, a7)));
-    float lanes[8];
-    _mm256_storeu_ps(lanes, _mm256_add_ps(sum, _mm256_add_ps(_mm256_add_ps(a8, a9), _mm256_add_ps(a10, a11))));
-    for (int l = 0; l < 8; l++) *sink += lanes[l];
-    return (double)ROUNDS * CHAINS * 8 / seconds;
-}
+FMA_RUN(avx512, "avx512f", __m512, 16, _mm512_set1_ps, _mm512_fmadd_ps, _mm512_add_ps, _mm512_storeu_ps)
+FMA_RUN(avx2, "avx2,fma", __m256, 8, _mm256_set1_ps, _mm256_fmadd_ps, _mm256_add_ps, _mm256_storeu_ps)
 
 static int compare(const void *a, const void *b) {
     const double x = *(const double *)a, y = *(const double *)b;

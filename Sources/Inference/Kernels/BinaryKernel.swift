@@ -161,26 +161,8 @@ final class BinaryKernel: Kernel, ParallelJob {
         let inner = dims[last]
         let innerA = shape.stridesA[last]
         let innerB = shape.stridesB[last]
-        // Offsets of this row in a and b. Two merged dimensions (a channel vector over the pixels
-        // of an image, as squeeze-and-excitation scales are) need no division: with one per
-        // 16-channel row, the selfie segmenter's 128 × 128 × 16 MUL took 0.14 ms at one thread.
         do {
-            var offsetA = 0
-            var offsetB = 0
-            if last == 1 {
-                offsetA = row * shape.stridesA[0]
-                offsetB = row * shape.stridesB[0]
-            } else {
-                var rest = row
-                var d = last - 1
-                while d >= 0 {
-                    let index = rest % dims[d]
-                    rest /= dims[d]
-                    offsetA += index * shape.stridesA[d]
-                    offsetB += index * shape.stridesB[d]
-                    d -= 1
-                }
-            }
+            let (offsetA, offsetB) = shape.rowOffsets(row)
             let start = chunk * BinaryKernel.chunk
             let count = Swift.min(BinaryKernel.chunk, inner - start)
             let out = output + row * inner + start

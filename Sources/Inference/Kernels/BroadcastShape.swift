@@ -56,4 +56,26 @@ struct BroadcastShape: Equatable {
         stridesA = sa
         stridesB = sb
     }
+
+    /// The element offsets in each operand of row `row`, a row being one position of every merged
+    /// dimension but the innermost. Two merged dimensions (a channel vector over the pixels of an
+    /// image, as squeeze-and-excitation scales are) need no division: with one per 16-channel row,
+    /// the selfie segmenter's 128 × 128 × 16 MUL took 0.14 ms at one thread.
+    @inline(__always)
+    func rowOffsets(_ row: Int) -> (a: Int, b: Int) {
+        let last = dims.count - 1
+        if last == 1 { return (row * stridesA[0], row * stridesB[0]) }
+        var offsetA = 0
+        var offsetB = 0
+        var rest = row
+        var d = last - 1
+        while d >= 0 {
+            let index = rest % dims[d]
+            rest /= dims[d]
+            offsetA += index * stridesA[d]
+            offsetB += index * stridesB[d]
+            d -= 1
+        }
+        return (offsetA, offsetB)
+    }
 }

@@ -166,17 +166,7 @@ final class QuantizedBinaryKernel: Kernel, ParallelJob {
         for task in range {
             let row = task / chunksPerRow
             let chunk = task % chunksPerRow
-            var offsetA = 0
-            var offsetB = 0
-            var rest = row
-            var d = last - 1
-            while d >= 0 {
-                let index = rest % dims[d]
-                rest /= dims[d]
-                offsetA += index * shape.stridesA[d]
-                offsetB += index * shape.stridesB[d]
-                d -= 1
-            }
+            let (offsetA, offsetB) = shape.rowOffsets(row)
             let start = chunk * QuantizedBinaryKernel.chunk
             let count = Swift.min(QuantizedBinaryKernel.chunk, inner - start)
             let out = py + row * inner + start
