@@ -3,7 +3,7 @@
 // (OpenCV modules/imgproc/src/imgwarp.cpp, `WarpPerspectiveInvoker` and `remapBilinear`), which
 // MediaPipe's CPU image converter calls; the reference is the Swift `ImageToTensor.warp` in
 // module Imaging, which the tests compare this kernel with lane for lane:
-// - tensor pixels go in OpenCV's blocks (`block_width` columns); a pixel's image position is
+// - tensor pixels go in OpenCV's blocks (up to 1024 / 16 columns); a pixel's image position is
 //   computed in double from its block's first column, clamped to the int32 range, rounded half to
 //   even and split into a whole pixel and a 1/32 fraction;
 // - the four neighbours are weighted (32 − fx)(32 − fy), fx(32 − fy), (32 − fx)fy, fx·fy and
@@ -60,10 +60,6 @@ static inline __attribute__((always_inline)) int32_t VK_SUFFIX(warp_fixed1)(doub
     return (int32_t)rounded;
 }
 
-static inline __attribute__((always_inline)) int32_t VK_SUFFIX(warp_short)(int32_t value) {
-    return value < -32768 ? -32768 : (value > 32767 ? 32767 : value);
-}
-
 // Stores channel values `r`, `g`, `b` (0...255) of tensor pixel `index`.
 static inline __attribute__((always_inline)) void VK_SUFFIX(warp_store1)(const vk_warp *p, size_t index, int32_t r,
                                                                          int32_t g, int32_t b) {
@@ -83,27 +79,16 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(warp_store1)(const v
     }
 }
 
-// One tensor pixel with its neighbours anywhere: the Swift `ImageToTensor.sample`.
+// One tensor pixel with its neighbours anywhere: the Swift `ImageToTensor.sample` (whose
+// separate branch for a pixel with all four neighbours inside gives what this one does then: no
+// neighbour is clamped or zeroed).
 static void VK_SUFFIX(warp_sample1)(const vk_warp *p, int32_t sx, int32_t sy, int32_t fx, int32_t fy, size_t index) {
     const int64_t last_x = p->width - 1, last_y = p->height - 1;
-    const int32_t w00 = (32 - fy) * (32 - fx), w01 = (32 - fy) * fx, w10 = fy * (32 - fx), w11 = fy * fx;
-    const uint8_t *pixels = p->pixels;
-    if (sx >= 0 && sx < last_x && sy >= 0 && sy < last_y) {
-        const uint8_t *p00 = pixels + p->origin + sx * p->step_x + sy * p->step_y;
-        const uint8_t *p01 = p00 + p->step_x, *p10 = p00 + p->step_y, *p11 = p10 + p->step_x;
-        int32_t v[3];
-        const int32_t channel[3] = {p->red, p->green, p->blue};
-        for (int c = 0; c < 3; c++) {
-            const int32_t k = channel[c];
-            v[c] = (p00[k] * w00 + p01[k] * w01 + p10[k] * w10 + p11[k] * w11 + 512) >> 10;
-        }
-        VK_SUFFIX(warp_store1)(p, index, v[0], v[1], v[2]);
-        return;
-    }
     if (p->zero_border && (sx > last_x || sx + 1 < 0 || sy > last_y || sy + 1 < 0)) {
         VK_SUFFIX(warp_store1)(p, index, 0, 0, 0);
         return;
     }
+    const int32_t w00 = (32 - fy) * (32 - fx), w01 = (32 - fy) * fx, w10 = fy * (32 - fx), w11 = fy * fx;
     int64_t x0 = sx, x1 = (int64_t)sx + 1, y0 = sy, y1 = (int64_t)sy + 1;
     int inside00 = 1, inside01 = 1, inside10 = 1, inside11 = 1;
     if (p->zero_border) {
@@ -118,10 +103,9 @@ static void VK_SUFFIX(warp_sample1)(const vk_warp *p, int32_t sx, int32_t sy, in
     x1 = x1 < 0 ? 0 : (x1 > last_x ? last_x : x1);
     y0 = y0 < 0 ? 0 : (y0 > last_y ? last_y : y0);
     y1 = y1 < 0 ? 0 : (y1 > last_y ? last_y : y1);
-    const uint8_t *p00 = pixels + p->origin + x0 * p->step_x + y0 * p->step_y;
-    const uint8_t *p01 = pixels + p->origin + x1 * p->step_x + y0 * p->step_y;
-    const uint8_t *p10 = pixels + p->origin + x0 * p->step_x + y1 * p->step_y;
-    const uint8_t *p11 = pixels + p->origin + x1 * p->step_x + y1 * p->step_y;
+    const uint8_t *pixels = p->pixels + p->origin;
+    const uint8_t *p00 = pixels + x0 * p->step_x + y0 * p->step_y, *p01 = pixels + x1 * p->step_x + y0 * p->step_y;
+    const uint8_t *p10 = pixels + x0 * p->step_x + y1 * p->step_y, *p11 = pixels + x1 * p->step_x + y1 * p->step_y;
     int32_t v[3];
     const int32_t channel[3] = {p->red, p->green, p->blue};
     for (int c = 0; c < 3; c++) {
@@ -224,7 +208,14 @@ void VK_SUFFIX(vk_warp_rows)(const vk_warp *p, size_t row_begin, size_t row_end)
     typedef VK_SUFFIX(vk_wi) vi;
     const double m0 = p->m[0], m1 = p->m[1], m2 = p->m[2], m3 = p->m[3], m4 = p->m[4], m5 = p->m[5];
     const double m6 = p->m[6], m7 = p->m[7], m8 = p->m[8];
-    const size_t tensor_width = p->tensor_width, block_width = p->block_width;
+    const size_t tensor_width = p->tensor_width;
+    // OpenCV's invoker blocks: 16 rows (or fewer) by 1024 / rows columns; positions are summed
+    // from a block's first column.
+    const size_t block_height = p->tensor_height < 16 ? p->tensor_height : 16;
+    const size_t block_width = 1024 / block_height < tensor_width ? 1024 / block_height : tensor_width;
+    // m3 and m6 exactly zero (crops without rotation): the divisor and the source row depend on
+    // the tensor row alone, as in the reference's row-invariant path.
+    const int row_invariant = m3 == 0 && m6 == 0;
     const vd lanes = {0, 1, 2, 3, 4, 5, 6, 7};
     // Bytes between a source pixel and the one the same tensor column reads four tensor rows
     // later (the affine part of the map; only a prefetch distance).
@@ -239,8 +230,7 @@ void VK_SUFFIX(vk_warp_rows)(const vk_warp *p, size_t row_begin, size_t row_end)
             const double column = (double)block_start;
             const double x0 = m0 * column + m1 * row + m2;
             const size_t row_index = y * tensor_width + block_start;
-            if (p->row_invariant) {
-                // m3 and m6 are zero: the divisor and the source row depend on the row alone.
+            if (row_invariant) {
                 const double w0 = m7 * row + m8;
                 const double w = w0 != 0 ? 32 / w0 : 0;
                 const vi fixed_y = VK_SUFFIX(warp_fixed1)((m4 * row + m5) * w);

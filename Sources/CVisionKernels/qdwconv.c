@@ -26,12 +26,12 @@ typedef int16_t vk_qs16 __attribute__((ext_vector_type(16)));
         VECTOR x;                                                                                                    \
         memcpy(&x, source, sizeof x);                                                                                \
         vk_qs16 w;                                                                                                   \
-        memcpy(&w, tap_weights[t] + c, sizeof w);                                                                    \
+        memcpy(&w, weights[t] + c, sizeof w);                                                                        \
         (__builtin_convertvector(x, vk_qi) - input_zero) * __builtin_convertvector(w, vk_qi);                       \
     })
 
 // One 16-channel block of one output pixel: `count` taps, tap t reading `src[t] + c` with
-// weights `tap_weights[t] + c`, then the float32 requantization of vk_qgemm.
+// weights `weights[t] + c`, then the float32 requantization of vk_qgemm.
 #define VK_QDW_BLOCK(VECTOR)                                                                                         \
     do {                                                                                                             \
         const size_t width = channels - c < 16 ? channels - c : 16;                                                  \
@@ -95,13 +95,12 @@ typedef int16_t vk_qs16 __attribute__((ext_vector_type(16)));
             for (size_t ox = 0; ox < d->output_width; ox++, out += channels) {                                       \
                 const long ix0 = (long)(ox * d->stride_w) - (long)d->pad_left;                                       \
                 size_t count = 0;                                                                                    \
+                const int16_t *const *weights = tap_weights;                                                         \
                 if (rows_inside && ix0 >= 0 && ix0 + window_w < (long)width_in) {                                    \
                     const uint8_t *corner = in + ((size_t)iy0 * width_in + (size_t)ix0) * channels;                  \
                     count = kh * kw;                                                                                 \
-                    for (size_t t = 0; t < count; t++) {                                                             \
-                        src[t] = corner + offsets[t];                                                                \
-                        tap_weights[t] = window_weights[t];                                                          \
-                    }                                                                                                \
+                    for (size_t t = 0; t < count; t++) src[t] = corner + offsets[t];                                 \
+                    weights = window_weights;                                                                        \
                 } else {                                                                                             \
                     for (size_t ky = 0; ky < kh; ky++) {                                                             \
                         const long iy = iy0 + (long)(ky * d->dilation_h);                                            \

@@ -354,13 +354,9 @@ typedef struct vk_warp {
     int32_t red, green, blue;
     /// 1 for a zero border (neighbours outside read 0), 0 for replicating the edge.
     int32_t zero_border;
-    /// 1 when `m[3]` and `m[6]` are zero and the source row is computed once per tensor row.
-    int32_t row_invariant;
     /// The inverse map, tensor pixel → image position, row-major 3 × 3.
     double m[9];
     size_t tensor_width, tensor_height;
-    /// Columns per block of OpenCV's invoker (positions are summed from a block's first column).
-    size_t block_width;
     /// The output: floats (`value · scale + offset`, each rounded) or, when NULL, `byte_output`.
     float *float_output;
     uint8_t *byte_output;

@@ -58,27 +58,24 @@ package enum ImageToTensor {
         try checkOutput(count: output.count, options: options)
         let (geometry, inverse) = try prepare(bitmap, orientation: orientation, region: region, options: options)
         let range = options.valueRange
-        let scale = range.scale
-        let offset = range.offset
-        withUnsafeTemporaryAllocation(of: Float.self, capacity: 256) { table in
-            for value in 0..<256 {
-                table.initializeElement(at: value, to: Float(value) * scale + offset)
+        bitmap.withUnsafeBytes { pixels in
+            let source = SourceView(bitmap: bitmap, pixels: pixels, orientation: orientation)
+            if var kernel = warpKernel(
+                source, byteCount: pixels.count, inverse: inverse, geometry: geometry, border: options.borderMode)
+            {
+                kernel.float_output = output.baseAddress!
+                kernel.scale = range.scale
+                kernel.offset = range.offset
+                runKernel(kernel, rows: rows)
+                return
             }
-            let sink = FloatSink(output: output.baseAddress!, table: UnsafePointer(table.baseAddress!))
-            bitmap.withUnsafeBytes { pixels in
-                let source = SourceView(bitmap: bitmap, pixels: pixels, orientation: orientation)
-                var kernel = warpKernel(
-                    source, byteCount: pixels.count, inverse: inverse, geometry: geometry, border: options.borderMode)
-                if kernel != nil {
-                    kernel!.float_output = output.baseAddress!
-                    kernel!.scale = scale
-                    kernel!.offset = offset
-                    runKernel(kernel!, rows: rows)
-                } else {
-                    warpRows(
-                        source, inverse: inverse, geometry: geometry, border: options.borderMode, sink: sink,
-                        rows: rows)
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: 256) { table in
+                for value in 0..<256 {
+                    table.initializeElement(at: value, to: Float(value) * range.scale + range.offset)
                 }
+                let sink = FloatSink(output: output.baseAddress!, table: UnsafePointer(table.baseAddress!))
+                warpRows(
+                    source, inverse: inverse, geometry: geometry, border: options.borderMode, sink: sink, rows: rows)
             }
         }
         return geometry
@@ -95,7 +92,6 @@ package enum ImageToTensor {
     ) throws -> CropGeometry {
         try checkOutput(count: output.count, options: options)
         let (geometry, inverse) = try prepare(bitmap, orientation: orientation, region: region, options: options)
-        let sink = ByteSink(output: output.baseAddress!)
         bitmap.withUnsafeBytes { pixels in
             let source = SourceView(bitmap: bitmap, pixels: pixels, orientation: orientation)
             if var kernel = warpKernel(
@@ -103,10 +99,10 @@ package enum ImageToTensor {
             {
                 kernel.byte_output = output.baseAddress!
                 runKernel(kernel, rows: rows)
-            } else {
-                warpRows(
-                    source, inverse: inverse, geometry: geometry, border: options.borderMode, sink: sink, rows: rows)
+                return
             }
+            let sink = ByteSink(output: output.baseAddress!)
+            warpRows(source, inverse: inverse, geometry: geometry, border: options.borderMode, sink: sink, rows: rows)
         }
         return geometry
     }
@@ -261,31 +257,30 @@ package enum ImageToTensor {
     static let kernelInstructionSet = vk_isa_detect()
 
     /// The C kernel's description of a conversion (output not yet set), or nil when the bitmap
-    /// is too large for its 32-bit offsets; `warp` is then used. The kernel computes what `warp`
+    /// is too large for its 32-bit offsets; `warp` is then used. The kernel derives OpenCV's
+    /// blocks and the row-invariant path from the map itself, by `warp`'s rules. The kernel computes what `warp`
     /// computes, bit for bit (ImageToTensorKernelTests), eight tensor pixels at a time.
     static func warpKernel(
         _ source: SourceView, byteCount: Int, inverse: PerspectiveMatrix, geometry: CropGeometry, border: BorderMode
     ) -> vk_warp? {
-        guard byteCount >= 4, byteCount < Int(Int32.max) - 64 else { return nil }
+        guard byteCount < Int(Int32.max) - 64 else { return nil }
         let m = inverse.m
-        let blockHeight = Swift.min(16, geometry.tensorHeight)
         return vk_warp(
             pixels: source.pixels, byte_count: Int64(byteCount), width: Int64(source.width),
             height: Int64(source.height), origin: Int64(source.origin), step_x: Int64(source.stepX),
             step_y: Int64(source.stepY), red: Int32(source.red), green: Int32(source.green),
             blue: Int32(source.blue), zero_border: border == .zero ? 1 : 0,
-            row_invariant: warpPath(inverse: inverse) == .rowInvariant ? 1 : 0,
             m: (m.0, m.1, m.2, m.3, m.4, m.5, m.6, m.7, m.8), tensor_width: geometry.tensorWidth,
-            tensor_height: geometry.tensorHeight,
-            block_width: Swift.min(1024 / blockHeight, geometry.tensorWidth), float_output: nil, byte_output: nil,
-            scale: 1, offset: 0)
+            tensor_height: geometry.tensorHeight, float_output: nil, byte_output: nil, scale: 1, offset: 0)
     }
 
     /// Runs `kernel` over every tensor row, split by `rows`.
-    private static func runKernel(_ kernel: vk_warp, rows: RowRunner, instructionSet: vk_isa = kernelInstructionSet) {
+    private static func runKernel(_ kernel: vk_warp, rows: RowRunner) {
         // About 12 operations per tensor pixel.
         rows(kernel.tensor_height, kernel.tensor_height * kernel.tensor_width * 12) { range in
-            withUnsafePointer(to: kernel) { vk_warp_rows(instructionSet, $0, range.lowerBound, range.upperBound) }
+            withUnsafePointer(to: kernel) {
+                vk_warp_rows(kernelInstructionSet, $0, range.lowerBound, range.upperBound)
+            }
         }
     }
 

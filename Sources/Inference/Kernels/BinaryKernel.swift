@@ -161,19 +161,17 @@ final class BinaryKernel: Kernel, ParallelJob {
         let inner = dims[last]
         let innerA = shape.stridesA[last]
         let innerB = shape.stridesB[last]
-        do {
-            let (offsetA, offsetB) = shape.rowOffsets(row)
-            let start = chunk * BinaryKernel.chunk
-            let count = Swift.min(BinaryKernel.chunk, inner - start)
-            let out = output + row * inner + start
-            let pa = a + offsetA + start * innerA
-            let pb = b + offsetB + start * innerB
-            switch (innerA, innerB) {
-            case (1, 1): loop(Op.self, pa, 1, pb, 1, out, count)
-            case (1, 0): loop(Op.self, pa, 1, pb, 0, out, count)
-            case (0, 1): loop(Op.self, pa, 0, pb, 1, out, count)
-            default: loop(Op.self, pa, 0, pb, 0, out, count)
-            }
+        let (offsetA, offsetB) = shape.rowOffsets(row)
+        let start = chunk * BinaryKernel.chunk
+        let count = Swift.min(BinaryKernel.chunk, inner - start)
+        let out = output + row * inner + start
+        let pa = a + offsetA + start * innerA
+        let pb = b + offsetB + start * innerB
+        switch (innerA, innerB) {
+        case (1, 1): loop(Op.self, pa, 1, pb, 1, out, count)
+        case (1, 0): loop(Op.self, pa, 1, pb, 0, out, count)
+        case (0, 1): loop(Op.self, pa, 0, pb, 1, out, count)
+        default: loop(Op.self, pa, 0, pb, 0, out, count)
         }
     }
 

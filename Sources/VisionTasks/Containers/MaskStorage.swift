@@ -27,42 +27,26 @@ final class MaskStorage: @unchecked Sendable {
         floats = buffer
     }
 
-    init(zeroedFloats count: Int, fill: (UnsafeMutableBufferPointer<Float>) -> Void) {
+    init(floats count: Int, zeroed: Bool, fill: (UnsafeMutableBufferPointer<Float>) -> Void) {
         dataType = .float32
         self.count = count
-        floats = MaskStorage.filled(count, fill: fill)
+        floats = MaskStorage.filled(count, zeroed: zeroed, fill: fill)
     }
 
-    init(zeroedBytes count: Int, fill: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
+    init(bytes count: Int, zeroed: Bool, fill: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
         dataType = .uInt8
         self.count = count
-        bytes = MaskStorage.filled(count, fill: fill)
+        bytes = MaskStorage.filled(count, zeroed: zeroed, fill: fill)
     }
 
-    init(overwrittenFloats count: Int, fill: (UnsafeMutableBufferPointer<Float>) -> Void) {
-        dataType = .float32
-        self.count = count
-        floats = MaskStorage.filled(count, zeroed: false, fill: fill)
-    }
-
-    init(overwrittenBytes count: Int, fill: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
-        dataType = .uInt8
-        self.count = count
-        bytes = MaskStorage.filled(count, zeroed: false, fill: fill)
-    }
-
-    /// A buffer of `count` values (at least one), zeros when `zeroed`, that `fill` then writes;
-    /// without `zeroed`, `fill` must write every value (the element types are trivial, so an
-    /// unwritten one would only hold stale bits).
+    /// A buffer of room for `count` values (at least one), zeros when `zeroed`, that `fill` then
+    /// writes; without `zeroed`, `fill` must write every value (the element types are trivial, so
+    /// an unwritten one would only hold stale bits).
     private static func filled<Value: Numeric>(
-        _ count: Int, zeroed: Bool = true, fill: (UnsafeMutableBufferPointer<Value>) -> Void
+        _ count: Int, zeroed: Bool, fill: (UnsafeMutableBufferPointer<Value>) -> Void
     ) -> UnsafeMutablePointer<Value> {
         let buffer = UnsafeMutablePointer<Value>.allocate(capacity: max(count, 1))
-        if zeroed {
-            buffer.initialize(repeating: 0, count: max(count, 1))
-        } else if count == 0 {
-            buffer.initialize(to: 0)
-        }
+        if zeroed { buffer.initialize(repeating: 0, count: max(count, 1)) }
         fill(UnsafeMutableBufferPointer(start: buffer, count: count))
         return buffer
     }

@@ -152,7 +152,7 @@ extension ImageSegmenter {
     package static func resizeConfidenceMaskForBenchmark(width: Int, height: Int) -> Float {
         let plane = [Float](repeating: 0.5, count: 256 * 256)
         var resize = LinearMaskResize()
-        let mask = Mask(float32Width: width, height: height) { target in
+        let mask = Mask(float32Width: width, height: height, zeroed: false) { target in
             plane.withUnsafeBufferPointer { source in
                 guard let base = source.baseAddress else { return }
                 resize.resize(

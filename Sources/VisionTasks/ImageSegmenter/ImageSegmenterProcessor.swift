@@ -71,7 +71,7 @@ struct ImageSegmenterProcessor: FrameProcessor {
                             values, channels: info.channels, pixels: pixels, activation: info.activation, into: base)
                     }
                     let plane = UnsafePointer(base + channel * pixels)
-                    return Mask(float32Width: width, height: height) { target in
+                    return Mask(float32Width: width, height: height, zeroed: false) { target in
                         if width == info.width && height == info.height {
                             _ = target.initialize(from: UnsafeBufferPointer(start: plane, count: pixels))
                         } else {
@@ -88,7 +88,7 @@ struct ImageSegmenterProcessor: FrameProcessor {
         }
         var categoryMask: Mask?
         if outputsCategoryMask {
-            categoryMask = Mask(uInt8Width: width, height: height) { target in
+            categoryMask = Mask(uInt8Width: width, height: height, zeroed: false) { target in
                 categories.build(
                     values: values, sourceWidth: info.width, sourceHeight: info.height, channels: info.channels,
                     sigmoid: info.activation == .sigmoid, into: target, width: width, height: height,

@@ -37,7 +37,7 @@ enum SegmentationMaskProjection {
     ) throws(TasksError) -> Mask {
         try checkSizes(logits: logits, maskWidth: maskWidth, maskHeight: maskHeight, imageSize: imageSize)
         let inverse = try invert(matrix)
-        let mask = Mask(zeroedFloat32Width: imageSize.width, height: imageSize.height) { target in
+        let mask = Mask(float32Width: imageSize.width, height: imageSize.height, zeroed: true) { target in
             warp(
                 logits: logits, maskWidth: maskWidth, maskHeight: maskHeight, inverse: inverse, imageSize: imageSize,
                 into: target, threads: threads)

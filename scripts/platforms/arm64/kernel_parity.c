@@ -829,8 +829,6 @@ static void test_warp(size_t cases) {
         w.zero_border = (int32_t)rint_in(0, 1);
         w.tensor_width = rint_in(1, 45);
         w.tensor_height = rint_in(1, 30);
-        const size_t block_height = w.tensor_height < 16 ? w.tensor_height : 16;
-        w.block_width = 1024 / block_height < w.tensor_width ? 1024 / block_height : w.tensor_width;
         const double angle = rng_next() % 3 == 0 ? 0 : rfloat(-3.2f, 3.2f);
         const double sx = rfloat(0.2f, 3) * (double)upright_w / (double)w.tensor_width;
         const double sy = rfloat(0.2f, 3) * (double)upright_h / (double)w.tensor_height;
@@ -839,7 +837,6 @@ static void test_warp(size_t cases) {
         w.m[6] = 0, w.m[7] = 0, w.m[8] = 1;
         if (angle == 0) w.m[1] = 0, w.m[3] = 0;
         if (rng_next() % 4 == 0) w.m[6] = rfloat(-0.01f, 0.01f), w.m[7] = rfloat(-0.01f, 0.01f);
-        w.row_invariant = w.m[3] == 0 && w.m[6] == 0;
         const size_t count = w.tensor_width * w.tensor_height * 3, mid = split_in(0, w.tensor_height);
         uint8_t *byte_ref = NULL;
         float *float_ref = NULL;
