@@ -9,6 +9,14 @@ medians over the rounds, the median of the per-round B/A ratios, and each build'
 ratio.
 
     scripts/benchmarks/compare_builds.py BINARY_A BINARY_B MODEL --member NAME [--rounds N] [--iterations N]
+                                         [--isa-a ISA] [--isa-b ISA]
+
+`--isa-a` / `--isa-b` force a kernel build on each side (`bench-model --isa`): with the same binary
+twice, this compares the AVX2 kernels with the AVX-512 ones on one host, e.g.
+
+    B=.build/release/vision-tasks
+    scripts/benchmarks/compare_builds.py $B $B ../shared/models/hand_landmarker.task \
+        --member hand_landmarks_detector.tflite --isa-a avx512 --isa-b avx2
 
 For example, to time the working tree against the last commit:
 
@@ -34,17 +42,22 @@ def main():
     parser.add_argument("--member")
     parser.add_argument("--rounds", type=int, default=12)
     parser.add_argument("--iterations", type=int, default=100)
+    parser.add_argument("--isa-a", help="kernel build for side a (bench-model --isa)")
+    parser.add_argument("--isa-b", help="kernel build for side b (bench-model --isa)")
     args = parser.parse_args()
 
     runs = {"a": [], "b": []}
     for round_index in range(args.rounds):
         order = ("a", "b") if round_index % 2 == 0 else ("b", "a")
         for side in order:
-            runs[side].append(ours(args.model, args.member, args.iterations, binary=getattr(args, side)))
+            runs[side].append(
+                ours(args.model, args.member, args.iterations, binary=getattr(args, side), isa=getattr(args, f"isa_{side}")))
 
     for side in ("a", "b"):
         one, two, ratio = (statistics.median(run[i] for run in runs[side]) for i in range(3))
-        print(f"{side} ({getattr(args, side)}): 1 thread {one:.3f} ms, 2 threads {two:.3f} ms, 1T/2T {ratio:.3f}")
+        isa = getattr(args, f"isa_{side}")
+        label = getattr(args, side) + (f" --isa {isa}" if isa else "")
+        print(f"{side} ({label}): 1 thread {one:.3f} ms, 2 threads {two:.3f} ms, 1T/2T {ratio:.3f}")
     one = statistics.median(b[0] / a[0] for a, b in zip(runs["a"], runs["b"]))
     two = statistics.median(b[1] / a[1] for a, b in zip(runs["a"], runs["b"]))
     print(f"b/a, median of {args.rounds} rounds: 1 thread {one:.3f}, 2 threads {two:.3f}")

@@ -52,12 +52,15 @@ BINARY = os.path.join(".build", "release", "vision-tasks")
 LITERT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "litert_bench.py")
 
 
-def ours(path, member, iterations, binary=BINARY):
-    """One paired run of `binary` (member None for a plain .tflite): 1T ms, 2T ms, median ratio."""
+def ours(path, member, iterations, binary=BINARY, isa=None):
+    """One paired run of `binary` (member None for a plain .tflite; `isa` forces a kernel build):
+    1T ms, 2T ms, median ratio."""
     command = [binary, "bench-model", path, "--threads", "1", "--paired-threads", "2", "--iterations", str(iterations),
                "--json"]
     if member:
         command[3:3] = ["--member", member]
+    if isa:
+        command += ["--isa", isa]
     result = json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
     return result["medianMs"], result["paired"]["medianMs"], result["paired"]["medianRatio"]
 
