@@ -54,7 +54,7 @@ public struct Mask: Sendable {
 
     /// Creates a float mask of `width × height` and lets `fill` write its pixels, without an
     /// intermediate copy (pipeline output). With `zeroed` the pixels start at zero; without it
-    /// `fill` must write every pixel (a 958 × 1358 segmenter mask saves its 0.14 ms memset).
+    /// `fill` must write every pixel (a 958 × 1358 segmenter mask then skips a 5.2 MB memset).
     init?(float32Width width: Int, height: Int, zeroed: Bool, fill: (UnsafeMutableBufferPointer<Float>) -> Void) {
         guard let count = Mask.pixelCount(width: width, height: height) else { return nil }
         self.width = width
