@@ -156,17 +156,14 @@ final class BinaryKernel: Kernel, ParallelJob {
     /// Chunk `chunk` of row `row`.
     @inline(__always)
     private func runRow<Op: BinaryOperation>(_ op: Op.Type, row: Int, chunk: Int) {
-        let dims = shape.dims
-        let last = dims.count - 1
-        let inner = dims[last]
+        let last = shape.dims.count - 1
         let innerA = shape.stridesA[last]
         let innerB = shape.stridesB[last]
-        let (offsetA, offsetB) = shape.rowOffsets(row)
-        let start = chunk * BinaryKernel.chunk
-        let count = Swift.min(BinaryKernel.chunk, inner - start)
-        let out = output + row * inner + start
-        let pa = a + offsetA + start * innerA
-        let pb = b + offsetB + start * innerB
+        let span = shape.span(row: row, chunk: chunk, chunkLength: BinaryKernel.chunk)
+        let out = output + span.output
+        let pa = a + span.a
+        let pb = b + span.b
+        let count = span.count
         switch (innerA, innerB) {
         case (1, 1): loop(Op.self, pa, 1, pb, 1, out, count)
         case (1, 0): loop(Op.self, pa, 1, pb, 0, out, count)

@@ -78,4 +78,18 @@ struct BroadcastShape: Equatable {
         }
         return (offsetA, offsetB)
     }
+
+    /// Chunk `chunk` (of `chunkLength` innermost elements) of row `row`: where it starts in a, b
+    /// and the output, and how many elements it holds.
+    @inline(__always)
+    func span(row: Int, chunk: Int, chunkLength: Int) -> (a: Int, b: Int, output: Int, count: Int) {
+        let last = dims.count - 1
+        let inner = dims[last]
+        let start = chunk * chunkLength
+        let (offsetA, offsetB) = rowOffsets(row)
+        return (
+            offsetA + start * stridesA[last], offsetB + start * stridesB[last], row * inner + start,
+            Swift.min(chunkLength, inner - start)
+        )
+    }
 }

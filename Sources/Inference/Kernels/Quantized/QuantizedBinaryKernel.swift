@@ -155,9 +155,7 @@ final class QuantizedBinaryKernel: Kernel, ParallelJob {
 
     @inline(__always)
     private func run<T: QuantizedElement>(_: T.Type, _ range: Range<Int>) {
-        let dims = shape.dims
-        let last = dims.count - 1
-        let inner = dims[last]
+        let last = shape.dims.count - 1
         let innerA = shape.stridesA[last]
         let innerB = shape.stridesB[last]
         let pa = a.assumingMemoryBound(to: T.self)
@@ -166,13 +164,11 @@ final class QuantizedBinaryKernel: Kernel, ParallelJob {
         for task in range {
             let row = task / chunksPerRow
             let chunk = task % chunksPerRow
-            let (offsetA, offsetB) = shape.rowOffsets(row)
-            let start = chunk * QuantizedBinaryKernel.chunk
-            let count = Swift.min(QuantizedBinaryKernel.chunk, inner - start)
-            let out = py + row * inner + start
-            let x = pa + offsetA + start * innerA
-            let z = pb + offsetB + start * innerB
-            for i in 0..<count {
+            let span = shape.span(row: row, chunk: chunk, chunkLength: QuantizedBinaryKernel.chunk)
+            let out = py + span.output
+            let x = pa + span.a
+            let z = pb + span.b
+            for i in 0..<span.count {
                 out[i] = T(truncatingIfNeeded: combine(Int32(x[i * innerA]), Int32(z[i * innerB])))
             }
         }
