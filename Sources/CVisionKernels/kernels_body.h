@@ -51,7 +51,7 @@ typedef float VK_SUFFIX(vk_qu) __attribute__((ext_vector_type(4), aligned(4), ma
     BLOCK(float, 1, VK_LOAD1, VK_STORE1, VK_SELMAX, VK_SELMIN)
 #endif
 
-// Copies `count` (< 16) floats without a library call: the partial last vector of a row.
+// Copies `count` floats in vectors of 8, then 4, then one by one: the partial end of a row.
 static inline __attribute__((always_inline)) void VK_SUFFIX(copy_tail)(float *dst, const float *src, size_t count) {
     size_t i = 0;
     for (; i + 8 <= count; i += 8) VK_STOREH(dst + i, VK_LOADH(src + i));
@@ -67,67 +67,63 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(copy_tail)(float *ds
 // `a + r * as + k`; the indirect one (convolutions) runs the k loop over `taps` window taps of
 // `kc` channels, row r's tap t at `ptrs[t * VK_MR + r]` — the same multiply-adds in the same
 // order as the direct kernel on gathered patches.
-#define VK_UK_INIT(T, L, NV, NH, LD, ST, MX, MN)                                                                         \
-    T acc[VK_MR][NV > 0 ? NV : 1];                                                                       \
-    vk_h acch[VK_MR][NH > 0 ? NH : 1];                                                                   \
-    for (size_t v = 0; v < NV; v++) {                                                                    \
-        T b = LD(w + v * L);                                                                  \
-        for (size_t r = 0; r < VK_MR; r++) acc[r][v] = b;                                                \
-    }                                                                                                    \
-    for (size_t v = 0; v < NH; v++) {                                                                    \
-        vk_h b = VK_LOADH(w + NV * L + v * 8);                                                           \
-        for (size_t r = 0; r < VK_MR; r++) acch[r][v] = b;                                               \
-    }                                                                                                    \
+// Fully unrolls the loop that follows. The micro-kernels' loops over rows and vectors must be
+// unrolled for their accumulators to live in registers: rolled, clang keeps them in a stack
+// array and stores and reloads every one of them around each tile.
+#define VK_UNROLL _Pragma("clang loop unroll(full)")
+
+#define VK_UK_INIT(T, L, NV, NH, LD, ST, MX, MN)                                                                       \
+    T acc[VK_MR][NV > 0 ? NV : 1];                                                                                     \
+    vk_h acch[VK_MR][NH > 0 ? NH : 1];                                                                                 \
+    VK_UNROLL for (size_t v = 0; v < NV; v++) {                                                                        \
+        T b = LD(w + v * L);                                                                                           \
+        VK_UNROLL for (size_t r = 0; r < VK_MR; r++) acc[r][v] = b;                                                    \
+    }                                                                                                                  \
+    VK_UNROLL for (size_t v = 0; v < NH; v++) {                                                                        \
+        vk_h b = VK_LOADH(w + NV * L + v * 8);                                                                         \
+        VK_UNROLL for (size_t r = 0; r < VK_MR; r++) acch[r][v] = b;                                                   \
+    }                                                                                                                  \
     w += NV * L + NH * 8;
 
-#define VK_UK_STEP(T, L, NV, NH, LD, ST, MX, MN)                                                                         \
-    {                                                                                                    \
-        T wv[NV > 0 ? NV : 1];                                                                           \
-        vk_h wh[NH > 0 ? NH : 1];                                                                        \
-        for (size_t v = 0; v < NV; v++) wv[v] = LD(w + v * L);                                \
-        for (size_t v = 0; v < NH; v++) wh[v] = VK_LOADH(w + NV * L + v * 8);                            \
-        w += NV * L + NH * 8;                                                                            \
-        for (size_t r = 0; r < VK_MR; r++) {                                                             \
-            const float x = ap[r][k];                                                                    \
-            for (size_t v = 0; v < NV; v++) acc[r][v] = VK_FMA((T)(x), wv[v], acc[r][v]);                \
-            for (size_t v = 0; v < NH; v++) acch[r][v] = VK_FMA((vk_h)(x), wh[v], acch[r][v]);           \
-        }                                                                                                \
+#define VK_UK_STEP(T, L, NV, NH, LD, ST, MX, MN)                                                                       \
+    {                                                                                                                  \
+        T wv[NV > 0 ? NV : 1];                                                                                         \
+        vk_h wh[NH > 0 ? NH : 1];                                                                                      \
+        VK_UNROLL for (size_t v = 0; v < NV; v++) wv[v] = LD(w + v * L);                                               \
+        VK_UNROLL for (size_t v = 0; v < NH; v++) wh[v] = VK_LOADH(w + NV * L + v * 8);                                \
+        w += NV * L + NH * 8;                                                                                          \
+        VK_UNROLL for (size_t r = 0; r < VK_MR; r++) {                                                                 \
+            const float x = ap[r][k];                                                                                  \
+            VK_UNROLL for (size_t v = 0; v < NV; v++) acc[r][v] = VK_FMA((T)(x), wv[v], acc[r][v]);                    \
+            VK_UNROLL for (size_t v = 0; v < NH; v++) acch[r][v] = VK_FMA((vk_h)(x), wh[v], acch[r][v]);               \
+        }                                                                                                              \
     }
 
-#define VK_UK_FINISH(T, L, NV, NH, LD, ST, MX, MN)                                                                       \
-    {                                                                                                    \
-        const T vlo = (T)(lo), vhi = (T)(hi);                                                            \
-        const vk_h hlo = (vk_h)(lo), hhi = (vk_h)(hi);                                                   \
-        for (size_t r = 0; r < VK_MR; r++) {                                                             \
-            for (size_t v = 0; v < NV; v++) acc[r][v] = MN(vhi, MX(vlo, acc[r][v])); \
-            for (size_t v = 0; v < NH; v++) acch[r][v] = VK_MINH(hhi, VK_MAXH(hlo, acch[r][v]));         \
-        }                                                                                                \
-        for (size_t r = 0; r < VK_MR; r++) {                                                             \
-            if (r >= mr) break;                                                                          \
-            float *cr = c + r * cs;                                                                      \
-            if (nc == NV * L + NH * 8) {                                                                 \
-                for (size_t v = 0; v < NV; v++) ST(cr + v * L, acc[r][v]);                   \
-                for (size_t v = 0; v < NH; v++) VK_STOREH(cr + NV * L + v * 8, acch[r][v]);              \
-            } else {                                                                                     \
-                /* Whole vectors straight to the row, the partial one through `tmp`. */                  \
-                float tmp[L > 8 ? L : 8];                                                                \
-                for (size_t v = 0; v < NV; v++) {                                                        \
-                    if ((v + 1) * L <= nc) ST(cr + v * L, acc[r][v]);                                    \
-                    else if (v * L < nc) {                                                               \
-                        ST(tmp, acc[r][v]);                                                              \
-                        VK_SUFFIX(copy_tail)(cr + v * L, tmp, nc - v * L);                               \
-                    }                                                                                    \
-                }                                                                                        \
-                for (size_t v = 0; v < NH; v++) {                                                        \
-                    const size_t at = NV * L + v * 8;                                                    \
-                    if (at + 8 <= nc) VK_STOREH(cr + at, acch[r][v]);                                    \
-                    else if (at < nc) {                                                                  \
-                        VK_STOREH(tmp, acch[r][v]);                                                      \
-                        VK_SUFFIX(copy_tail)(cr + at, tmp, nc - at);                                     \
-                    }                                                                                    \
-                }                                                                                        \
-            }                                                                                            \
-        }                                                                                                \
+#define VK_UK_FINISH(T, L, NV, NH, LD, ST, MX, MN)                                                                     \
+    {                                                                                                                  \
+        const T vlo = (T)(lo), vhi = (T)(hi);                                                                          \
+        const vk_h hlo = (vk_h)(lo), hhi = (vk_h)(hi);                                                                 \
+        VK_UNROLL for (size_t r = 0; r < VK_MR; r++) {                                                                 \
+            VK_UNROLL for (size_t v = 0; v < NV; v++) acc[r][v] = MN(vhi, MX(vlo, acc[r][v]));                         \
+            VK_UNROLL for (size_t v = 0; v < NH; v++) acch[r][v] = VK_MINH(hhi, VK_MAXH(hlo, acch[r][v]));             \
+        }                                                                                                              \
+        if (nc == NV * L + NH * 8) {                                                                                   \
+            VK_UNROLL for (size_t r = 0; r < VK_MR; r++) {                                                             \
+                if (r < mr) {                                                                                          \
+                    float *cr = c + r * cs;                                                                            \
+                    VK_UNROLL for (size_t v = 0; v < NV; v++) ST(cr + v * L, acc[r][v]);                               \
+                    VK_UNROLL for (size_t v = 0; v < NH; v++) VK_STOREH(cr + NV * L + v * 8, acch[r][v]);              \
+                }                                                                                                      \
+            }                                                                                                          \
+        } else {                                                                                                       \
+            /* A partial panel: the rows through a buffer, then their first `nc` columns. */                           \
+            float tmp[VK_MR][NV * L + NH * 8];                                                                         \
+            VK_UNROLL for (size_t r = 0; r < VK_MR; r++) {                                                             \
+                VK_UNROLL for (size_t v = 0; v < NV; v++) ST(tmp[r] + v * L, acc[r][v]);                               \
+                VK_UNROLL for (size_t v = 0; v < NH; v++) VK_STOREH(tmp[r] + NV * L + v * 8, acch[r][v]);              \
+            }                                                                                                          \
+            for (size_t r = 0; r < mr; r++) VK_SUFFIX(copy_tail)(c + r * cs, tmp[r], nc);                              \
+        }                                                                                                              \
     }
 
 #define VK_GEMM_UKERNEL(NAME, T, L, NV, NH, LD, ST, MX, MN)                                                              \
