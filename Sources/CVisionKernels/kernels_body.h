@@ -61,54 +61,54 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(copy_tail)(float *ds
 
 // MARK: Matrix product
 
-// Micro-kernels: `mr` (1...VK_MR) rows times one panel of NV vectors of type T (L lanes each)
-// followed by NH vectors of type H (8 lanes). Rows beyond `mr` repeat the last row; only `mr`
-// rows and `nc` columns are stored. The direct kernel reads row r's k-th input at
-// `a + r * as + k`; the indirect one (convolutions) runs the k loop over `taps` window taps of
-// `kc` channels, row r's tap t at `ptrs[t * VK_MR + r]` — the same multiply-adds in the same
-// order as the direct kernel on gathered patches.
 // Fully unrolls the loop that follows. The micro-kernels' loops over rows and vectors must be
 // unrolled for their accumulators to live in registers: rolled, clang keeps them in a stack
 // array and stores and reloads every one of them around each tile.
 #define VK_UNROLL _Pragma("clang loop unroll(full)")
 
-#define VK_UK_INIT(T, L, NV, NH, LD, ST, MX, MN)                                                                       \
-    T acc[VK_MR][NV > 0 ? NV : 1];                                                                                     \
-    vk_h acch[VK_MR][NH > 0 ? NH : 1];                                                                                 \
+// Micro-kernels: `mr` (1...R) rows times one panel of NV vectors of type T (L lanes each)
+// followed by NH vectors of type H (8 lanes). Rows beyond `mr` repeat the last row; only `mr`
+// rows and `nc` columns are stored. The direct kernel reads row r's k-th input at
+// `a + r * as + k`; the indirect one (convolutions) runs the k loop over `taps` window taps of
+// `kc` channels, row r's tap t at `ptrs[t * VK_MR + r]` — the same multiply-adds in the same
+// order as the direct kernel on gathered patches.
+#define VK_UK_INIT(R, T, L, NV, NH, LD, ST, MX, MN)                                                                    \
+    T acc[R][NV > 0 ? NV : 1];                                                                                         \
+    vk_h acch[R][NH > 0 ? NH : 1];                                                                                     \
     VK_UNROLL for (size_t v = 0; v < NV; v++) {                                                                        \
         T b = LD(w + v * L);                                                                                           \
-        VK_UNROLL for (size_t r = 0; r < VK_MR; r++) acc[r][v] = b;                                                    \
+        VK_UNROLL for (size_t r = 0; r < R; r++) acc[r][v] = b;                                                        \
     }                                                                                                                  \
     VK_UNROLL for (size_t v = 0; v < NH; v++) {                                                                        \
         vk_h b = VK_LOADH(w + NV * L + v * 8);                                                                         \
-        VK_UNROLL for (size_t r = 0; r < VK_MR; r++) acch[r][v] = b;                                                   \
+        VK_UNROLL for (size_t r = 0; r < R; r++) acch[r][v] = b;                                                       \
     }                                                                                                                  \
     w += NV * L + NH * 8;
 
-#define VK_UK_STEP(T, L, NV, NH, LD, ST, MX, MN)                                                                       \
+#define VK_UK_STEP(R, T, L, NV, NH, LD, ST, MX, MN)                                                                    \
     {                                                                                                                  \
         T wv[NV > 0 ? NV : 1];                                                                                         \
         vk_h wh[NH > 0 ? NH : 1];                                                                                      \
         VK_UNROLL for (size_t v = 0; v < NV; v++) wv[v] = LD(w + v * L);                                               \
         VK_UNROLL for (size_t v = 0; v < NH; v++) wh[v] = VK_LOADH(w + NV * L + v * 8);                                \
         w += NV * L + NH * 8;                                                                                          \
-        VK_UNROLL for (size_t r = 0; r < VK_MR; r++) {                                                                 \
+        VK_UNROLL for (size_t r = 0; r < R; r++) {                                                                     \
             const float x = ap[r][k];                                                                                  \
             VK_UNROLL for (size_t v = 0; v < NV; v++) acc[r][v] = VK_FMA((T)(x), wv[v], acc[r][v]);                    \
             VK_UNROLL for (size_t v = 0; v < NH; v++) acch[r][v] = VK_FMA((vk_h)(x), wh[v], acch[r][v]);               \
         }                                                                                                              \
     }
 
-#define VK_UK_FINISH(T, L, NV, NH, LD, ST, MX, MN)                                                                     \
+#define VK_UK_FINISH(R, T, L, NV, NH, LD, ST, MX, MN)                                                                  \
     {                                                                                                                  \
         const T vlo = (T)(lo), vhi = (T)(hi);                                                                          \
         const vk_h hlo = (vk_h)(lo), hhi = (vk_h)(hi);                                                                 \
-        VK_UNROLL for (size_t r = 0; r < VK_MR; r++) {                                                                 \
+        VK_UNROLL for (size_t r = 0; r < R; r++) {                                                                     \
             VK_UNROLL for (size_t v = 0; v < NV; v++) acc[r][v] = MN(vhi, MX(vlo, acc[r][v]));                         \
             VK_UNROLL for (size_t v = 0; v < NH; v++) acch[r][v] = VK_MINH(hhi, VK_MAXH(hlo, acch[r][v]));             \
         }                                                                                                              \
         if (nc == NV * L + NH * 8) {                                                                                   \
-            VK_UNROLL for (size_t r = 0; r < VK_MR; r++) {                                                             \
+            VK_UNROLL for (size_t r = 0; r < R; r++) {                                                                 \
                 if (r < mr) {                                                                                          \
                     float *cr = c + r * cs;                                                                            \
                     VK_UNROLL for (size_t v = 0; v < NV; v++) ST(cr + v * L, acc[r][v]);                               \
@@ -117,8 +117,8 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(copy_tail)(float *ds
             }                                                                                                          \
         } else {                                                                                                       \
             /* A partial panel: the rows through a buffer, then their first `nc` columns. */                           \
-            float tmp[VK_MR][NV * L + NH * 8];                                                                         \
-            VK_UNROLL for (size_t r = 0; r < VK_MR; r++) {                                                             \
+            float tmp[R][NV * L + NH * 8];                                                                             \
+            VK_UNROLL for (size_t r = 0; r < R; r++) {                                                                 \
                 VK_UNROLL for (size_t v = 0; v < NV; v++) ST(tmp[r] + v * L, acc[r][v]);                               \
                 VK_UNROLL for (size_t v = 0; v < NH; v++) VK_STOREH(tmp[r] + NV * L + v * 8, acch[r][v]);              \
             }                                                                                                          \
@@ -126,45 +126,83 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(copy_tail)(float *ds
         }                                                                                                              \
     }
 
-#define VK_GEMM_UKERNEL(NAME, T, L, NV, NH, LD, ST, MX, MN)                                                              \
-    static void NAME(size_t mr, size_t kc, const float *restrict a, size_t as, const float *restrict w,  \
-                     float *restrict c, size_t cs, size_t nc, float lo, float hi) {                      \
-        const float *ap[VK_MR];                                                                          \
-        for (size_t r = 0; r < VK_MR; r++) ap[r] = a + (r < mr ? r : mr - 1) * as;                       \
-        VK_UK_INIT(T, L, NV, NH, LD, ST, MX, MN)                                                                         \
-        for (size_t k = 0; k < kc; k++) VK_UK_STEP(T, L, NV, NH, LD, ST, MX, MN)                                         \
-        VK_UK_FINISH(T, L, NV, NH, LD, ST, MX, MN)                                                                       \
+#define VK_GEMM_UKERNEL(NAME, R, T, L, NV, NH, LD, ST, MX, MN)                                                         \
+    static void NAME(size_t mr, size_t kc, const float *restrict a, size_t as, const float *restrict w,                \
+                     float *restrict c, size_t cs, size_t nc, float lo, float hi) {                                    \
+        const float *ap[R];                                                                                            \
+        VK_UNROLL for (size_t r = 0; r < R; r++) ap[r] = a + (r < mr ? r : mr - 1) * as;                               \
+        VK_UK_INIT(R, T, L, NV, NH, LD, ST, MX, MN)                                                                    \
+        for (size_t k = 0; k < kc; k++) VK_UK_STEP(R, T, L, NV, NH, LD, ST, MX, MN)                                    \
+        VK_UK_FINISH(R, T, L, NV, NH, LD, ST, MX, MN)                                                                  \
     }
 
-#define VK_IGEMM_UKERNEL(NAME, T, L, NV, NH, LD, ST, MX, MN)                                                             \
-    static void NAME(size_t mr, size_t taps, size_t kc, const float *const *ptrs, const float *restrict w, \
-                     float *restrict c, size_t cs, size_t nc, float lo, float hi) {                      \
-        VK_UK_INIT(T, L, NV, NH, LD, ST, MX, MN)                                                                         \
-        for (size_t t = 0; t < taps; t++, ptrs += VK_MR) {                                               \
-            const float *ap[VK_MR];                                                                      \
-            for (size_t r = 0; r < VK_MR; r++) ap[r] = ptrs[r];                                          \
-            for (size_t k = 0; k < kc; k++) VK_UK_STEP(T, L, NV, NH, LD, ST, MX, MN)                                     \
-        }                                                                                                \
-        VK_UK_FINISH(T, L, NV, NH, LD, ST, MX, MN)                                                                       \
+#define VK_IGEMM_UKERNEL(NAME, R, T, L, NV, NH, LD, ST, MX, MN)                                                        \
+    static void NAME(size_t mr, size_t taps, size_t kc, const float *const *ptrs, const float *restrict w,             \
+                     float *restrict c, size_t cs, size_t nc, float lo, float hi) {                                    \
+        VK_UK_INIT(R, T, L, NV, NH, LD, ST, MX, MN)                                                                    \
+        for (size_t t = 0; t < taps; t++, ptrs += VK_MR) {                                                             \
+            const float *ap[R];                                                                                        \
+            VK_UNROLL for (size_t r = 0; r < R; r++) ap[r] = ptrs[r];                                                  \
+            for (size_t k = 0; k < kc; k++) VK_UK_STEP(R, T, L, NV, NH, LD, ST, MX, MN)                                \
+        }                                                                                                              \
+        VK_UK_FINISH(R, T, L, NV, NH, LD, ST, MX, MN)                                                                  \
     }
 
+// Every panel width's direct and indirect micro-kernels for R rows, suffixed _r##R: the whole
+// tiles (R = VK_MR) and the partial last tiles of a range (R = 4, 2, 1), which then compute
+// only as many rows as they store, or at most twice as many.
 #if VK_LANES == 16
-VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w32), vk_v, 16, 2, 0, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)
-VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w24), vk_v, 16, 1, 1, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)
-VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w16), vk_v, 16, 1, 0, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)
-VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w32), vk_v, 16, 2, 0, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)
-VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w24), vk_v, 16, 1, 1, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)
-VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w16), vk_v, 16, 1, 0, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)
+#define VK_GEMM_UKERNELS_(R)                                                                                           \
+    VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w32_r##R), R, vk_v, 16, 2, 0, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)                    \
+    VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w24_r##R), R, vk_v, 16, 1, 1, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)                    \
+    VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w16_r##R), R, vk_v, 16, 1, 0, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)                    \
+    VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w8_r##R), R, vk_h, 8, 1, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)                  \
+    VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w32_r##R), R, vk_v, 16, 2, 0, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)                  \
+    VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w24_r##R), R, vk_v, 16, 1, 1, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)                  \
+    VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w16_r##R), R, vk_v, 16, 1, 0, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)                  \
+    VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w8_r##R), R, vk_h, 8, 1, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
 #else
-VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w32), vk_h, 8, 4, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
-VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w24), vk_h, 8, 3, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
-VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w16), vk_h, 8, 2, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
-VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w32), vk_h, 8, 4, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
-VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w24), vk_h, 8, 3, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
-VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w16), vk_h, 8, 2, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
+#define VK_GEMM_UKERNELS_(R)                                                                                           \
+    VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w32_r##R), R, vk_h, 8, 4, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)                 \
+    VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w24_r##R), R, vk_h, 8, 3, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)                 \
+    VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w16_r##R), R, vk_h, 8, 2, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)                 \
+    VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w8_r##R), R, vk_h, 8, 1, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)                  \
+    VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w32_r##R), R, vk_h, 8, 4, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)               \
+    VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w24_r##R), R, vk_h, 8, 3, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)               \
+    VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w16_r##R), R, vk_h, 8, 2, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)               \
+    VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w8_r##R), R, vk_h, 8, 1, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
 #endif
-VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w8), vk_h, 8, 1, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
-VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w8), vk_h, 8, 1, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
+// Expands R (VK_MR) before it is pasted into the names.
+#define VK_GEMM_UKERNELS(R) VK_GEMM_UKERNELS_(R)
+VK_GEMM_UKERNELS(VK_MR)
+#if VK_MR > 4
+VK_GEMM_UKERNELS(4)
+#endif
+VK_GEMM_UKERNELS(2)
+VK_GEMM_UKERNELS(1)
+
+// One tile of `mr` rows times one panel (whole tiles straight to the VK_MR-row kernels; calling
+// them through a table instead halved the speed of small-k layers). KIND is gemm or igemm,
+// ARGS the kernel's arguments after `mr`.
+#define VK_CALL_WIDTH_(KIND, R, width, ARGS)                                                                           \
+    switch (width) {                                                                                                   \
+    case 32: VK_SUFFIX(KIND##_w32_r##R) ARGS; break;                                                                   \
+    case 24: VK_SUFFIX(KIND##_w24_r##R) ARGS; break;                                                                   \
+    case 16: VK_SUFFIX(KIND##_w16_r##R) ARGS; break;                                                                   \
+    default: VK_SUFFIX(KIND##_w8_r##R) ARGS; break;                                                                    \
+    }
+#define VK_CALL_WIDTH(KIND, R, width, ARGS) VK_CALL_WIDTH_(KIND, R, width, ARGS)
+#if VK_MR > 4
+#define VK_CALL_PARTIAL4(KIND, width, ARGS) else if (mr <= 4) VK_CALL_WIDTH(KIND, 4, width, ARGS)
+#else
+#define VK_CALL_PARTIAL4(KIND, width, ARGS)
+#endif
+#define VK_CALL_TILE(KIND, mr, width, ARGS)                                                                            \
+    if (mr == VK_MR) VK_CALL_WIDTH(KIND, VK_MR, width, ARGS)                                                           \
+    else if (mr == 1) VK_CALL_WIDTH(KIND, 1, width, ARGS)                                                              \
+    else if (mr == 2) VK_CALL_WIDTH(KIND, 2, width, ARGS)                                                              \
+    VK_CALL_PARTIAL4(KIND, width, ARGS)                                                                                \
+    else VK_CALL_WIDTH(KIND, VK_MR, width, ARGS)
 
 void VK_SUFFIX(vk_gemm_conv)(vk_gemm_shape shape, const float *packed, const vk_conv_geometry *g, const float *zeros,
                              float *c, size_t c_stride, size_t pixel_begin, size_t pixel_end, size_t panel_begin,
@@ -243,12 +281,8 @@ void VK_SUFFIX(vk_gemm_conv)(vk_gemm_shape shape, const float *packed, const vk_
             vk_panel panel = vk_gemm_panel(shape, p);
             size_t nc = shape.n - panel.column < panel.width ? shape.n - panel.column : panel.width;
             const float *w = packed + panel.offset;
-            switch (panel.width) {
-            case 32: VK_SUFFIX(igemm_w32)(mr, tile_taps, tile_kc, ptrs, w, cr + panel.column, c_stride, nc, lo, hi); break;
-            case 24: VK_SUFFIX(igemm_w24)(mr, tile_taps, tile_kc, ptrs, w, cr + panel.column, c_stride, nc, lo, hi); break;
-            case 16: VK_SUFFIX(igemm_w16)(mr, tile_taps, tile_kc, ptrs, w, cr + panel.column, c_stride, nc, lo, hi); break;
-            default: VK_SUFFIX(igemm_w8)(mr, tile_taps, tile_kc, ptrs, w, cr + panel.column, c_stride, nc, lo, hi); break;
-            }
+            VK_CALL_TILE(igemm, mr, panel.width,
+                         (mr, tile_taps, tile_kc, ptrs, w, cr + panel.column, c_stride, nc, lo, hi))
         }
     }
 }
@@ -264,12 +298,7 @@ void VK_SUFFIX(vk_gemm_run)(vk_gemm_shape shape, const float *packed, const floa
             vk_panel panel = vk_gemm_panel(shape, p);
             size_t nc = shape.n - panel.column < panel.width ? shape.n - panel.column : panel.width;
             const float *w = packed + panel.offset;
-            switch (panel.width) {
-            case 32: VK_SUFFIX(gemm_w32)(mr, shape.k, ar, a_stride, w, cr + panel.column, c_stride, nc, lo, hi); break;
-            case 24: VK_SUFFIX(gemm_w24)(mr, shape.k, ar, a_stride, w, cr + panel.column, c_stride, nc, lo, hi); break;
-            case 16: VK_SUFFIX(gemm_w16)(mr, shape.k, ar, a_stride, w, cr + panel.column, c_stride, nc, lo, hi); break;
-            default: VK_SUFFIX(gemm_w8)(mr, shape.k, ar, a_stride, w, cr + panel.column, c_stride, nc, lo, hi); break;
-            }
+            VK_CALL_TILE(gemm, mr, panel.width, (mr, shape.k, ar, a_stride, w, cr + panel.column, c_stride, nc, lo, hi))
         }
     }
 }
