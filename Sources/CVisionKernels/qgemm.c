@@ -1,5 +1,6 @@
 // Quantized matrix product (the CONV_2D of UINT8 / INT8 models): int16 activations times int16
-// weights with exact int32 accumulation, then float32 requantization. Integer sums are exact,
+// weights with exact int32 accumulation, then float32 requantization (or, for UINT8 models on
+// AVX512-VNNI, raw activation bytes times `w - 128` bytes plus a row-sum correction). Integer sums are exact,
 // so every build (AVX-512 VNNI, AVX-512BW, AVX2, portable) gives the same accumulators and,
 // with the same float operations on them, the same bytes.
 #include <string.h>
@@ -54,6 +55,41 @@ static void vk_qgemm_run_portable(const vk_qgemm *g, const int16_t *a, size_t a_
                 const int32_t x0 = row[2 * k], x1 = row[2 * k + 1];
                 for (size_t c = 0; c < VK_QPANEL; c++) acc[c] += x0 * w[2 * c] + x1 * w[2 * c + 1];
                 w += 2 * VK_QPANEL;
+            }
+            const size_t column = p * VK_QPANEL;
+            const size_t width = g->n - column < VK_QPANEL ? g->n - column : VK_QPANEL;
+            vk_q_store_row(g, acc, column, width, (char *)out + r * out_stride,
+                           sums ? sums + r * sums_stride : NULL);
+        }
+    }
+}
+
+/// The sum of a row's `length` activation bytes.
+static int32_t vk_q8_row_sum(const uint8_t *x, size_t length) {
+    int32_t sum = 0;
+    for (size_t i = 0; i < length; i++) sum += x[i];
+    return sum;
+}
+
+/// The 8-bit product in plain C (CPUs without AVX512-VNNI): the reference the vector kernel must match.
+static void vk_qgemm8_run_portable(const vk_qgemm *g, const uint8_t *a, size_t a_stride, size_t rows, void *out,
+                                   size_t out_stride, int32_t *sums, size_t sums_stride) {
+    const size_t panels = (g->n + VK_QPANEL - 1) / VK_QPANEL, quads = g->quad_count;
+    for (size_t r = 0; r < rows; r++) {
+        const uint8_t *row = a + r * a_stride;
+        const int32_t total = vk_q8_row_sum(row, 4 * quads);
+        for (size_t p = 0; p < panels; p++) {
+            int32_t acc[VK_QPANEL];
+            for (size_t c = 0; c < VK_QPANEL; c++) {
+                acc[c] = g->bias[p * VK_QPANEL + c] + g->row_sum_factors[p * VK_QPANEL + c] * total;
+            }
+            const int8_t *w = g->quads + p * quads * 4 * VK_QPANEL;
+            for (size_t q = 0; q < quads; q++) {
+                const uint8_t *x = row + 4 * q;
+                for (size_t c = 0; c < VK_QPANEL; c++) {
+                    acc[c] += x[0] * w[4 * c] + x[1] * w[4 * c + 1] + x[2] * w[4 * c + 2] + x[3] * w[4 * c + 3];
+                }
+                w += 4 * VK_QPANEL;
             }
             const size_t column = p * VK_QPANEL;
             const size_t width = g->n - column < VK_QPANEL ? g->n - column : VK_QPANEL;
@@ -206,7 +242,110 @@ __attribute__((target(VK_Q512))) static inline void vk_q_store16_avx512(const vk
 VK_QGEMM_AVX512(vk_qgemm_run_avx512, VK_Q512, VK_MADD_BW)
 VK_QGEMM_AVX512(vk_qgemm_run_avx512vnni, VK_Q512 ",avx512vnni", VK_MADD_VNNI)
 
+// MARK: AVX-512 VNNI, 8-bit
+
+#define VK_Q8VNNI VK_Q512 ",avx512vnni"
+
+/// A row's byte sum: vpsadbw against zero adds each 8 bytes into a 64-bit lane; the tail is a
+/// masked (zero-filling) load, so nothing past `length` is read.
+__attribute__((target(VK_Q8VNNI))) static inline int32_t vk_q8_row_sum_avx512(const uint8_t *x, size_t length) {
+    const __m512i zero = _mm512_setzero_si512();
+    __m512i total = zero;
+    size_t i = 0;
+    for (; i + 64 <= length; i += 64) {
+        total = _mm512_add_epi64(total, _mm512_sad_epu8(_mm512_loadu_si512(x + i), zero));
+    }
+    if (i < length) {
+        const __mmask64 mask = ~(__mmask64)0 >> (64 - (length - i));
+        total = _mm512_add_epi64(total, _mm512_sad_epu8(_mm512_maskz_loadu_epi8(mask, x + i), zero));
+    }
+    return (int32_t)_mm512_reduce_add_epi64(total);
+}
+
+/// Up to 8 rows (pointers `x`, byte sums `totals`) times panel `p`, and panel `p + 1` when `two`
+/// (a constant at each call, so the one-panel form carries no second panel's work): per group of
+/// 4 k, one or two weight loads, 8 broadcasts of a row's 4 bytes, 8 or 16 vpdpbusd (unsigned
+/// activation bytes times signed `w - 128`, four products added into each int32 lane without
+/// saturation). The same scheme as XNNPACK's AVX512-VNNI qu8/qs8 GEMM micro-kernels
+/// (src/qs8-gemm/, c4 layouts); the `(128 - w_zp) * sum(x)` term is added once before the store.
+__attribute__((target(VK_Q8VNNI), always_inline)) static inline void
+vk_q8_panels_avx512vnni(const vk_qgemm *g, const uint8_t *const *x, const int32_t *totals, size_t count, size_t p,
+                        const int two, char *out, size_t out_stride, int32_t *sums, size_t sums_stride) {
+    const size_t quads = g->quad_count, panel_stride = quads * 4 * VK_QPANEL;
+    const __m512i b0 = _mm512_loadu_si512(g->bias + p * VK_QPANEL);
+    const __m512i b1 = two ? _mm512_loadu_si512(g->bias + (p + 1) * VK_QPANEL) : b0;
+    __m512i acc[8][2];
+#pragma clang loop unroll(full)
+    for (int r = 0; r < 8; r++) {
+        acc[r][0] = b0;
+        acc[r][1] = b1;
+    }
+    const int8_t *w = g->quads + p * panel_stride;
+    for (size_t q = 0; q < quads; q++) {
+        const __m512i w0 = _mm512_loadu_si512(w + 4 * VK_QPANEL * q);
+        const __m512i w1 = two ? _mm512_loadu_si512(w + panel_stride + 4 * VK_QPANEL * q) : w0;
+#pragma clang loop unroll(full)
+        for (int r = 0; r < 8; r++) {
+            int32_t bits;
+            memcpy(&bits, x[r] + 4 * q, 4);
+            const __m512i s = _mm512_set1_epi32(bits);
+            acc[r][0] = _mm512_dpbusd_epi32(acc[r][0], s, w0);
+            if (two) acc[r][1] = _mm512_dpbusd_epi32(acc[r][1], s, w1);
+        }
+    }
+    const __m512i f0 = _mm512_loadu_si512(g->row_sum_factors + p * VK_QPANEL);
+    const __m512i f1 = two ? _mm512_loadu_si512(g->row_sum_factors + (p + 1) * VK_QPANEL) : f0;
+    const size_t column = p * VK_QPANEL;
+    const size_t limit = two ? 2 * VK_QPANEL : VK_QPANEL;
+    const size_t width = g->n - column < limit ? g->n - column : limit;
+    const size_t width0 = width < VK_QPANEL ? width : VK_QPANEL;
+    for (size_t r = 0; r < count; r++) {
+        char *o = out + r * out_stride;
+        int32_t *s = sums ? sums + r * sums_stride : NULL;
+        const __m512i total = _mm512_set1_epi32(totals[r]);
+        vk_q_store16_avx512(g, _mm512_add_epi32(acc[r][0], _mm512_mullo_epi32(f0, total)), column, width0, o, s);
+        if (two && width > VK_QPANEL) {
+            vk_q_store16_avx512(g, _mm512_add_epi32(acc[r][1], _mm512_mullo_epi32(f1, total)), column + VK_QPANEL,
+                                width - VK_QPANEL, o, s);
+        }
+    }
+}
+
+/// The 8-bit product on AVX512-VNNI: tiles of 8 rows (a partial tile repeats its last row and
+/// stores only its own), pairs of panels, then a lone last panel on its own.
+__attribute__((target(VK_Q8VNNI))) static void vk_qgemm8_run_avx512vnni(const vk_qgemm *g, const uint8_t *a,
+                                                                        size_t a_stride, size_t rows, void *out,
+                                                                        size_t out_stride, int32_t *sums,
+                                                                        size_t sums_stride) {
+    const size_t panels = (g->n + VK_QPANEL - 1) / VK_QPANEL;
+    for (size_t r0 = 0; r0 < rows; r0 += 8) {
+        const size_t count = rows - r0 < 8 ? rows - r0 : 8;
+        const uint8_t *x[8];
+        int32_t totals[8];
+        for (size_t r = 0; r < 8; r++) {
+            x[r] = a + (r0 + (r < count ? r : count - 1)) * a_stride;
+            totals[r] = r < count ? vk_q8_row_sum_avx512(x[r], 4 * g->quad_count) : 0;
+        }
+        char *o = (char *)out + r0 * out_stride;
+        int32_t *s = sums ? sums + r0 * sums_stride : NULL;
+        size_t p = 0;
+        for (; p + 1 < panels; p += 2) vk_q8_panels_avx512vnni(g, x, totals, count, p, 1, o, out_stride, s, sums_stride);
+        if (p < panels) vk_q8_panels_avx512vnni(g, x, totals, count, p, 0, o, out_stride, s, sums_stride);
+    }
+}
+
 #endif
+
+void vk_qgemm8_run(const vk_qgemm *g, const uint8_t *a, size_t a_stride, size_t rows, void *out, size_t out_stride,
+                   int32_t *sums, size_t sums_stride) {
+#if defined(__x86_64__) || defined(_M_X64)
+    if (g->isa == VK_ISA_AVX512 && g->vnni) {
+        vk_qgemm8_run_avx512vnni(g, a, a_stride, rows, out, out_stride, sums, sums_stride);
+        return;
+    }
+#endif
+    vk_qgemm8_run_portable(g, a, a_stride, rows, out, out_stride, sums, sums_stride);
+}
 
 int vk_qgemm_uses_vnni(vk_isa isa) {
 #if defined(__x86_64__) || defined(_M_X64)

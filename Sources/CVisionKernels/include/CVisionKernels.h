@@ -96,6 +96,14 @@ typedef struct vk_qgemm {
     int32_t zero_point;
     /// INT8 (1) or UINT8 (0) outputs.
     int is_signed;
+    /// The 8-bit layout that vk_qgemm8_run reads (UINT8 activations and weights), or NULL: panels
+    /// of 16 output channels; in each, for every group of 4 k values, 64 int8: channel c's
+    /// `w - 128` for those k at 4c ... 4c + 3 (zeros beyond n and for k's padding to a multiple of 4).
+    const int8_t *quads;
+    /// Groups of 4 k values (k rounded up to a multiple of 4, divided by 4).
+    size_t quad_count;
+    /// 16 int32 per panel: `128 - w_zp[c]`, the factor of a row's activation sum (zeros beyond n).
+    const int32_t *row_sum_factors;
 } vk_qgemm;
 
 /// Whether the AVX-512 quantized product can use AVX512-VNNI on this CPU.
@@ -106,6 +114,13 @@ int vk_qgemm_uses_vnni(vk_isa isa);
 /// sums at `sums + m * sums_stride`.
 void vk_qgemm_run(const vk_qgemm *g, const int16_t *a, size_t a_stride, size_t rows, void *out, size_t out_stride,
                   int32_t *sums, size_t sums_stride);
+
+/// The same product on raw UINT8 activations over the 8-bit layout (`quads`, `quad_count`,
+/// `row_sum_factors`; `bias` as for vk_qgemm_run): row m's `4 * quad_count` bytes at
+/// `a + m * a_stride`, zero beyond k. Sums `x * (w - 128)` with AVX512-VNNI's vpdpbusd (portable
+/// C elsewhere), then adds `(128 - w_zp[c]) * sum(x)`: the same exact int32 sums as vk_qgemm_run.
+void vk_qgemm8_run(const vk_qgemm *g, const uint8_t *a, size_t a_stride, size_t rows, void *out, size_t out_stride,
+                   int32_t *sums, size_t sums_stride);
 
 /// A quantized depthwise convolution with depth multiplier 1 on NHWC UINT8 / INT8 tensors:
 /// `out[c] = requantize(bias[c] + sum over the taps inside the input of (x[c] - input_zero_point) * w[tap][c])`
