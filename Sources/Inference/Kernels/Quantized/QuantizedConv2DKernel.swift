@@ -7,8 +7,10 @@ import ModelFile
 /// nothing), then ``Requantizer``.
 ///
 /// Each tile of eight output pixels gathers its patches into per-thread scratch as int16 (zero
-/// points in the padding), then ``QuantizedGemm`` runs over the packed filter. Work is split over
-/// tiles, so results do not depend on the thread count.
+/// points in the padding), then ``QuantizedGemm`` runs over the packed filter. UINT8 models on
+/// AVX512-VNNI CPUs use the 8-bit product instead (``QuantizedPackedWeights/Layout/quads``): the
+/// patches are gathered as bytes, and 1×1 stride-1 layers whose depth is a multiple of 4 read their
+/// input in place. Work is split over tiles, so results do not depend on the thread count.
 final class QuantizedConv2DKernel: Kernel, ParallelJob {
     let input: UnsafeMutableRawPointer
     let output: UnsafeMutableRawPointer
@@ -70,7 +72,8 @@ final class QuantizedConv2DKernel: Kernel, ParallelJob {
             zeroPoints: filterQuantization.zeroPoints,
             bias: bias.map { UnsafePointer($0.buffer.bound(to: Int32.self)) }, n: filterShape.batch,
             k: filterShape.height * filterShape.width * filterShape.channels,
-            inputZeroPoint: inputQuantization.zeroPoint)
+            inputZeroPoint: inputQuantization.zeroPoint,
+            layout: QuantizedPackedWeights.layout(signed: type == .int8, instructionSet: ctx.instructionSet))
         let requantizer = Requantizer(
             arithmetic: ctx.arithmetic, inputScale: inputQuantization.scale, filterScales: filterQuantization.scales,
             outputScale: outputQuantization.scale, channelCount: filterShape.batch,
@@ -103,22 +106,36 @@ final class QuantizedConv2DKernel: Kernel, ParallelJob {
         pointwise =
             rows.filter == 1 && columns.filter == 1 && rows.stride == 1 && columns.stride == 1
             && rows.padBefore == 0 && columns.padBefore == 0 && outputShape.height == inputShape.height
-            && outputShape.width == inputShape.width && weights.pairCount * 2 == inputShape.channels
+            && outputShape.width == inputShape.width
+            && (weights.layout == .pairs ? weights.pairCount * 2 : weights.quadCount * 4) == inputShape.channels
     }
 
     /// Whether output pixel `m`'s patch is input pixel `m` (a 1×1 window, stride 1, no padding)
-    /// with no odd-length padding, so a tile's patches are one run of input.
+    /// with no padding of the row length, so a tile's patches are one run of input.
     private let pointwise: Bool
 
-    var constantByteCount: Int { weights.data.byteCount + weights.bias.byteCount + requantizer.scales.byteCount }
+    var constantByteCount: Int { weights.byteCount + requantizer.scales.byteCount }
 
-    /// Int16 values per gathered row (`k` rounded up to even).
-    private var rowLength: Int { weights.pairCount * 2 }
+    /// Values per gathered row: int16 with `k` rounded up to even, or bytes with `k` rounded up to
+    /// a multiple of 4 (``QuantizedPackedWeights/Layout/quads``).
+    private var rowLength: Int {
+        switch weights.layout {
+        case .pairs: weights.pairCount * 2
+        case .quads: weights.quadCount * 4
+        }
+    }
 
-    /// Per thread: the tile's gathered rows (int16), then int32 sums (reference arithmetic).
+    /// Bytes of one thread's gathered rows (none when the 8-bit product reads the input in place).
+    private var gatherByteCount: Int {
+        switch weights.layout {
+        case .pairs: QuantizedGemm.tileRows * rowLength * MemoryLayout<Int16>.stride
+        case .quads: pointwise ? 0 : QuantizedGemm.tileRows * rowLength
+        }
+    }
+
+    /// Per thread: the tile's gathered rows, then int32 sums (reference arithmetic).
     var scratchBytesPerThread: Int {
-        QuantizedGemm.tileRows * rowLength * MemoryLayout<Int16>.stride
-            + gemm.sumCount(rows: QuantizedGemm.tileRows) * MemoryLayout<Int32>.stride
+        gatherByteCount + gemm.sumCount(rows: QuantizedGemm.tileRows) * MemoryLayout<Int32>.stride
     }
 
     private var context: ExecutionContext?
@@ -133,18 +150,47 @@ final class QuantizedConv2DKernel: Kernel, ParallelJob {
 
     func run(tasks range: Range<Int>, thread: Int) {
         guard let context else { return }
-        let scratch = (context.scratch + thread * context.scratchStride).assumingMemoryBound(to: Int16.self)
-        if isSigned { run(Int8.self, range, scratch) } else { run(UInt8.self, range, scratch) }
+        let scratch = context.scratch + thread * context.scratchStride
+        // The sums follow the gathered rows (4-byte aligned: an even number of int16, or a multiple of 4 bytes).
+        let sums = (scratch + gatherByteCount).assumingMemoryBound(to: Int32.self)
+        if weights.layout == .quads {
+            runBytes(range, scratch.assumingMemoryBound(to: UInt8.self), sums)
+        } else if isSigned {
+            run(Int8.self, range, scratch.assumingMemoryBound(to: Int16.self), sums)
+        } else {
+            run(UInt8.self, range, scratch.assumingMemoryBound(to: Int16.self), sums)
+        }
+    }
+
+    /// The tiles of `range` with the 8-bit product (UINT8, ``QuantizedPackedWeights/Layout/quads``).
+    private func runBytes(
+        _ range: Range<Int>, _ scratch: UnsafeMutablePointer<UInt8>, _ sums: UnsafeMutablePointer<Int32>
+    ) {
+        let n = outputShape.channels
+        let length = rowLength
+        let out = output.assumingMemoryBound(to: UInt8.self)
+        let source = UnsafePointer(input.assumingMemoryBound(to: UInt8.self))
+        for tile in range {
+            let first = tile * QuantizedGemm.tileRows
+            let count = Swift.min(QuantizedGemm.tileRows, pixelCount - first)
+            if pointwise {
+                // A 1×1 window over every pixel in order: the tile's patches are its input pixels, read in place.
+                gemm.runBytes(
+                    rows: source + first * length, count: count, stride: length, out: out + first * n, sums: sums)
+            } else {
+                for r in 0..<count { gatherBytes(first + r, into: scratch + r * length) }
+                gemm.runBytes(rows: scratch, count: count, stride: length, out: out + first * n, sums: sums)
+            }
+        }
     }
 
     @inline(__always)
-    private func run<T: QuantizedElement>(_: T.Type, _ range: Range<Int>, _ scratch: UnsafeMutablePointer<Int16>) {
+    private func run<T: QuantizedElement>(
+        _: T.Type, _ range: Range<Int>, _ scratch: UnsafeMutablePointer<Int16>, _ sums: UnsafeMutablePointer<Int32>
+    ) {
         let n = outputShape.channels
         let length = rowLength
         let out = output.assumingMemoryBound(to: T.self)
-        // The sums follow the gathered rows (4-byte aligned: `length` is even).
-        let sums = UnsafeMutableRawPointer(scratch + QuantizedGemm.tileRows * length).assumingMemoryBound(
-            to: Int32.self)
         for tile in range {
             let first = tile * QuantizedGemm.tileRows
             let count = Swift.min(QuantizedGemm.tileRows, pixelCount - first)
@@ -195,6 +241,42 @@ final class QuantizedConv2DKernel: Kernel, ParallelJob {
             }
         }
         if rowLength > weights.k { p.pointee = 0 }
+    }
+
+    /// Writes output pixel `m`'s patch as UINT8 bytes (the input zero point outside the input, then
+    /// zeros up to a multiple of 4, which add nothing to the row's sum) to `patch`.
+    @inline(__always)
+    private func gatherBytes(_ m: Int, into patch: UnsafeMutablePointer<UInt8>) {
+        let perImage = outputShape.height * outputShape.width
+        let b = m / perImage
+        let rest = m % perImage
+        let oy = rest / outputShape.width
+        let ox = rest % outputShape.width
+        let cin = inputShape.channels
+        let source = input.assumingMemoryBound(to: UInt8.self)
+        let zeroPoint = UInt8(truncatingIfNeeded: inputZeroPoint)
+        var p = patch
+        let x0 = columns.origin(ox)
+        let span = columns.filter * cin
+        let contiguous = columns.dilation == 1 && x0 >= 0 && x0 + columns.filter <= inputShape.width
+        for ky in 0..<rows.filter {
+            let iy = rows.origin(oy) + ky * rows.dilation
+            if contiguous && iy >= 0 && iy < inputShape.height {
+                p.update(from: source + ((b * inputShape.height + iy) * inputShape.width + x0) * cin, count: span)
+                p += span
+                continue
+            }
+            for kx in 0..<columns.filter {
+                let ix = x0 + kx * columns.dilation
+                if iy >= 0 && iy < inputShape.height && ix >= 0 && ix < inputShape.width {
+                    p.update(from: source + ((b * inputShape.height + iy) * inputShape.width + ix) * cin, count: cin)
+                } else {
+                    p.update(repeating: zeroPoint, count: cin)
+                }
+                p += cin
+            }
+        }
+        p.update(repeating: 0, count: rowLength - weights.k)
     }
 }
 
