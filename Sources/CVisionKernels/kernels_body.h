@@ -332,10 +332,13 @@ static void VK_SUFFIX(dw_pixel)(const vk_dwconv *p, const float *const *rows, si
 // Channels [c, c + L) of output rows [row_begin, row_end) for a fixed window (inlined with
 // constant KH and KW; dilation 1): the block's weights stay in registers over all the pixels.
 // Every path adds the taps in XNNPACK's order, window column by window column (see dw_pixel).
-// Window rows outside the input read the zero row; window columns outside the input are
-// skipped (only the first and last few output columns check them).
-/// Output pixels per step of the interior loop of the fixed-window depthwise kernel: adjacent
-/// pixels share the input vectors they read.
+// Output columns go in groups of VK_DW_PIXELS: adjacent pixels share the input vectors they
+// read, and their sums are independent chains of multiply-adds, so the group runs at the
+// multiply-add units' throughput rather than at one pixel's latency. Window rows outside the
+// input read the zero row; a group that reaches past the input columns (the first and last
+// groups of a row, every group of a narrow layer) reads zeros there too, as XNNPACK's
+// indirection does with its zero buffer, and stores only the pixels inside the row.
+/// Output pixels per step of the fixed-window depthwise kernel.
 #define VK_DW_PIXELS 4
 
 #define VK_DW_BLOCK(NAME, T, L, LOAD, STORE, MAXF, MINF)                                                       \
@@ -347,6 +350,7 @@ static void VK_SUFFIX(dw_pixel)(const vk_dwconv *p, const float *const *rows, si
         for (size_t t = 0; t < KH * KW; t++) w[t] = LOAD(p->weights + t * C + c);                               \
         const T b = LOAD(p->weights + KH * KW * C + c);                                                         \
         const T vlo = (T)(p->lo), vhi = (T)(p->hi);                                                             \
+        const float *zeros = p->zeros + c;                                                                      \
         for (size_t oy = row_begin; oy < row_end; oy++) {                                                       \
             const ptrdiff_t iy0 = (ptrdiff_t)(oy * p->stride_h) - (ptrdiff_t)p->pad_top;                         \
             const float *in[KH];                                                                                \
@@ -355,44 +359,40 @@ static void VK_SUFFIX(dw_pixel)(const vk_dwconv *p, const float *const *rows, si
                 in[ky] = (iy >= 0 && iy < (ptrdiff_t)p->input_height ? p->input + (size_t)(iy - (ptrdiff_t)p->input_row_offset) * W * C : p->zeros) + c; \
             }                                                                                                   \
             float *out = p->output + (oy - p->output_row_offset) * OW * C + c;                                  \
-            size_t ox = inner_lo;                                                                               \
-            for (; ox + VK_DW_PIXELS <= inner_hi; ox += VK_DW_PIXELS) {                                         \
-                /* Each input vector is loaded once for all the pixels that use it. The loops are      */      \
-                /* unrolled explicitly: at -O2 clang otherwise keeps the 5x5 column-major order rolled */      \
-                /* and runs it at half speed.                                                          */      \
+            for (size_t ox = 0; ox < OW; ox += VK_DW_PIXELS) {                                                  \
                 T acc[VK_DW_PIXELS];                                                                            \
                 for (size_t q = 0; q < VK_DW_PIXELS; q++) acc[q] = b;                                           \
-                _Pragma("clang loop unroll(full)")                                                              \
-                for (size_t j = 0; j < (VK_DW_PIXELS - 1) * SW + KW; j++) {                                     \
+                const ptrdiff_t ix0 = (ptrdiff_t)(ox * SW) - (ptrdiff_t)p->pad_left;                             \
+                if (ox >= inner_lo && ox + VK_DW_PIXELS <= inner_hi) {                                          \
+                    /* Inside the input columns. The loops are unrolled explicitly: at -O2 clang */            \
+                    /* otherwise keeps the 5x5 column-major order rolled and runs it at half speed. */         \
                     _Pragma("clang loop unroll(full)")                                                          \
-                    for (size_t ky = 0; ky < KH; ky++) {                                                        \
-                        T x = LOAD(in[ky] + (ox * SW - p->pad_left + j) * C);                                    \
+                    for (size_t j = 0; j < (VK_DW_PIXELS - 1) * SW + KW; j++) {                                 \
                         _Pragma("clang loop unroll(full)")                                                      \
-                        for (size_t q = 0; q < VK_DW_PIXELS; q++)                                               \
-                            if (j >= q * SW && j - q * SW < KW) acc[q] = VK_FMA(x, w[ky * KW + j - q * SW], acc[q]); \
+                        for (size_t ky = 0; ky < KH; ky++) {                                                    \
+                            T x = LOAD(in[ky] + (size_t)(ix0 + (ptrdiff_t)j) * C);                              \
+                            _Pragma("clang loop unroll(full)")                                                  \
+                            for (size_t q = 0; q < VK_DW_PIXELS; q++)                                           \
+                                if (j >= q * SW && j - q * SW < KW) acc[q] = VK_FMA(x, w[ky * KW + j - q * SW], acc[q]); \
+                        }                                                                                       \
+                    }                                                                                           \
+                } else {                                                                                        \
+                    /* Columns outside the input read the zero row. */                                         \
+                    _Pragma("clang loop unroll(full)")                                                          \
+                    for (size_t j = 0; j < (VK_DW_PIXELS - 1) * SW + KW; j++) {                                 \
+                        const ptrdiff_t ix = ix0 + (ptrdiff_t)j;                                                \
+                        const int inside = ix >= 0 && ix < (ptrdiff_t)W;                                        \
+                        _Pragma("clang loop unroll(full)")                                                      \
+                        for (size_t ky = 0; ky < KH; ky++) {                                                    \
+                            T x = LOAD(inside ? in[ky] + (size_t)ix * C : zeros);                               \
+                            _Pragma("clang loop unroll(full)")                                                  \
+                            for (size_t q = 0; q < VK_DW_PIXELS; q++)                                           \
+                                if (j >= q * SW && j - q * SW < KW) acc[q] = VK_FMA(x, w[ky * KW + j - q * SW], acc[q]); \
+                        }                                                                                       \
                     }                                                                                           \
                 }                                                                                               \
-                for (size_t q = 0; q < VK_DW_PIXELS; q++) STORE(out + (ox + q) * C, MINF(vhi, MAXF(vlo, acc[q]))); \
-            }                                                                                                   \
-            for (; ox < inner_hi; ox++) {                                                                       \
-                T acc = b;                                                                                      \
-                for (size_t kx = 0; kx < KW; kx++)                                                              \
-                    for (size_t ky = 0; ky < KH; ky++)                                                          \
-                        acc = VK_FMA(LOAD(in[ky] + (ox * SW - p->pad_left + kx) * C), w[ky * KW + kx], acc);    \
-                STORE(out + ox * C, MINF(vhi, MAXF(vlo, acc)));                                                 \
-            }                                                                                                   \
-            for (size_t e = 0; e < OW - (inner_hi - inner_lo); e++) {                                           \
-                /* Edge columns: [0, inner_lo) then [inner_hi, OW). */                                          \
-                size_t ox = e < inner_lo ? e : inner_hi + (e - inner_lo);                                       \
-                const ptrdiff_t ix0 = (ptrdiff_t)(ox * SW) - (ptrdiff_t)p->pad_left;                             \
-                T acc = b;                                                                                      \
-                for (size_t kx = 0; kx < KW; kx++) {                                                            \
-                    ptrdiff_t ix = ix0 + (ptrdiff_t)kx;                                                         \
-                    if (ix < 0 || ix >= (ptrdiff_t)W) continue;                                                 \
-                    for (size_t ky = 0; ky < KH; ky++)                                                          \
-                        acc = VK_FMA(LOAD(in[ky] + (size_t)ix * C), w[ky * KW + kx], acc);                      \
-                }                                                                                               \
-                STORE(out + ox * C, MINF(vhi, MAXF(vlo, acc)));                                                 \
+                for (size_t q = 0; q < VK_DW_PIXELS; q++)                                                       \
+                    if (ox + q < OW) STORE(out + (ox + q) * C, MINF(vhi, MAXF(vlo, acc[q])));                    \
             }                                                                                                   \
         }                                                                                                       \
     }
