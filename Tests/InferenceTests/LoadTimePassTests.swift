@@ -203,7 +203,10 @@ import Testing
     }
 
     @Test func fusedDepthwiseBandsGiveTheSameBitsForAnyThreadCount() throws {
-        // The hand landmark model's depthwise → 1×1 fusions cut their bands by thread count.
+        // The hand landmark model's depthwise → 1×1 fusions cut their bands by thread count, and
+        // where the 1×1 expansion before them is fused too, into strips of bands by thread count
+        // (a strip's bands share the expanded rows their windows overlap; the first band of each
+        // strip computes them again).
         guard let path = SharedData.path("models/hand_landmarker.task") else {
             print("skipping: ../shared/models/hand_landmarker.task is absent")
             return
@@ -212,6 +215,27 @@ import Testing
         try expectSameBits(
             model, input: RandomInput.values(seed: 13, count: 224 * 224 * 3, low: 0, high: 1),
             threads: [1, 2, 3, 4])
+    }
+
+    @Test func fusesTheWholeInvertedResidualBlockWithTheWidestMiddleInTheHandLandmarkModel() throws {
+        guard let path = SharedData.path("models/hand_landmarker.task") else {
+            print("skipping: ../shared/models/hand_landmarker.task is absent")
+            return
+        }
+        let model = try ModelContainer(contentsOfFile: path).model(named: "hand_landmarks_detector.tflite")
+        let interpreter = try Interpreter(model: model, options: InterpreterOptions(threadCount: 1))
+        // The 112×112 block (#11 → #14 → #17): its expansion's 3.2 MB output is computed band by
+        // band inside the projection, with the depthwise convolution. The 56×56 and 28×28 blocks
+        // (expansions of 1.8 MB and 0.75 MB) keep their expansion as a kernel of its own, the
+        // depthwise convolution inside the projection.
+        let labels = Set(interpreter.kernelLabels)
+        #expect(!labels.contains("CONV_2D#11") && !labels.contains("DEPTHWISE_CONV_2D#14"))
+        #expect(labels.contains("CONV_2D#17"))
+        for (expansion, depthwise, projection) in [(20, 23, 26), (30, 33, 36), (39, 42, 45)] {
+            #expect(labels.contains("CONV_2D#\(expansion)"), "expansion #\(expansion) fused")
+            #expect(!labels.contains("DEPTHWISE_CONV_2D#\(depthwise)"))
+            #expect(labels.contains("CONV_2D#\(projection)"))
+        }
     }
 
     /// Runs `model` on `input` with each thread count (twice each: inputs are kept and nothing

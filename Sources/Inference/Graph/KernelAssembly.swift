@@ -44,11 +44,21 @@ final class KernelAssembly {
         for index in runtimeOperators where !lifetimes.aliased.contains(index) {
             var ctx = context(index)
             if let producer = fusion.depthwise[index] {
-                // The fused depthwise convolution's output lives in the convolution's scratch.
-                guard let stage = try DepthwiseConv2DKernel.make(context(producer)) as? DepthwiseConv2DKernel else {
+                // The fused depthwise convolution's output lives in the convolution's scratch, and
+                // so does its input when a 1×1 convolution computes it (the three fused).
+                var depthwiseContext = context(producer)
+                if let expansion = fusion.pointwise[producer] {
+                    depthwiseContext.fusedPointwise = try PointwiseDepthwiseKernel.stage(context(expansion))
+                }
+                switch try DepthwiseConv2DKernel.make(depthwiseContext) {
+                case let stage as DepthwiseConv2DKernel:
+                    ctx.fusedDepthwise = stage
+                case let stages as PointwiseDepthwiseKernel:
+                    ctx.fusedDepthwise = stages.depthwise
+                    ctx.fusedExpansion = stages.stage
+                default:
                     throw InferenceError.invalidModel("operator \(producer) cannot be fused into operator \(index)")
                 }
-                ctx.fusedDepthwise = stage
             }
             if let producer = fusion.pointwise[index] {
                 // The fused 1×1 convolution's output lives in the depthwise convolution's scratch.

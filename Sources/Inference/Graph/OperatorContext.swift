@@ -34,6 +34,9 @@ struct OperatorContext {
     /// A depthwise convolution fused into this 1×1 convolution: it computes input 0, which is
     /// then the depthwise convolution's input.
     var fusedDepthwise: DepthwiseConv2DKernel? = nil
+    /// A 1×1 convolution fused into that depthwise convolution: it computes the depthwise
+    /// convolution's input from this operator's input 0, band by band.
+    var fusedExpansion: PointwiseDepthwiseKernel.Stage? = nil
     /// A 1×1 convolution fused into this depthwise convolution: it computes input 0 from the
     /// stage's input, band by band.
     var fusedPointwise: PointwiseDepthwiseKernel.Stage? = nil

@@ -89,8 +89,8 @@ final class Conv2DKernel: Kernel, ParallelJob {
                 k: filterShape.channels, clamp: clamp, instructionSet: ctx.instructionSet,
                 placeholder: ctx.outputFloats(0))
             return DepthwisePointwiseKernel(
-                depthwise: stage, pointwise: pointwiseStage, output: ctx.outputFloats(0),
-                outputChannels: filterShape.batch, epilogue: epilogue)
+                expansion: ctx.fusedExpansion, depthwise: stage, pointwise: pointwiseStage,
+                output: ctx.outputFloats(0), outputChannels: filterShape.batch, epilogue: epilogue)
         }
         if pointwise && !clamp.isTanh,
             let sparse = SparseConvKernel(

@@ -5,9 +5,18 @@ import CVisionKernels
 /// and multiplies them by the 1×1 weights (dense or sparse) while they are in cache, so the
 /// depthwise output never goes through memory. Each value is computed exactly as the two
 /// kernels compute it separately.
+///
+/// With an `expansion` (the 1×1 convolution that writes the depthwise input, fused too), each
+/// band first computes the rows of the depthwise input that its windows reach into scratch as
+/// well, so a whole inverted-residual block runs band by band. A task is then a strip of
+/// consecutive bands (two strips per thread): a band keeps the rows it shares with the one
+/// before, moved to the front of the buffer, and computes only the new rows; the first band of
+/// a strip computes its shared rows again, exactly alike.
 final class DepthwisePointwiseKernel: Kernel, ParallelJob {
     /// Bytes of depthwise output a band aims at.
     static let bandBytes = 128 * 1024
+    /// Bytes of depthwise input a band aims at when an expansion computes that input.
+    static let expansionBandBytes = 512 * 1024
     /// Fewer pixels per band leave the 1×1 stage too few rows to multiply efficiently.
     static let minimumBandPixels = 48
     /// Fewest pixels per band when bands are cut smaller to share a layer between threads.
@@ -21,6 +30,8 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
         return rows * shape[2] >= minimumBandPixels
     }
 
+    /// The 1×1 convolution that computes the depthwise input, when fused.
+    let expansion: PointwiseDepthwiseKernel.Stage?
     let depthwise: DepthwiseConv2DKernel
     let pointwise: PointwiseWeights
     let output: UnsafeMutablePointer<Float>
@@ -31,14 +42,18 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
     /// Most rows per band (the band buffer's size).
     let bandRows: Int
     private let bandFloats: Int
-    /// Bands in the current job (see ``bandCount(height:width:bandRows:threads:)``).
+    /// Floats of the buffer of expanded rows (the depthwise input of a band; 0 without expansion).
+    private let expandedFloats: Int
+    /// Tasks per image in the current job: bands (see ``bandCount(height:width:bandRows:threads:)``),
+    /// or strips of bands with an expansion.
     private var bandCount = 1
 
     init(
-        depthwise: DepthwiseConv2DKernel, pointwise: PointwiseWeights, output: UnsafeMutablePointer<Float>,
-        outputChannels: Int,
+        expansion: PointwiseDepthwiseKernel.Stage? = nil, depthwise: DepthwiseConv2DKernel,
+        pointwise: PointwiseWeights, output: UnsafeMutablePointer<Float>, outputChannels: Int,
         epilogue: ConvEpilogue
     ) {
+        self.expansion = expansion
         self.depthwise = depthwise
         self.pointwise = pointwise
         self.output = output
@@ -46,14 +61,43 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
         self.epilogue = epilogue
         middle = depthwise.outputShape
         let rowBytes = Swift.max(1, middle.width * middle.channels * MemoryLayout<Float>.stride)
-        bandRows = Swift.max(1, Swift.min(middle.height, DepthwisePointwiseKernel.bandBytes / rowBytes))
+        var rows = Swift.max(1, Swift.min(middle.height, DepthwisePointwiseKernel.bandBytes / rowBytes))
+        if let expansion {
+            // Few enough rows that the expanded rows they reach fit their own budget.
+            let axis = depthwise.rows
+            let expandedRowBytes = Swift.max(
+                1, expansion.outputShape.width * expansion.channels * MemoryLayout<Float>.stride)
+            let fitting = DepthwisePointwiseKernel.expansionBandBytes / expandedRowBytes
+            while rows > 1 && Self.inputRows(forOutputRows: rows, axis) > fitting { rows -= 1 }
+            expandedFloats =
+                (Self.inputRows(forOutputRows: rows, axis) * expansion.outputShape.width * expansion.channels + 15)
+                / 16 * 16
+        } else {
+            expandedFloats = 0
+        }
+        bandRows = rows
         // Keep the band buffer 64-byte aligned for the stage after it.
         bandFloats = (bandRows * middle.width * middle.channels + 15) / 16 * 16
     }
 
-    var scratchBytesPerThread: Int { (bandFloats + pointwise.scratchFloats) * MemoryLayout<Float>.stride }
+    /// Input rows that `rows` consecutive output rows reach, at most.
+    private static func inputRows(forOutputRows rows: Int, _ axis: WindowAxis) -> Int {
+        (rows - 1) * axis.stride + (axis.filter - 1) * axis.dilation + 1
+    }
 
-    var constantByteCount: Int { depthwise.constantByteCount + pointwise.constantByteCount + epilogue.byteCount }
+    /// Scratch after the two buffers, for whichever 1×1 stage runs (they run one at a time).
+    private var stageScratchFloats: Int {
+        Swift.max(pointwise.scratchFloats, expansion?.pointwise.scratchFloats ?? 0)
+    }
+
+    var scratchBytesPerThread: Int {
+        (bandFloats + expandedFloats + stageScratchFloats) * MemoryLayout<Float>.stride
+    }
+
+    var constantByteCount: Int {
+        (expansion?.constantByteCount ?? 0) + depthwise.constantByteCount + pointwise.constantByteCount
+            + epilogue.byteCount
+    }
 
     private var context: ExecutionContext?
 
@@ -71,40 +115,112 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
 
     func execute(_ context: ExecutionContext) {
         self.context = context
-        bandCount = Self.bandCount(
-            height: middle.height, width: middle.width, bandRows: bandRows,
-            threads: context.pool.threadCount)
+        let threads = context.pool.threadCount
+        if expansion != nil {
+            // Strips of consecutive bands, two per thread: the bands of a strip share their
+            // expanded rows, so only the first band of a strip computes its overlap again.
+            bandCount =
+                threads == 1
+                ? 1
+                : RowBands.count(height: middle.height, wanted: 2 * threads, capacity: middle.height, threads: threads)
+        } else {
+            bandCount = Self.bandCount(height: middle.height, width: middle.width, bandRows: bandRows, threads: threads)
+        }
+        let expansionWork = expansion.map { $0.inputShape.channels * $0.channels / Swift.max(1, middle.channels) } ?? 0
         context.pool.run(
             self, taskCount: middle.batch * bandCount,
-            work: middle.batch * middle.height * middle.width * middle.channels * (outputChannels + 9))
+            work: middle.batch * middle.height * middle.width * middle.channels * (outputChannels + 9 + expansionWork))
         self.context = nil
     }
 
     func run(tasks range: Range<Int>, thread: Int) {
         guard let context else { return }
         let band = context.scratchFloats(thread: thread)
-        let c = middle.channels
-        let n = outputChannels
-        let imageIn = depthwise.inputShape.height * depthwise.inputShape.width * depthwise.inputShape.channels
+        let expanded = band + bandFloats
+        let scratch = expanded + expandedFloats
+        let depthwiseInput = depthwise.inputShape
+        let imageIn = depthwiseInput.height * depthwiseInput.width * depthwiseInput.channels
         for task in range {
             let b = task / bandCount
-            let index = task % bandCount
-            let span = RowBands.rows(index, of: bandCount, height: middle.height)
-            let first = span.lowerBound
-            let end = span.upperBound
-            var conv = depthwise.convolution
-            conv.input = UnsafePointer(depthwise.input + b * imageIn)
-            conv.output = band
-            conv.output_row_offset = first
-            withUnsafePointer(to: conv) { vk_dwconv_run($0, first, end) }
-            let pixels = (end - first) * middle.width
-            if depthwise.clamp.isTanh { depthwise.clamp.apply(to: band, count: pixels * c) }
-            // Output pixels of this band, counted over the batch.
-            let firstPixel = (b * middle.height + first) * middle.width
-            pointwise.multiply(band, pixels: pixels, output: output + firstPixel * n, scratch: band + bandFloats)
-            epilogue.apply(
-                InstructionSet(isa: depthwise.convolution.isa), output: output, channels: n,
-                rows: firstPixel..<(firstPixel + pixels), columns: 0..<n)
+            let span = RowBands.rows(task % bandCount, of: bandCount, height: middle.height)
+            guard let expansion else {
+                var conv = depthwise.convolution
+                conv.input = UnsafePointer(depthwise.input + b * imageIn)
+                compute(b, span.lowerBound, span.upperBound, conv, band: band, scratch: scratch)
+                continue
+            }
+            // A strip: bands of at most `bandRows` rows, in order, each keeping the expanded
+            // rows it shares with the one before.
+            let parts = (span.count + bandRows - 1) / bandRows
+            var held = 0..<0
+            for part in 0..<parts {
+                let rows = RowBands.rows(part, of: parts, height: span.count)
+                let first = span.lowerBound + rows.lowerBound
+                let end = span.lowerBound + rows.upperBound
+                held = expandedRows(expansion, b, first, end, held: held, into: expanded)
+                var conv = depthwise.convolution
+                conv.input = UnsafePointer(expanded)
+                conv.input_row_offset = held.lowerBound
+                compute(b, first, end, conv, band: band, scratch: scratch)
+            }
         }
+    }
+
+    /// Depthwise output rows `[first, end)` of image `b` through `conv` (its input set) into
+    /// `band`, then their 1×1 product into the output.
+    @inline(__always)
+    private func compute(
+        _ b: Int, _ first: Int, _ end: Int, _ conv: vk_dwconv, band: UnsafeMutablePointer<Float>,
+        scratch: UnsafeMutablePointer<Float>
+    ) {
+        var conv = conv
+        conv.output = band
+        conv.output_row_offset = first
+        withUnsafePointer(to: conv) { vk_dwconv_run($0, first, end) }
+        let pixels = (end - first) * middle.width
+        if depthwise.clamp.isTanh { depthwise.clamp.apply(to: band, count: pixels * middle.channels) }
+        // Output pixels of this band, counted over the batch.
+        let firstPixel = (b * middle.height + first) * middle.width
+        let n = outputChannels
+        pointwise.multiply(band, pixels: pixels, output: output + firstPixel * n, scratch: scratch)
+        epilogue.apply(
+            InstructionSet(isa: depthwise.convolution.isa), output: output, channels: n,
+            rows: firstPixel..<(firstPixel + pixels), columns: 0..<n)
+    }
+
+    /// Puts the expanded rows (inside the image) that depthwise output rows `[first, end)` of image
+    /// `b` reach into `buffer`, keeping those of `held` (rows of the same image already there)
+    /// that it still needs, and returns the rows it holds.
+    @inline(__always)
+    private func expandedRows(
+        _ expansion: PointwiseDepthwiseKernel.Stage, _ b: Int, _ first: Int, _ end: Int, held: Range<Int>,
+        into buffer: UnsafeMutablePointer<Float>
+    ) -> Range<Int> {
+        let axis = depthwise.rows
+        let height = expansion.outputShape.height
+        let low = Swift.max(0, axis.origin(first))
+        let high = Swift.min(height, axis.origin(end - 1) + (axis.filter - 1) * axis.dilation + 1)
+        // (None when the band's windows lie wholly in the padding: its rows are bias alone.)
+        guard low < high else { return low..<low }
+        let width = expansion.outputShape.width
+        let rowFloats = width * expansion.channels
+        var start = low
+        if held.lowerBound <= low && low < held.upperBound {
+            // The rows this band shares with the last one move to the front.
+            let kept = Swift.min(high, held.upperBound) - low
+            UnsafeMutableRawPointer(buffer).copyMemory(
+                from: buffer + (low - held.lowerBound) * rowFloats,
+                byteCount: kept * rowFloats * MemoryLayout<Float>.stride)
+            start = low + kept
+        }
+        if start < high {
+            let k = expansion.inputShape.channels
+            let imageIn = expansion.inputShape.height * expansion.inputShape.width * k
+            let a = UnsafePointer(expansion.input + b * imageIn + start * width * k)
+            expansion.pointwise.multiply(
+                a, pixels: (high - start) * width, output: buffer + (start - low) * rowFloats,
+                scratch: buffer + expandedFloats)
+        }
+        return low..<high
     }
 }
