@@ -1,7 +1,7 @@
 import Foundation
 
 /// The server's tracking sessions: one VIDEO-mode task instance each, used by one request at a
-/// time, closed after `idleSeconds` without a frame.
+/// time, closed after `idleSeconds` without a frame (counted from the end of the last one).
 final class SessionStore: @unchecked Sendable {
     // @unchecked: `sessions` is guarded by `lock`; a session's runner by the session's own lock.
     final class Session: @unchecked Sendable {
@@ -49,6 +49,14 @@ final class SessionStore: @unchecked Sendable {
         guard let session = sessions[id] else { throw ServerError.notFound("No open session '\(id)'.") }
         session.lastUsed = Date()
         return session
+    }
+
+    /// Marks `session` used now: called when a frame is done, so that the idle time counts from
+    /// the end of the last frame, however long that frame took.
+    func touch(_ session: Session) {
+        lock.lock()
+        defer { lock.unlock() }
+        session.lastUsed = Date()
     }
 
     /// Closes session `id`.

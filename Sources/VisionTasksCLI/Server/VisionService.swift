@@ -267,7 +267,10 @@ package final class VisionService: Sendable {
         }
         let image = try decodeImage(request)
         session.lock.lock()
-        defer { session.lock.unlock() }
+        defer {
+            session.lock.unlock()
+            sessions.touch(session)
+        }
         return .json(try session.runner.run(image, timestamp: timestamp))
     }
 }
