@@ -9,7 +9,7 @@ import CVisionKernels
 /// With an `expansion` (the 1×1 convolution that writes the depthwise input, fused too), each
 /// band first computes the rows of the depthwise input that its windows reach into scratch as
 /// well, so a whole inverted-residual block runs band by band. A task is then a strip of
-/// consecutive bands (two strips per thread): a band keeps the rows it shares with the one
+/// consecutive bands (four strips per thread): a band keeps the rows it shares with the one
 /// before, moved to the front of the buffer, and computes only the new rows; the first band of
 /// a strip computes its shared rows again, exactly alike.
 final class DepthwisePointwiseKernel: Kernel, ParallelJob {
@@ -117,12 +117,12 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
         self.context = context
         let threads = context.pool.threadCount
         if expansion != nil {
-            // Strips of consecutive bands, two per thread: the bands of a strip share their
+            // Strips of consecutive bands, four per thread: the bands of a strip share their
             // expanded rows, so only the first band of a strip computes its overlap again.
             bandCount =
                 threads == 1
                 ? 1
-                : RowBands.count(height: middle.height, wanted: 2 * threads, capacity: middle.height, threads: threads)
+                : RowBands.count(height: middle.height, wanted: 4 * threads, capacity: middle.height, threads: threads)
         } else {
             bandCount = Self.bandCount(height: middle.height, width: middle.width, bandRows: bandRows, threads: threads)
         }
