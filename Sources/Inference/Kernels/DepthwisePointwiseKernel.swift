@@ -68,21 +68,15 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
             let expandedRowBytes = Swift.max(
                 1, expansion.outputShape.width * expansion.channels * MemoryLayout<Float>.stride)
             let fitting = DepthwisePointwiseKernel.expansionBandBytes / expandedRowBytes
-            while rows > 1 && Self.inputRows(forOutputRows: rows, axis) > fitting { rows -= 1 }
-            expandedFloats =
-                (Self.inputRows(forOutputRows: rows, axis) * expansion.outputShape.width * expansion.channels + 15)
-                / 16 * 16
+            func expandedRows(_ rows: Int) -> Int { PointwiseDepthwiseKernel.inputRows(forOutputRows: rows, axis) }
+            while rows > 1 && expandedRows(rows) > fitting { rows -= 1 }
+            expandedFloats = (expandedRows(rows) * expansion.outputShape.width * expansion.channels + 15) / 16 * 16
         } else {
             expandedFloats = 0
         }
         bandRows = rows
         // Keep the band buffer 64-byte aligned for the stage after it.
         bandFloats = (bandRows * middle.width * middle.channels + 15) / 16 * 16
-    }
-
-    /// Input rows that `rows` consecutive output rows reach, at most.
-    private static func inputRows(forOutputRows rows: Int, _ axis: WindowAxis) -> Int {
-        (rows - 1) * axis.stride + (axis.filter - 1) * axis.dilation + 1
     }
 
     /// Scratch after the two buffers, for whichever 1×1 stage runs (they run one at a time).

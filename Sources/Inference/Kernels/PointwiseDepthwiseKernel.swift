@@ -92,8 +92,9 @@ final class PointwiseDepthwiseKernel: Kernel, ParallelJob {
         RowBands.count(height: height, wanted: 1, capacity: bandRows, threads: threads)
     }
 
-    /// Input rows that `rows` consecutive output rows reach, at most.
-    private static func inputRows(forOutputRows rows: Int, _ axis: WindowAxis) -> Int {
+    /// Input rows that `rows` consecutive output rows reach, at most (also the expanded rows of
+    /// ``DepthwisePointwiseKernel``'s bands).
+    static func inputRows(forOutputRows rows: Int, _ axis: WindowAxis) -> Int {
         (rows - 1) * axis.stride + (axis.filter - 1) * axis.dilation + 1
     }
 

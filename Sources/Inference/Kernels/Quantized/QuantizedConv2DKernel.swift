@@ -205,41 +205,54 @@ final class QuantizedConv2DKernel: Kernel, ParallelJob {
         }
     }
 
-    /// Writes output pixel `m`'s patch (kh × kw × cin activations widened to int16, the input
-    /// zero point outside the input, one zero of padding for an odd length) to `patch`.
+    /// Walks output pixel `m`'s window (kh × kw × cin activations, in patch order) as runs:
+    /// `copy(offset, count)` for `count` consecutive input values from element `offset` of the
+    /// input, `fill(count)` for `count` positions outside the input. Window rows wholly inside the
+    /// input with undilated columns are one run.
     @inline(__always)
-    private func gather<T: QuantizedElement>(_: T.Type, _ m: Int, into patch: UnsafeMutablePointer<Int16>) {
+    private func walkPatch(_ m: Int, copy: (Int, Int) -> Void, fill: (Int) -> Void) {
         let perImage = outputShape.height * outputShape.width
         let b = m / perImage
         let rest = m % perImage
         let oy = rest / outputShape.width
         let ox = rest % outputShape.width
         let cin = inputShape.channels
-        let source = input.assumingMemoryBound(to: T.self)
-        var p = patch
         let x0 = columns.origin(ox)
-        let span = columns.filter * cin
-        // Window rows wholly inside the input with undilated columns are one run of bytes.
         let contiguous = columns.dilation == 1 && x0 >= 0 && x0 + columns.filter <= inputShape.width
         for ky in 0..<rows.filter {
             let iy = rows.origin(oy) + ky * rows.dilation
-            if contiguous && iy >= 0 && iy < inputShape.height {
-                QuantizedWiden.widen(
-                    source + ((b * inputShape.height + iy) * inputShape.width + x0) * cin, to: p, count: span)
-                p += span
+            let rowInside = iy >= 0 && iy < inputShape.height
+            if contiguous && rowInside {
+                copy(((b * inputShape.height + iy) * inputShape.width + x0) * cin, columns.filter * cin)
                 continue
             }
             for kx in 0..<columns.filter {
                 let ix = x0 + kx * columns.dilation
-                if iy >= 0 && iy < inputShape.height && ix >= 0 && ix < inputShape.width {
-                    QuantizedWiden.widen(
-                        source + ((b * inputShape.height + iy) * inputShape.width + ix) * cin, to: p, count: cin)
+                if rowInside && ix >= 0 && ix < inputShape.width {
+                    copy(((b * inputShape.height + iy) * inputShape.width + ix) * cin, cin)
                 } else {
-                    p.update(repeating: inputZeroPoint, count: cin)
+                    fill(cin)
                 }
-                p += cin
             }
         }
+    }
+
+    /// Writes output pixel `m`'s patch (activations widened to int16, the input zero point
+    /// outside the input, one zero of padding for an odd length) to `patch`.
+    @inline(__always)
+    private func gather<T: QuantizedElement>(_: T.Type, _ m: Int, into patch: UnsafeMutablePointer<Int16>) {
+        let source = input.assumingMemoryBound(to: T.self)
+        var p = patch
+        walkPatch(
+            m,
+            copy: { offset, count in
+                QuantizedWiden.widen(source + offset, to: p, count: count)
+                p += count
+            },
+            fill: { count in
+                p.update(repeating: inputZeroPoint, count: count)
+                p += count
+            })
         if rowLength > weights.k { p.pointee = 0 }
     }
 
@@ -247,35 +260,19 @@ final class QuantizedConv2DKernel: Kernel, ParallelJob {
     /// zeros up to a multiple of 4, which add nothing to the row's sum) to `patch`.
     @inline(__always)
     private func gatherBytes(_ m: Int, into patch: UnsafeMutablePointer<UInt8>) {
-        let perImage = outputShape.height * outputShape.width
-        let b = m / perImage
-        let rest = m % perImage
-        let oy = rest / outputShape.width
-        let ox = rest % outputShape.width
-        let cin = inputShape.channels
         let source = input.assumingMemoryBound(to: UInt8.self)
         let zeroPoint = UInt8(truncatingIfNeeded: inputZeroPoint)
         var p = patch
-        let x0 = columns.origin(ox)
-        let span = columns.filter * cin
-        let contiguous = columns.dilation == 1 && x0 >= 0 && x0 + columns.filter <= inputShape.width
-        for ky in 0..<rows.filter {
-            let iy = rows.origin(oy) + ky * rows.dilation
-            if contiguous && iy >= 0 && iy < inputShape.height {
-                p.update(from: source + ((b * inputShape.height + iy) * inputShape.width + x0) * cin, count: span)
-                p += span
-                continue
-            }
-            for kx in 0..<columns.filter {
-                let ix = x0 + kx * columns.dilation
-                if iy >= 0 && iy < inputShape.height && ix >= 0 && ix < inputShape.width {
-                    p.update(from: source + ((b * inputShape.height + iy) * inputShape.width + ix) * cin, count: cin)
-                } else {
-                    p.update(repeating: zeroPoint, count: cin)
-                }
-                p += cin
-            }
-        }
+        walkPatch(
+            m,
+            copy: { offset, count in
+                p.update(from: source + offset, count: count)
+                p += count
+            },
+            fill: { count in
+                p.update(repeating: zeroPoint, count: count)
+                p += count
+            })
         p.update(repeating: 0, count: rowLength - weights.k)
     }
 }
