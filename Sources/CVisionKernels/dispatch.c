@@ -16,6 +16,7 @@
     void vk_add_pixels_##suffix(const float *, const float *, size_t, float *, size_t, size_t, float, float,     \
                                 const float *);                                                                \
     void vk_prelu_pixels_##suffix(const float *, float *, size_t, size_t, const float *);                        \
+    void vk_scale_pixels_##suffix(const float *, const float *, float *, size_t, size_t, float, float);          \
     void vk_max_pool_##suffix(const vk_conv_geometry *, float *, size_t, size_t, float, float);                \
     void vk_avg_pool_##suffix(const vk_conv_geometry *, float *, size_t, size_t, int, float, float);           \
     void vk_hard_swish_##suffix(const float *, float *, size_t);                                             \
@@ -246,6 +247,11 @@ void vk_add_pixels(vk_isa isa, const float *a, const float *b, size_t b_channels
 
 void vk_prelu_pixels(vk_isa isa, const float *x, float *out, size_t pixels, size_t channels, const float *alpha) {
     VK_DISPATCH(isa, vk_prelu_pixels, x, out, pixels, channels, alpha)
+}
+
+void vk_scale_pixels(vk_isa isa, const float *x, const float *scale, float *out, size_t pixels, size_t channels,
+                     float lo, float hi) {
+    VK_DISPATCH(isa, vk_scale_pixels, x, scale, out, pixels, channels, lo, hi)
 }
 
 void vk_max_pool(vk_isa isa, const vk_conv_geometry *geometry, float *output, size_t row_begin, size_t row_end,

@@ -346,14 +346,15 @@ static void VK_SUFFIX(dw_pixel)(const vk_dwconv *p, const float *const *rows, si
                                                            size_t c, size_t row_begin, size_t row_end,         \
                                                            size_t inner_lo, size_t inner_hi) {                 \
         const size_t C = p->channels, W = p->input_width, OW = p->output_width;                                 \
-        T w[KH * KW];                                                                                           \
+        /* Fixed sizes (KH, KW <= 5): a variable-length array stays on the stack after inlining. */     \
+        T w[25];                                                                                                \
         for (size_t t = 0; t < KH * KW; t++) w[t] = LOAD(p->weights + t * C + c);                               \
         const T b = LOAD(p->weights + KH * KW * C + c);                                                         \
         const T vlo = (T)(p->lo), vhi = (T)(p->hi);                                                             \
         const float *zeros = p->zeros + c;                                                                      \
         for (size_t oy = row_begin; oy < row_end; oy++) {                                                       \
             const ptrdiff_t iy0 = (ptrdiff_t)(oy * p->stride_h) - (ptrdiff_t)p->pad_top;                         \
-            const float *in[KH];                                                                                \
+            const float *in[5];                                                                                 \
             for (size_t ky = 0; ky < KH; ky++) {                                                                \
                 ptrdiff_t iy = iy0 + (ptrdiff_t)(ky * p->dilation_h);                                           \
                 in[ky] = (iy >= 0 && iy < (ptrdiff_t)p->input_height ? p->input + (size_t)(iy - (ptrdiff_t)p->input_row_offset) * W * C : p->zeros) + c; \
@@ -563,6 +564,24 @@ void VK_SUFFIX(vk_add_pixels)(const float *a, const float *b, size_t bc, float *
         }
     }
 }
+
+// Channels [c, C) of one pixel times their scales, clamped.
+#define VK_SCALE_BODY(T, L, LOAD, STORE, MAXF, MINF)                                                 \
+    for (; c + L <= C; c += L) STORE(out + c, MINF((T)(hi), MAXF((T)(lo), LOAD(x + c) * LOAD(scale + c))));
+
+void VK_SUFFIX(vk_scale_pixels)(const float *x, const float *scale, float *out, size_t pixels, size_t C, float lo,
+                                float hi) {
+    for (size_t p = 0; p < pixels; p++, x += C, out += C) {
+        size_t c = 0;
+        VK_SCALE_BODY(vk_v, VK_LANES, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)
+#if VK_LANES == 16
+        VK_SCALE_BODY(vk_h, 8, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
+#endif
+        VK_SCALE_BODY(VK_SUFFIX(vk_q), 4, VK_LOADQ, VK_STOREQ, VK_SELMAX, VK_SELMIN)
+        for (; c < C; c++) out[c] = VK_SELMIN(hi, VK_SELMAX(lo, x[c] * scale[c]));
+    }
+}
+#undef VK_SCALE_BODY
 
 void VK_SUFFIX(vk_prelu_pixels)(const float *x, float *out, size_t pixels, size_t C, const float *alpha) {
     for (size_t p = 0; p < pixels; p++, x += C, out += C) {

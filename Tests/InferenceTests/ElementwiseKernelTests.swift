@@ -38,6 +38,24 @@ import Testing
         #expect(out == (0..<57).map { 1 + row[$0 % 19] })
     }
 
+    @Test func channelScalesMultiplyEveryPixelWhicheverOperandHoldsThem() {
+        // 5 × 3 pixels of 29 channels (16 + 8 + 4 + 1 lanes) times one scale per channel, as a
+        // squeeze-and-excitation gate; the scales first or second, on one and two threads.
+        let channels = 29
+        let pixels = (0..<(15 * channels)).map { Float($0 % 23) - 11.5 }
+        let scales = (0..<channels).map { Float($0) / 8 - 1 }
+        let expected = pixels.indices.map { pixels[$0] * scales[$0 % channels] }
+        for threads in [1, 2] {
+            let first = binary(.mul, pixels, [1, 5, 3, channels], scales, [1, 1, 1, channels], threads: threads)
+            #expect(first.0 == [1, 5, 3, channels])
+            #expect(first.1 == expected)
+            let second = binary(.mul, scales, [channels], pixels, [5, 3, channels], threads: threads)
+            #expect(second.1 == expected)
+        }
+        let relu6 = binary(.mul, pixels, [15, channels], scales, [channels], clamp: ActivationClamp(.relu6)!)
+        #expect(relu6.1 == expected.map { min(max($0, 0), 6) })
+    }
+
     @Test func fusedActivationAppliesToTheSum() {
         let a: [Float] = [-5, -1, 0, 2, 5, 9, 1, 3, 4]
         let b: [Float] = [1, 1, 1, 1, 1, 1, 1, 1, 1]

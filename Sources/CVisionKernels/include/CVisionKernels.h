@@ -303,6 +303,12 @@ void vk_add_pixels(vk_isa isa, const float *a, const float *b, size_t b_channels
 /// PRELU over `pixels` pixels of `channels` floats with one slope per channel; `out` may be `x`.
 void vk_prelu_pixels(vk_isa isa, const float *x, float *out, size_t pixels, size_t channels, const float *alpha);
 
+/// For `pixels` pixels of `channels` floats: `out = clamp(x · scale, lo, hi)` with one scale per
+/// channel (a MUL whose other operand is a channel vector, as squeeze-and-excitation gates are);
+/// `out` may be `x`.
+void vk_scale_pixels(vk_isa isa, const float *x, const float *scale, float *out, size_t pixels, size_t channels,
+                     float lo, float hi);
+
 /// AVERAGE_POOL_2D rows `[row_begin, row_end)` (counted over the batch) as XNNPACK computes it
 /// (src/f32-avgpool/avgpool.c.in, src/operators/average-pooling-nhwc.c): the window's taps
 /// column by column (`kx · kernel_height + ky`, src/indirection.c), zeros for taps outside the

@@ -1,3 +1,4 @@
+import CVisionKernels
 import ModelFile
 
 /// An element-wise operation of two float operands.
@@ -79,6 +80,14 @@ final class BinaryKernel: Kernel, ParallelJob {
     /// Rows per task when rows are shorter than a chunk (a channel vector broadcast over the
     /// pixels of an image: one row per pixel would make a task per pixel).
     let rowsPerTask: Int
+    /// For a MUL of pixels by one vector of per-channel scales (a squeeze-and-excitation gate):
+    /// which operand holds the pixels. Such rows are as short as the channel count, and the
+    /// generic row walk costs more than the multiplications (0.12 ms for the selfie segmenter's
+    /// 128 × 128 × 16 MUL at one thread).
+    let scaledOperand: ScaledOperand?
+    let instructionSet: InstructionSet
+
+    enum ScaledOperand { case a, b }
 
     static func make(_ ctx: OperatorContext, operation: Operation) throws -> Kernel {
         try ctx.expect(inputs: 2...2, outputs: 1)
@@ -105,12 +114,13 @@ final class BinaryKernel: Kernel, ParallelJob {
         }
         return BinaryKernel(
             operation: operation, a: ctx.inputFloats(0), b: ctx.inputFloats(1),
-            output: ctx.outputFloats(0), shape: shape, clamp: clamp)
+            output: ctx.outputFloats(0), shape: shape, clamp: clamp, instructionSet: ctx.instructionSet)
     }
 
     init(
         operation: Operation, a: UnsafeMutablePointer<Float>, b: UnsafeMutablePointer<Float>,
-        output: UnsafeMutablePointer<Float>, shape: BroadcastShape, clamp: ActivationClamp
+        output: UnsafeMutablePointer<Float>, shape: BroadcastShape, clamp: ActivationClamp,
+        instructionSet: InstructionSet = .best
     ) {
         self.operation = operation
         self.a = a
@@ -122,6 +132,17 @@ final class BinaryKernel: Kernel, ParallelJob {
         chunksPerRow = (inner + BinaryKernel.chunk - 1) / BinaryKernel.chunk
         rowCount = shape.dims.dropLast().reduce(1, *)
         rowsPerTask = Swift.max(1, BinaryKernel.chunk / Swift.max(1, inner))
+        self.instructionSet = instructionSet
+        if operation == .mul, !clamp.isTanh, shape.dims.count == 2, chunksPerRow == 1 {
+            // a · b equals b · a bit for bit, so either operand may be the pixels.
+            switch (shape.stridesA, shape.stridesB) {
+            case ([inner, 1], [0, 1]): scaledOperand = .a
+            case ([0, 1], [inner, 1]): scaledOperand = .b
+            default: scaledOperand = nil
+            }
+        } else {
+            scaledOperand = nil
+        }
     }
 
     func execute(_ context: ExecutionContext) {
@@ -130,6 +151,17 @@ final class BinaryKernel: Kernel, ParallelJob {
     }
 
     func run(tasks range: Range<Int>, thread: Int) {
+        if let scaledOperand {
+            let first = range.lowerBound * rowsPerTask
+            let end = Swift.min(rowCount, range.upperBound * rowsPerTask)
+            guard first < end else { return }
+            let inner = shape.dims[1]
+            let (pixels, scales) = scaledOperand == .a ? (a, b) : (b, a)
+            vk_scale_pixels(
+                instructionSet.isa, pixels + first * inner, scales, output + first * inner, end - first, inner,
+                clamp.lower, clamp.upper)
+            return
+        }
         switch operation {
         case .add: run(AddOperation.self, range)
         case .sub: run(SubOperation.self, range)

@@ -634,7 +634,7 @@ static void test_add_prelu(size_t cases) {
         const int with_alpha = rng_next() % 2;
         float lo, hi;
         random_clamp(&lo, &hi);
-        float *ref = NULL, *ref_prelu = NULL;
+        float *ref = NULL, *ref_prelu = NULL, *ref_scale = NULL;
         for (size_t i = 0; i < isa_count; i++) {
             float *out = out_buffer(pixels * C);
             vk_add_pixels(isas[i], a, b, bc, out, pixels, C, lo, hi, with_alpha ? alpha : NULL);
@@ -652,20 +652,31 @@ static void test_add_prelu(size_t cases) {
             stat *sp = stat_for("prelu_pixels", isas[i]);
             sp->cases++;
             check_guard(sp, pr, pixels * C);
+            // A channel vector of scales (alpha) times every pixel, clamped.
+            float *sc = out_buffer(pixels * C);
+            vk_scale_pixels(isas[i], a, alpha, sc, pixels, C, lo, hi);
+            stat *ss = stat_for("scale_pixels", isas[i]);
+            ss->cases++;
+            check_guard(ss, sc, pixels * C);
             if (i == 0) {
                 ref = out;
                 ref_prelu = pr;
+                ref_scale = sc;
                 digest_f32(s, out, pixels * C);
                 digest_f32(sp, pr, pixels * C);
+                digest_f32(ss, sc, pixels * C);
             } else {
                 compare_f32(s, ref, out, pixels * C);
                 compare_f32(sp, ref_prelu, pr, pixels * C);
+                compare_f32(ss, ref_scale, sc, pixels * C);
                 free(out);
                 free(pr);
+                free(sc);
             }
         }
         free(ref);
         free(ref_prelu);
+        free(ref_scale);
         free(a);
         free(b);
         free(alpha);
