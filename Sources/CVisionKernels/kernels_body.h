@@ -573,12 +573,7 @@ void VK_SUFFIX(vk_scale_pixels)(const float *x, const float *scale, float *out, 
                                 float hi) {
     for (size_t p = 0; p < pixels; p++, x += C, out += C) {
         size_t c = 0;
-        VK_SCALE_BODY(vk_v, VK_LANES, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)
-#if VK_LANES == 16
-        VK_SCALE_BODY(vk_h, 8, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
-#endif
-        VK_SCALE_BODY(VK_SUFFIX(vk_q), 4, VK_LOADQ, VK_STOREQ, VK_SELMAX, VK_SELMIN)
-        for (; c < C; c++) out[c] = VK_SELMIN(hi, VK_SELMAX(lo, x[c] * scale[c]));
+        VK_EACH_WIDTH(VK_SCALE_BODY)
     }
 }
 #undef VK_SCALE_BODY
