@@ -16,7 +16,9 @@
     void vk_add_pixels_##suffix(const float *, const float *, size_t, float *, size_t, size_t, float, float,     \
                                 const float *);                                                                \
     void vk_prelu_pixels_##suffix(const float *, float *, size_t, size_t, const float *);                        \
-    void vk_scale_pixels_##suffix(const float *, const float *, float *, size_t, size_t, float, float);          \
+    void vk_binary_rows_##suffix(vk_binary_op, const float *, size_t, int, const float *, size_t, int, float *,  \
+                                 size_t, size_t, float, float);                                                \
+    void vk_transpose_##suffix(const float *, size_t, size_t, float *, size_t, size_t);                         \
     void vk_max_pool_##suffix(const vk_conv_geometry *, float *, size_t, size_t, float, float);                \
     void vk_avg_pool_##suffix(const vk_conv_geometry *, float *, size_t, size_t, int, float, float);           \
     void vk_hard_swish_##suffix(const float *, float *, size_t);                                             \
@@ -249,9 +251,14 @@ void vk_prelu_pixels(vk_isa isa, const float *x, float *out, size_t pixels, size
     VK_DISPATCH(isa, vk_prelu_pixels, x, out, pixels, channels, alpha)
 }
 
-void vk_scale_pixels(vk_isa isa, const float *x, const float *scale, float *out, size_t pixels, size_t channels,
-                     float lo, float hi) {
-    VK_DISPATCH(isa, vk_scale_pixels, x, scale, out, pixels, channels, lo, hi)
+void vk_binary_rows(vk_isa isa, vk_binary_op op, const float *a, size_t a_row, int a_inner, const float *b,
+                    size_t b_row, int b_inner, float *out, size_t rows, size_t inner, float lo, float hi) {
+    VK_DISPATCH(isa, vk_binary_rows, op, a, a_row, a_inner, b, b_row, b_inner, out, rows, inner, lo, hi)
+}
+
+void vk_transpose(vk_isa isa, const float *input, size_t rows, size_t columns, float *output, size_t row_begin,
+                  size_t row_end) {
+    VK_DISPATCH(isa, vk_transpose, input, rows, columns, output, row_begin, row_end)
 }
 
 void vk_max_pool(vk_isa isa, const vk_conv_geometry *geometry, float *output, size_t row_begin, size_t row_end,

@@ -565,18 +565,44 @@ void VK_SUFFIX(vk_add_pixels)(const float *a, const float *b, size_t bc, float *
     }
 }
 
-// Channels [c, C) of one pixel times their scales, clamped.
-#define VK_SCALE_BODY(T, L, LOAD, STORE, MAXF, MINF)                                                 \
-    for (; c + L <= C; c += L) STORE(out + c, MINF((T)(hi), MAXF((T)(lo), LOAD(x + c) * LOAD(scale + c))));
+// MARK: Element-wise rows
 
-void VK_SUFFIX(vk_scale_pixels)(const float *x, const float *scale, float *out, size_t pixels, size_t C, float lo,
-                                float hi) {
-    for (size_t p = 0; p < pixels; p++, x += C, out += C) {
-        size_t c = 0;
-        VK_EACH_WIDTH(VK_SCALE_BODY)
+// `rows` rows of `inner` outputs; each operand either steps through its row (inner step 1) or
+// repeats its row's first value (inner step 0), and moves by its own row step from row to row.
+// The clamp is two selects, `v < lo ? lo : v` then `> hi ? hi : ...`, so a NaN passes and a -0
+// stays -0 on every instruction set, as in the Swift kernel this replaced.
+#define VK_BINARY_LOOP(EXPR)                                                                               \
+    for (size_t r = 0; r < rows; r++, a += a_row, b += b_row, out += inner) {                           \
+        size_t i = 0;                                                                                      \
+        for (; i + VK_LANES <= inner; i += VK_LANES) {                                                     \
+            const vk_v x = a_inner ? VK_LOAD(a + i) : (vk_v)(a[0]);                                        \
+            const vk_v y = b_inner ? VK_LOAD(b + i) : (vk_v)(b[0]);                                        \
+            const vk_v v = (EXPR), low = v < vlo ? vlo : v;                                               \
+            VK_STORE(out + i, low > vhi ? vhi : low);                                                      \
+        }                                                                                                  \
+        for (; i < inner; i++) {                                                                           \
+            const float x = a[a_inner ? i : 0], y = b[b_inner ? i : 0];                                    \
+            const float v = (EXPR), low = v < lo ? lo : v;                                                 \
+            out[i] = low > hi ? hi : low;                                                                  \
+        }                                                                                                  \
+    }
+
+void VK_SUFFIX(vk_binary_rows)(vk_binary_op op, const float *a, size_t a_row, int a_inner, const float *b,
+                               size_t b_row, int b_inner, float *out, size_t rows, size_t inner, float lo,
+                               float hi) {
+    const vk_v vlo = (vk_v)(lo), vhi = (vk_v)(hi);
+    switch (op) {
+    case VK_BINARY_ADD: VK_BINARY_LOOP(x + y) break;
+    case VK_BINARY_SUB: VK_BINARY_LOOP(x - y) break;
+    case VK_BINARY_MUL: VK_BINARY_LOOP(x * y) break;
+    case VK_BINARY_DIV: VK_BINARY_LOOP(x / y) break;
+    case VK_BINARY_MAXIMUM: VK_BINARY_LOOP(x > y ? x : y) break;
+    case VK_BINARY_MINIMUM: VK_BINARY_LOOP(x < y ? x : y) break;
+    case VK_BINARY_PRELU: VK_BINARY_LOOP(x >= 0.0f ? x : x * y) break;
+    case VK_BINARY_SQUARED_DIFFERENCE: VK_BINARY_LOOP((x - y) * (x - y)) break;
     }
 }
-#undef VK_SCALE_BODY
+#undef VK_BINARY_LOOP
 
 void VK_SUFFIX(vk_prelu_pixels)(const float *x, float *out, size_t pixels, size_t C, const float *alpha) {
     for (size_t p = 0; p < pixels; p++, x += C, out += C) {
@@ -595,6 +621,50 @@ void VK_SUFFIX(vk_prelu_pixels)(const float *x, float *out, size_t pixels, size_
 #endif
         for (; c < C; c++) out[c] = x[c] >= 0.0f ? x[c] : x[c] * alpha[c];
     }
+}
+
+// MARK: Transpose
+
+// Output rows [row_begin, row_end) of the transpose of a `rows` x `cols` matrix: out[j][i] =
+// in[i][j]. Blocks of 8 x 8 go through registers (three rounds of shuffles); the edges are copied
+// one value at a time.
+void VK_SUFFIX(vk_transpose)(const float *in, size_t rows, size_t cols, float *out, size_t row_begin,
+                             size_t row_end) {
+    if (row_end > cols) row_end = cols;
+    size_t j = row_begin;
+    for (; j + 8 <= row_end; j += 8) {
+        size_t i = 0;
+        for (; i + 8 <= rows; i += 8) {
+            vk_h v[8];
+            for (size_t r = 0; r < 8; r++) v[r] = VK_LOADH(in + (i + r) * cols + j);
+            // Pairs of rows: even and odd columns interleaved.
+            vk_h s[8];
+            for (size_t r = 0; r < 8; r += 2) {
+                s[r] = __builtin_shufflevector(v[r], v[r + 1], 0, 8, 2, 10, 4, 12, 6, 14);
+                s[r + 1] = __builtin_shufflevector(v[r], v[r + 1], 1, 9, 3, 11, 5, 13, 7, 15);
+            }
+            // Quads of rows: columns (0, 4), (2, 6), (1, 5), (3, 7) of four rows each.
+            vk_h u[8];
+            for (size_t h = 0; h < 8; h += 4) {
+                u[h] = __builtin_shufflevector(s[h], s[h + 2], 0, 1, 8, 9, 4, 5, 12, 13);
+                u[h + 1] = __builtin_shufflevector(s[h], s[h + 2], 2, 3, 10, 11, 6, 7, 14, 15);
+                u[h + 2] = __builtin_shufflevector(s[h + 1], s[h + 3], 0, 1, 8, 9, 4, 5, 12, 13);
+                u[h + 3] = __builtin_shufflevector(s[h + 1], s[h + 3], 2, 3, 10, 11, 6, 7, 14, 15);
+            }
+            // Whole columns: u[q] holds columns (a, a + 4) of rows 0-3, u[q + 4] of rows 4-7.
+            static const size_t column[4] = {0, 2, 1, 3};
+            for (size_t q = 0; q < 4; q++) {
+                VK_STOREH(out + (j + column[q]) * rows + i,
+                          __builtin_shufflevector(u[q], u[q + 4], 0, 1, 2, 3, 8, 9, 10, 11));
+                VK_STOREH(out + (j + column[q] + 4) * rows + i,
+                          __builtin_shufflevector(u[q], u[q + 4], 4, 5, 6, 7, 12, 13, 14, 15));
+            }
+        }
+        for (; i < rows; i++)
+            for (size_t c = 0; c < 8; c++) out[(j + c) * rows + i] = in[i * cols + j + c];
+    }
+    for (; j < row_end; j++)
+        for (size_t i = 0; i < rows; i++) out[j * rows + i] = in[i * cols + j];
 }
 
 // MARK: Pooling

@@ -56,6 +56,62 @@ import Testing
         #expect(relu6.1 == expected.map { min(max($0, 0), 6) })
     }
 
+    /// The C row kernel (shapes that merge to two dimensions) computes every operation, broadcast
+    /// and activation as defined, -0 and NaN included, in every build: the operation rounded once,
+    /// then `v < lo ? lo : v` and `> hi ? hi : ...` — XNNPACK's `max(min, v)` then `min(max, v)`
+    /// with the bound first, so a -0 stays -0 under RELU and a NaN passes.
+    @Test(arguments: SIMDKernelTests.instructionSets)
+    func rowKernelComputesEveryOperationAsDefined(_ isa: InstructionSet) {
+        let operations: [(BinaryKernel.Operation, (Float, Float) -> Float)] = [
+            (.add, { $0 + $1 }), (.sub, { $0 - $1 }), (.mul, { $0 * $1 }), (.div, { $0 / $1 }),
+            (.maximum, { $0 > $1 ? $0 : $1 }), (.minimum, { $0 < $1 ? $0 : $1 }),
+            (.prelu, { $0 >= 0 ? $0 : $0 * $1 }), (.squaredDifference, { ($0 - $1) * ($0 - $1) }),
+        ]
+        let clamps = [ActivationClamp.identity, ActivationClamp(.relu)!, ActivationClamp(.relu6)!]
+        // [rows, columns] against [columns], [rows, 1] and [rows, columns]; 27 columns cover
+        // every vector width and a scalar tail.
+        let (rows, columns) = (5, 27)
+        let special: [Float] = [0, -0.0, .nan, .infinity, -.infinity, 1e-40]
+        func data(_ count: Int, _ seed: UInt64) -> [Float] {
+            RandomInput.values(seed: seed, count: count, low: -3, high: 3).enumerated().map {
+                $0.offset % 7 == 3 ? special[$0.offset % special.count] : $0.element
+            }
+        }
+        let a = data(rows * columns, 1)
+        for (second, secondShape) in [
+            (data(columns, 2), [columns]), (data(rows, 3), [rows, 1]), (data(rows * columns, 4), [rows, columns]),
+        ] {
+            let shape = BroadcastShape([rows, columns], secondShape)!
+            func operand(_ index: Int) -> Float {
+                switch secondShape.count {
+                case 1: second[index % columns]
+                default: secondShape[1] == 1 ? second[index / columns] : second[index]
+                }
+            }
+            for (operation, definition) in operations {
+                for clamp in clamps {
+                    let h = KernelHarness(threads: 2)
+                    let out = h.output(rows * columns)
+                    let kernel = BinaryKernel(
+                        operation: operation, a: h.buffer(a), b: h.buffer(second), output: out, shape: shape,
+                        clamp: clamp, instructionSet: isa)
+                    #expect(kernel.usesRowKernel)
+                    h.run(kernel)
+                    let expected = (0..<(rows * columns)).map { index -> Float in
+                        let v = definition(a[index], operand(index))
+                        let low = v < clamp.lower ? clamp.lower : v
+                        return low > clamp.upper ? clamp.upper : low
+                    }
+                    let got = values(out, rows * columns)
+                    let mismatches = zip(got, expected).filter {
+                        $0.isNaN != $1.isNaN || (!$0.isNaN && $0.bitPattern != $1.bitPattern)
+                    }
+                    #expect(mismatches.isEmpty, "\(isa) \(operation) \(secondShape) \(clamp): \(mismatches)")
+                }
+            }
+        }
+    }
+
     @Test func fusedActivationAppliesToTheSum() {
         let a: [Float] = [-5, -1, 0, 2, 5, 9, 1, 3, 4]
         let b: [Float] = [1, 1, 1, 1, 1, 1, 1, 1, 1]

@@ -162,4 +162,26 @@ import Testing
                 input: h.buffer(input), output: sliced, shape: [3, 2], steps: [-4, 1], base: 12 + 8 + 1))
         #expect(values(sliced, 6) == [21, 22, 17, 18, 13, 14])
     }
+
+    /// The transpose of a matrix (the blendshapes model's [1, 1, 97, 64] ↔ [1, 1, 64, 97]) takes
+    /// the 8 × 8 block path, edges and thread splits included, and moves every element.
+    @Test(arguments: SIMDKernelTests.instructionSets)
+    func matrixTransposeMovesEveryElementInBlocksOfEight(_ isa: InstructionSet) {
+        for (rows, columns) in [(97, 64), (64, 97), (13, 29), (8, 8), (3, 100), (1, 9)] {
+            for threads in [1, 2] {
+                let h = KernelHarness(threads: threads)
+                let input = (0..<(rows * columns)).map(Float.init)
+                let out = h.output(rows * columns + 1)
+                let kernel = StridedCopyKernel(
+                    input: h.buffer(input), output: out, shape: [1, 1, columns, rows], steps: [0, 0, 1, columns],
+                    base: 0, instructionSet: isa)
+                // A single row or column is a plain copy.
+                #expect(kernel.isMatrixTranspose == (rows > 1 && columns > 1))
+                h.run(kernel)
+                let expected = (0..<(rows * columns)).map { Float(($0 % rows) * columns + $0 / rows) }
+                #expect(values(out, rows * columns) == expected, "\(isa) \(rows)x\(columns), \(threads) threads")
+                #expect(out[rows * columns].isNaN, "\(isa) \(rows)x\(columns): wrote past the end")
+            }
+        }
+    }
 }

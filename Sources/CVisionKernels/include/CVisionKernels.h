@@ -303,11 +303,33 @@ void vk_add_pixels(vk_isa isa, const float *a, const float *b, size_t b_channels
 /// PRELU over `pixels` pixels of `channels` floats with one slope per channel; `out` may be `x`.
 void vk_prelu_pixels(vk_isa isa, const float *x, float *out, size_t pixels, size_t channels, const float *alpha);
 
-/// For `pixels` pixels of `channels` floats: `out = clamp(x · scale, lo, hi)` with one scale per
-/// channel (a MUL whose other operand is a channel vector, as squeeze-and-excitation gates are);
-/// `out` may be `x`.
-void vk_scale_pixels(vk_isa isa, const float *x, const float *scale, float *out, size_t pixels, size_t channels,
-                     float lo, float hi);
+/// The element-wise operations of vk_binary_rows.
+typedef enum vk_binary_op {
+    VK_BINARY_ADD,
+    VK_BINARY_SUB,
+    VK_BINARY_MUL,
+    VK_BINARY_DIV,
+    /// `x > y ? x : y`.
+    VK_BINARY_MAXIMUM,
+    /// `x < y ? x : y`.
+    VK_BINARY_MINIMUM,
+    /// `x >= 0 ? x : x · y` (TFLite's PRELU).
+    VK_BINARY_PRELU,
+    /// `(x − y) · (x − y)`, the difference rounded first (XNNPACK's vsqrdiff).
+    VK_BINARY_SQUARED_DIFFERENCE,
+} vk_binary_op;
+
+/// `rows` rows of `inner` outputs of `clamp(x op y, lo, hi)`: row `r`'s operands start at
+/// `a + r · a_row` and `b + r · b_row`; an operand with `a_inner` (`b_inner`) 0 repeats its row's
+/// first value along the row (a broadcast), else steps by one. `out` (rows of `inner` floats)
+/// may be an operand that steps by one with a row step of `inner`.
+void vk_binary_rows(vk_isa isa, vk_binary_op op, const float *a, size_t a_row, int a_inner, const float *b,
+                    size_t b_row, int b_inner, float *out, size_t rows, size_t inner, float lo, float hi);
+
+/// Output rows `[row_begin, row_end)` of the transpose of a `rows` × `columns` matrix:
+/// `output[j][i] = input[i][j]` (output row `j` is input column `j`).
+void vk_transpose(vk_isa isa, const float *input, size_t rows, size_t columns, float *output, size_t row_begin,
+                  size_t row_end);
 
 /// AVERAGE_POOL_2D rows `[row_begin, row_end)` (counted over the batch) as XNNPACK computes it
 /// (src/f32-avgpool/avgpool.c.in, src/operators/average-pooling-nhwc.c): the window's taps

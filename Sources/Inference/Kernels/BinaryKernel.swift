@@ -80,14 +80,13 @@ final class BinaryKernel: Kernel, ParallelJob {
     /// Rows per task when rows are shorter than a chunk (a channel vector broadcast over the
     /// pixels of an image: one row per pixel would make a task per pixel).
     let rowsPerTask: Int
-    /// For a MUL of pixels by one vector of per-channel scales (a squeeze-and-excitation gate):
-    /// which operand holds the pixels. Such rows are as short as the channel count, and the
-    /// generic row walk costs more than the multiplications (0.12 ms for the selfie segmenter's
-    /// 128 × 128 × 16 MUL at one thread).
-    let scaledOperand: ScaledOperand?
+    /// Whether the C kernel (`vk_binary_rows`) runs the operation: shapes that merge to at most
+    /// two dimensions, without TANH. Rows of a channel vector over pixels (the selfie
+    /// segmenter's 128 × 128 × 16 squeeze-and-excitation MUL: 0.122 → 0.027 ms at one thread)
+    /// and the 97 × 64 layer norms of the blendshapes model are where the Swift loop over
+    /// eight-lane vectors fell behind.
+    let usesRowKernel: Bool
     let instructionSet: InstructionSet
-
-    enum ScaledOperand { case a, b }
 
     static func make(_ ctx: OperatorContext, operation: Operation) throws -> Kernel {
         try ctx.expect(inputs: 2...2, outputs: 1)
@@ -133,15 +132,19 @@ final class BinaryKernel: Kernel, ParallelJob {
         rowCount = shape.dims.dropLast().reduce(1, *)
         rowsPerTask = Swift.max(1, BinaryKernel.chunk / Swift.max(1, inner))
         self.instructionSet = instructionSet
-        if operation == .mul, !clamp.isTanh, shape.dims.count == 2, chunksPerRow == 1 {
-            // a · b equals b · a bit for bit, so either operand may be the pixels.
-            switch (shape.stridesA, shape.stridesB) {
-            case ([inner, 1], [0, 1]): scaledOperand = .a
-            case ([0, 1], [inner, 1]): scaledOperand = .b
-            default: scaledOperand = nil
-            }
-        } else {
-            scaledOperand = nil
+        usesRowKernel = !clamp.isTanh && shape.dims.count <= 2
+    }
+
+    private var rowOperation: vk_binary_op {
+        switch operation {
+        case .add: VK_BINARY_ADD
+        case .sub: VK_BINARY_SUB
+        case .mul: VK_BINARY_MUL
+        case .div: VK_BINARY_DIV
+        case .maximum: VK_BINARY_MAXIMUM
+        case .minimum: VK_BINARY_MINIMUM
+        case .prelu: VK_BINARY_PRELU
+        case .squaredDifference: VK_BINARY_SQUARED_DIFFERENCE
         }
     }
 
@@ -151,15 +154,8 @@ final class BinaryKernel: Kernel, ParallelJob {
     }
 
     func run(tasks range: Range<Int>, thread: Int) {
-        if let scaledOperand {
-            let first = range.lowerBound * rowsPerTask
-            let end = Swift.min(rowCount, range.upperBound * rowsPerTask)
-            guard first < end else { return }
-            let inner = shape.dims[1]
-            let (pixels, scales) = scaledOperand == .a ? (a, b) : (b, a)
-            vk_scale_pixels(
-                instructionSet.isa, pixels + first * inner, scales, output + first * inner, end - first, inner,
-                clamp.lower, clamp.upper)
+        if usesRowKernel {
+            runRows(range)
             return
         }
         switch operation {
@@ -181,6 +177,37 @@ final class BinaryKernel: Kernel, ParallelJob {
             let chunk = task % chunksPerRow
             for row in (block * rowsPerTask)..<Swift.min(rowCount, (block + 1) * rowsPerTask) {
                 runRow(Op.self, row: row, chunk: chunk)
+            }
+        }
+    }
+
+    /// Tasks of a shape merged to one or two dimensions, through `vk_binary_rows`: a block of
+    /// whole rows per task, or one chunk of one long row.
+    private func runRows(_ range: Range<Int>) {
+        let last = shape.dims.count - 1
+        let inner = shape.dims[last]
+        let innerA = shape.stridesA[last]
+        let innerB = shape.stridesB[last]
+        let rowA = last == 1 ? shape.stridesA[0] : 0
+        let rowB = last == 1 ? shape.stridesB[0] : 0
+        let isa = instructionSet.isa
+        let op = rowOperation
+        for task in range {
+            let block = task / chunksPerRow
+            let chunk = task % chunksPerRow
+            if chunksPerRow == 1 {
+                let first = block * rowsPerTask
+                let end = Swift.min(rowCount, first + rowsPerTask)
+                guard first < end else { continue }
+                vk_binary_rows(
+                    isa, op, a + first * rowA, rowA, Int32(innerA), b + first * rowB, rowB, Int32(innerB),
+                    output + first * inner, end - first, inner, clamp.lower, clamp.upper)
+            } else {
+                let start = chunk * BinaryKernel.chunk
+                let count = Swift.min(BinaryKernel.chunk, inner - start)
+                vk_binary_rows(
+                    isa, op, a + block * rowA + start * innerA, 0, Int32(innerA), b + block * rowB + start * innerB,
+                    0, Int32(innerB), output + block * inner + start, 1, count, clamp.lower, clamp.upper)
             }
         }
     }

@@ -632,6 +632,8 @@ static void test_add_prelu(size_t cases) {
         fill_special(b, pixels * bc, -2, 2);
         fill(alpha, C, -0.5f, 0.5f);
         const int with_alpha = rng_next() % 2;
+        const vk_binary_op op = (vk_binary_op)(rng_next() % 8);
+        const int b_kind = bc > 0 ? (int)(rng_next() % 2) : 0;
         float lo, hi;
         random_clamp(&lo, &hi);
         float *ref = NULL, *ref_prelu = NULL, *ref_scale = NULL;
@@ -652,10 +654,12 @@ static void test_add_prelu(size_t cases) {
             stat *sp = stat_for("prelu_pixels", isas[i]);
             sp->cases++;
             check_guard(sp, pr, pixels * C);
-            // A channel vector of scales (alpha) times every pixel, clamped.
+            // An element-wise operation over pixels with a channel vector (alpha) or a per-pixel
+            // value broadcast along the row, clamped.
             float *sc = out_buffer(pixels * C);
-            vk_scale_pixels(isas[i], a, alpha, sc, pixels, C, lo, hi);
-            stat *ss = stat_for("scale_pixels", isas[i]);
+            if (b_kind == 0) vk_binary_rows(isas[i], op, a, C, 1, alpha, 0, 1, sc, pixels, C, lo, hi);
+            else vk_binary_rows(isas[i], op, a, C, 1, b, bc, 0, sc, pixels, C, lo, hi);
+            stat *ss = stat_for("binary_rows", isas[i]);
             ss->cases++;
             check_guard(ss, sc, pixels * C);
             if (i == 0) {
@@ -680,6 +684,38 @@ static void test_add_prelu(size_t cases) {
         free(a);
         free(b);
         free(alpha);
+    }
+}
+
+static void test_transpose(size_t cases) {
+    for (size_t t = 0; t < cases; t++) {
+        const size_t rows = rint_in(1, 40), cols = rint_in(1, 40);
+        float *in = xalloc(rows * cols * sizeof(float));
+        fill_special(in, rows * cols, -2, 2);
+        float *ref = NULL;
+        for (size_t i = 0; i < isa_count; i++) {
+            float *out = out_buffer(rows * cols);
+            const size_t mid = split_in(0, cols);
+            vk_transpose(isas[i], in, rows, cols, out, 0, mid);
+            vk_transpose(isas[i], in, rows, cols, out, mid, cols);
+            stat *s = stat_for("transpose", isas[i]);
+            s->cases++;
+            check_guard(s, out, rows * cols);
+            float *expected = xalloc(rows * cols * sizeof(float));
+            for (size_t r = 0; r < rows; r++)
+                for (size_t c = 0; c < cols; c++) expected[c * rows + r] = in[r * cols + c];
+            compare_f32(stat_get("transpose-vs-definition"), expected, out, rows * cols);
+            free(expected);
+            if (i == 0) {
+                ref = out;
+                digest_f32(s, out, rows * cols);
+            } else {
+                compare_f32(s, ref, out, rows * cols);
+                free(out);
+            }
+        }
+        free(ref);
+        free(in);
     }
 }
 
@@ -1583,6 +1619,7 @@ int main(int argc, char **argv) {
         test_sparse(50 * scale);
         test_dwconv(80 * scale);
         test_add_prelu(60 * scale);
+        test_transpose(40 * scale);
         test_pools(60 * scale);
         test_unary("hard_swish", vk_hard_swish, 40 * scale, -8, 8, 0);
         test_unary("sigmoid", vk_sigmoid, 40 * scale, -30, 30, 0);
