@@ -220,60 +220,92 @@ void VK_SUFFIX(vk_gemm_conv)(vk_gemm_shape shape, const float *packed, const vk_
     size_t b = pixel_begin / per_image, oy = pixel_begin % per_image / OW, ox = pixel_begin % OW;
     for (size_t row = pixel_begin; row < pixel_end; row += VK_MR) {
         const size_t mr = pixel_end - row < VK_MR ? pixel_end - row : VK_MR;
-        // The window origins of the tile's output pixels (the last one repeated to fill the tile).
-        const float *images[VK_MR];
-        ptrdiff_t iy0s[VK_MR], ix0s[VK_MR];
-        // Row mode: when every window row of the tile lies inside the input columns (dilation
-        // 1), a window row's KW taps are KW * C consecutive floats, so the micro-kernel runs KH
-        // taps of KW * C channels: the same multiply-adds in the same order, fewer pointers.
-        int row_mode = g->dilation_w == 1;
-        for (size_t r = 0; r < VK_MR; r++) {
-            if (r > 0 && r < mr && ++ox == OW) {
+        size_t tile_taps, tile_kc;
+        // A whole tile within one output row whose windows lie inside the input columns (most
+        // tiles of most layers): window row ky of pixel r starts stride_w * C floats after pixel
+        // r - 1's, so the pointers follow from the first pixel's without per-pixel checks.
+        const ptrdiff_t first_ix = (ptrdiff_t)(ox * g->stride_w) - (ptrdiff_t)g->pad_left;
+        if (mr == VK_MR && g->dilation_w == 1 && ox + VK_MR <= OW && first_ix >= 0
+            && first_ix + (ptrdiff_t)((VK_MR - 1) * g->stride_w) + extent_w < (ptrdiff_t)g->input_width) {
+            const float *image = g->input + b * g->input_height * g->input_width * C;
+            const ptrdiff_t iy0 = (ptrdiff_t)(oy * g->stride_h) - (ptrdiff_t)g->pad_top;
+            const size_t step = g->stride_w * C;
+            for (size_t ky = 0; ky < KH; ky++) {
+                const ptrdiff_t iy = iy0 + (ptrdiff_t)(ky * g->dilation_h);
+                if (iy >= 0 && iy < (ptrdiff_t)g->input_height) {
+                    const float *base = image + ((size_t)iy * g->input_width + (size_t)first_ix) * C;
+                    for (size_t r = 0; r < VK_MR; r++) ptrs[ky * VK_MR + r] = base + r * step;
+                } else {
+                    for (size_t r = 0; r < VK_MR; r++) ptrs[ky * VK_MR + r] = zeros;
+                }
+            }
+            tile_taps = KH;
+            tile_kc = KW * C;
+            ox += VK_MR;
+            if (ox == OW) {
                 ox = 0;
                 if (++oy == g->output_height) {
                     oy = 0;
                     b++;
                 }
             }
-            images[r] = g->input + b * g->input_height * g->input_width * C;
-            iy0s[r] = (ptrdiff_t)(oy * g->stride_h) - (ptrdiff_t)g->pad_top;
-            ix0s[r] = (ptrdiff_t)(ox * g->stride_w) - (ptrdiff_t)g->pad_left;
-            if (ix0s[r] < 0 || ix0s[r] + extent_w >= (ptrdiff_t)g->input_width) row_mode = 0;
-        }
-        for (size_t r = 0; r < VK_MR; r++) {
-            const float *image = images[r];
-            const ptrdiff_t iy0 = iy0s[r], ix0 = ix0s[r];
-            if (row_mode) {
+        } else {
+            // The window origins of the tile's output pixels (the last one repeated to fill the tile).
+            const float *images[VK_MR];
+            ptrdiff_t iy0s[VK_MR], ix0s[VK_MR];
+            // Row mode: when every window row of the tile lies inside the input columns (dilation
+            // 1), a window row's KW taps are KW * C consecutive floats, so the micro-kernel runs KH
+            // taps of KW * C channels: the same multiply-adds in the same order, fewer pointers.
+            int row_mode = g->dilation_w == 1;
+            for (size_t r = 0; r < VK_MR; r++) {
+                if (r > 0 && r < mr && ++ox == OW) {
+                    ox = 0;
+                    if (++oy == g->output_height) {
+                        oy = 0;
+                        b++;
+                    }
+                }
+                images[r] = g->input + b * g->input_height * g->input_width * C;
+                iy0s[r] = (ptrdiff_t)(oy * g->stride_h) - (ptrdiff_t)g->pad_top;
+                ix0s[r] = (ptrdiff_t)(ox * g->stride_w) - (ptrdiff_t)g->pad_left;
+                if (ix0s[r] < 0 || ix0s[r] + extent_w >= (ptrdiff_t)g->input_width) row_mode = 0;
+            }
+            for (size_t r = 0; r < VK_MR; r++) {
+                const float *image = images[r];
+                const ptrdiff_t iy0 = iy0s[r], ix0 = ix0s[r];
+                if (row_mode) {
+                    for (size_t ky = 0; ky < KH; ky++) {
+                        const ptrdiff_t iy = iy0 + (ptrdiff_t)(ky * g->dilation_h);
+                        ptrs[ky * VK_MR + r] = iy >= 0 && iy < (ptrdiff_t)g->input_height
+                            ? image + ((size_t)iy * g->input_width + (size_t)ix0) * C : zeros;
+                    }
+                    continue;
+                }
+                if (iy0 >= 0 && ix0 >= 0 && iy0 + extent_h < (ptrdiff_t)g->input_height
+                    && ix0 + extent_w < (ptrdiff_t)g->input_width) {
+                    const float *base = image + ((size_t)iy0 * g->input_width + (size_t)ix0) * C;
+                    for (size_t t = 0; t < taps; t++) ptrs[t * VK_MR + r] = base + offsets[t];
+                    continue;
+                }
                 for (size_t ky = 0; ky < KH; ky++) {
                     const ptrdiff_t iy = iy0 + (ptrdiff_t)(ky * g->dilation_h);
-                    ptrs[ky * VK_MR + r] = iy >= 0 && iy < (ptrdiff_t)g->input_height
-                        ? image + ((size_t)iy * g->input_width + (size_t)ix0) * C : zeros;
-                }
-                continue;
-            }
-            if (iy0 >= 0 && ix0 >= 0 && iy0 + extent_h < (ptrdiff_t)g->input_height
-                && ix0 + extent_w < (ptrdiff_t)g->input_width) {
-                const float *base = image + ((size_t)iy0 * g->input_width + (size_t)ix0) * C;
-                for (size_t t = 0; t < taps; t++) ptrs[t * VK_MR + r] = base + offsets[t];
-                continue;
-            }
-            for (size_t ky = 0; ky < KH; ky++) {
-                const ptrdiff_t iy = iy0 + (ptrdiff_t)(ky * g->dilation_h);
-                const int row_inside = iy >= 0 && iy < (ptrdiff_t)g->input_height;
-                for (size_t kx = 0; kx < KW; kx++) {
-                    const ptrdiff_t ix = ix0 + (ptrdiff_t)(kx * g->dilation_w);
-                    ptrs[(ky * KW + kx) * VK_MR + r] = row_inside && ix >= 0 && ix < (ptrdiff_t)g->input_width
-                        ? image + ((size_t)iy * g->input_width + (size_t)ix) * C : zeros;
+                    const int row_inside = iy >= 0 && iy < (ptrdiff_t)g->input_height;
+                    for (size_t kx = 0; kx < KW; kx++) {
+                        const ptrdiff_t ix = ix0 + (ptrdiff_t)(kx * g->dilation_w);
+                        ptrs[(ky * KW + kx) * VK_MR + r] = row_inside && ix >= 0 && ix < (ptrdiff_t)g->input_width
+                            ? image + ((size_t)iy * g->input_width + (size_t)ix) * C : zeros;
+                    }
                 }
             }
-        }
-        const size_t tile_taps = row_mode ? KH : taps, tile_kc = row_mode ? KW * C : C;
-        // Next tile starts one pixel after this tile's last.
-        if (++ox == OW) {
-            ox = 0;
-            if (++oy == g->output_height) {
-                oy = 0;
-                b++;
+            tile_taps = row_mode ? KH : taps;
+            tile_kc = row_mode ? KW * C : C;
+            // Next tile starts one pixel after this tile's last.
+            if (++ox == OW) {
+                ox = 0;
+                if (++oy == g->output_height) {
+                    oy = 0;
+                    b++;
+                }
             }
         }
         float *cr = c + row * c_stride;
