@@ -16,6 +16,8 @@ typedef float vk_h __attribute__((ext_vector_type(8)));
 #define VK_MINH VK_MIN
 // XNNPACK's AVX reciprocal square root estimate (rsqrtps, 12 bits; its bits are the CPU's).
 #define VK_RSQRT_ESTIMATE(x) ((vk_v)_mm256_rsqrt_ps((__m256)(x)))
+// A lane-wise lookup in a 32-float table (a gather).
+#define VK_LUT32(table, index) ((vk_v)_mm256_i32gather_ps((table), (__m256i)(index), 4))
 #include "kernels_body.h"
 
 #pragma clang attribute pop

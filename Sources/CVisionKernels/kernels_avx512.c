@@ -16,6 +16,9 @@ typedef float vk_h __attribute__((ext_vector_type(8)));
 #define VK_MINH(bound, x) ((vk_h)_mm256_min_ps((__m256)(bound), (__m256)(x)))
 // XNNPACK's AVX-512 reciprocal square root estimate (14 bits).
 #define VK_RSQRT_ESTIMATE(x) ((vk_v)_mm512_rsqrt14_ps((__m512)(x)))
+// A lane-wise lookup in a 32-float table (two registers, one two-source permute).
+#define VK_LUT32(table, index) \
+    ((vk_v)_mm512_permutex2var_ps(_mm512_loadu_ps(table), (__m512i)(index), _mm512_loadu_ps((table) + 16)))
 #include "kernels_body.h"
 
 #pragma clang attribute pop

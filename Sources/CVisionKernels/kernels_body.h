@@ -1087,41 +1087,92 @@ static inline float VK_SUFFIX(scale_pow2)(float p, float n) {
     return p * scale;
 }
 
+// One element of vk_sigmoid (XNNPACK's AVX-512 algorithm, lane by lane).
+static inline float VK_SUFFIX(sigmoid_one)(float value) {
+#pragma clang fp contract(off)
+    const float magic = 0x1.800000p18f, log2e = 0x1.715476p0f;
+    const float minus_ln2_hi = -0x1.62E430p-1f, minus_ln2_lo = 0x1.05C61p-29f;
+    const float c2 = 0x1.000000p-1f, c1 = 0x1.0000F6p-0f;
+    uint32_t xb;
+    memcpy(&xb, &value, sizeof xb);
+    const uint32_t zb = xb | 0x80000000u;
+    float z;
+    memcpy(&z, &zb, sizeof z);
+    float n = __builtin_fmaf(z, log2e, magic);
+    uint32_t nb;
+    memcpy(&nb, &n, sizeof nb);
+    const float l = VK_SUFFIX(sigmoid_table)[nb & 31];
+    n = n - magic;
+    float t = __builtin_fmaf(n, minus_ln2_hi, z);
+    t = __builtin_fmaf(n, minus_ln2_lo, t);
+    float p = __builtin_fmaf(t, c2, c1);
+    t = t * l;
+    p = __builtin_fmaf(t, p, l);
+    // XNNPACK runs with denormals flushed (see vk_denormals_flush_begin): a subnormal e is 0,
+    // so f is 0 (x < 0) or 1 — done explicitly, so the result does not depend on the thread's
+    // float mode. Where z·log2(e) overflows (|x| > ~2.4e38) LiteRT 2.3.0 also returns 0 or 1
+    // (measured); finite inputs large enough to overflow p give NaN there as here.
+    float e = 0.0f;
+    if (n != -__builtin_inff()) {
+        e = VK_SUFFIX(scale_pow2)(p, n);
+        if (e < 0x1p-126f) e = 0.0f;
+    }
+    const float d = e + 1.0f;
+    float f = e / d;
+    if (!(xb & 0x80000000u)) f = 1.0f - f;
+    return f;
+}
+
+typedef int32_t VK_SUFFIX(vk_vi) __attribute__((ext_vector_type(VK_LANES)));
+
 void VK_SUFFIX(vk_sigmoid)(const float *x, float *y, size_t count) {
 #pragma clang fp contract(off)
     const float magic = 0x1.800000p18f, log2e = 0x1.715476p0f;
     const float minus_ln2_hi = -0x1.62E430p-1f, minus_ln2_lo = 0x1.05C61p-29f;
     const float c2 = 0x1.000000p-1f, c1 = 0x1.0000F6p-0f;
-    for (size_t i = 0; i < count; i++) {
-        uint32_t xb;
-        memcpy(&xb, x + i, sizeof xb);
-        const uint32_t zb = xb | 0x80000000u;
-        float z;
-        memcpy(&z, &zb, sizeof z);
-        float n = __builtin_fmaf(z, log2e, magic);
-        uint32_t nb;
-        memcpy(&nb, &n, sizeof nb);
-        const float l = VK_SUFFIX(sigmoid_table)[nb & 31];
-        n = n - magic;
-        float t = __builtin_fmaf(n, minus_ln2_hi, z);
-        t = __builtin_fmaf(n, minus_ln2_lo, t);
-        float p = __builtin_fmaf(t, c2, c1);
-        t = t * l;
-        p = __builtin_fmaf(t, p, l);
-        // XNNPACK runs with denormals flushed (see vk_denormals_flush_begin): a subnormal e is 0,
-        // so f is 0 (x < 0) or 1 — done explicitly, so the result does not depend on the thread's
-        // float mode. Where z·log2(e) overflows (|x| > ~2.4e38) LiteRT 2.3.0 also returns 0 or 1
-        // (measured); finite inputs large enough to overflow p give NaN there as here.
-        float e = 0.0f;
-        if (n != -__builtin_inff()) {
-            e = VK_SUFFIX(scale_pow2)(p, n);
-            if (e < 0x1p-126f) e = 0.0f;
+    size_t i = 0;
+    // Whole vectors, sigmoid_one's operations lane by lane with the same roundings. Where
+    // floor(n) < -126 (|x| beyond ~87), sigmoid_one's 2^floor(n) is not a normal float and its
+    // product with p is flushed to 0 unless it is normal: only floor(n) = -127 with p >= 2 keeps
+    // p · 2^-127 (exact), written here with normal factors; a p that overflowed (|x| near the
+    // float range) still gives NaN, and x = ±inf 0 or 1. A vector holding a NaN runs sigmoid_one
+    // lane by lane.
+    for (; i + VK_LANES <= count; i += VK_LANES) {
+        const vk_v v = VK_LOAD(x + i);
+        if (!__builtin_reduce_and(v == v)) {
+            for (size_t lane = 0; lane < VK_LANES; lane++) y[i + lane] = VK_SUFFIX(sigmoid_one)(x[i + lane]);
+            continue;
         }
-        const float d = e + 1.0f;
-        float f = e / d;
-        if (!(xb & 0x80000000u)) f = 1.0f - f;
-        y[i] = f;
+        const VK_SUFFIX(vk_vi) vb = (VK_SUFFIX(vk_vi))v;
+        const vk_v z = (vk_v)(vb | (int32_t)0x80000000);
+        vk_v n = VK_FMA(z, (vk_v)(log2e), (vk_v)(magic));
+        const VK_SUFFIX(vk_vi) nb = (VK_SUFFIX(vk_vi))n;
+        n = n - (vk_v)(magic);
+        const vk_v m = __builtin_elementwise_floor(n);
+#ifdef VK_LUT32
+        const vk_v l = VK_LUT32(VK_SUFFIX(sigmoid_table), nb & 31);
+#else
+        vk_v l;
+        for (size_t lane = 0; lane < VK_LANES; lane++) l[lane] = VK_SUFFIX(sigmoid_table)[nb[lane] & 31];
+#endif
+        vk_v t = VK_FMA(n, (vk_v)(minus_ln2_hi), z);
+        t = VK_FMA(n, (vk_v)(minus_ln2_lo), t);
+        vk_v p = VK_FMA(t, (vk_v)(c2), (vk_v)(c1));
+        t = t * l;
+        p = VK_FMA(t, p, l);
+        const vk_v clamped = m < (vk_v)(-126.0f) ? (vk_v)(-126.0f) : m;
+        const VK_SUFFIX(vk_vi) k = __builtin_convertvector(clamped, VK_SUFFIX(vk_vi));
+        const vk_v normal = p * (vk_v)((k + 127) << 23);
+        // Below 2^-126: p · 2^-127 for p >= 2, else p · 0 (0, or NaN where p overflowed). The
+        // factor is chosen first, so no lane computes a subnormal (slow on some cores).
+        const vk_v kept = m == (vk_v)(-127.0f) && p >= (vk_v)(2.0f) ? p : p * (vk_v)(0.0f);
+        const vk_v low = (kept * (vk_v)(0.5f)) * (vk_v)(0x1p-126f);
+        vk_v e = m < (vk_v)(-126.0f) ? low : normal;
+        e = e < (vk_v)(0x1p-126f) || n == (vk_v)(-__builtin_inff()) ? (vk_v)(0.0f) : e;
+        const vk_v f = e / (e + (vk_v)(1.0f));
+        VK_STORE(y + i, vb < 0 ? f : (vk_v)(1.0f) - f);
     }
+    for (; i < count; i++) y[i] = VK_SUFFIX(sigmoid_one)(x[i]);
 }
 
 // MARK: Convolution with few output channels, pixels in lanes

@@ -1,3 +1,4 @@
+import CVisionKernels
 import ModelFile
 import Testing
 
@@ -130,6 +131,30 @@ import Testing
         let x: [Float] = [-1, 2, -3, 4, -5, 6, -7, 8, -9, 10, -11, 12]
         let (_, out) = binary(.prelu, x, [1, 2, 2, 3], [0.5, 0.25, 2], [1, 1, 3])
         #expect(out == [-0.5, 2, -6, 4, -1.25, 6, -3.5, 8, -18, 10, -2.75, 12])
+    }
+
+    /// `vk_sigmoid` over whole vectors gives what it gives one element at a time (the scalar
+    /// path), bit for bit: ordinary values, the ±87 edge where 2^n leaves the normal range,
+    /// huge values (0, 1 or NaN), infinities, NaN, zeros and subnormals, in every build.
+    @Test(arguments: SIMDKernelTests.instructionSets)
+    func sigmoidVectorsMatchTheScalarPathBitForBit(_ isa: InstructionSet) {
+        var values = RandomInput.values(seed: 7, count: 4096, low: -30, high: 30)
+        values += (0..<4096).map { -87.6 + Float($0) * 0.0002 }
+        values += (0..<4096).map { Float(bitPattern: UInt32(truncatingIfNeeded: $0 &* 2_654_435_761)) }
+        values += [0, -0.0, .infinity, -.infinity, .nan, 1e-40, -1e-40, 88.7, -88.7, 3e38, -3e38, -104]
+        let vectors = [Float](unsafeUninitializedCapacity: values.count) { buffer, count in
+            vk_sigmoid(isa.isa, values, buffer.baseAddress, values.count)
+            count = values.count
+        }
+        var mismatches = 0
+        for (index, value) in values.enumerated() {
+            var one: Float = 0
+            var input = value
+            vk_sigmoid(isa.isa, &input, &one, 1)
+            let same = one.isNaN ? vectors[index].isNaN : one.bitPattern == vectors[index].bitPattern
+            if !same { mismatches += 1 }
+        }
+        #expect(mismatches == 0, "\(isa): \(mismatches) of \(values.count)")
     }
 
     @Test func unaryActivations() {
