@@ -166,6 +166,18 @@ static void compare_f32(stat *s, const float *ref, const float *got, size_t n) {
     }
 }
 
+/// The first build's result becomes the reference (digested); later builds' results are
+/// compared with it and freed.
+static void settle_f32(stat *s, float **ref, float *out, size_t n) {
+    if (*ref == NULL) {
+        *ref = out;
+        digest_f32(s, out, n);
+    } else {
+        compare_f32(s, *ref, out, n);
+        free(out);
+    }
+}
+
 static void compare_bytes(stat *s, const void *ref, const void *got, size_t n, size_t element) {
     s->values += n / element;
     const unsigned char *a = ref, *b = got;
@@ -706,13 +718,7 @@ static void test_transpose(size_t cases) {
                 for (size_t c = 0; c < cols; c++) expected[c * rows + r] = in[r * cols + c];
             compare_f32(stat_get("transpose-vs-definition"), expected, out, rows * cols);
             free(expected);
-            if (i == 0) {
-                ref = out;
-                digest_f32(s, out, rows * cols);
-            } else {
-                compare_f32(s, ref, out, rows * cols);
-                free(out);
-            }
+            settle_f32(s, &ref, out, rows * cols);
         }
         free(ref);
         free(in);
