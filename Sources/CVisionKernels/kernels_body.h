@@ -204,6 +204,17 @@ VK_GEMM_UKERNELS(1)
     VK_CALL_PARTIAL4(KIND, width, ARGS)                                                                                \
     else VK_CALL_WIDTH(KIND, VK_MR, width, ARGS)
 
+// Moves the output pixel (b, oy, ox) on by `count` (at most a row) pixels.
+static inline void VK_SUFFIX(next_pixels)(size_t *b, size_t *oy, size_t *ox, size_t count, size_t OW, size_t OH) {
+    *ox += count;
+    if (*ox < OW) return;
+    *ox -= OW;
+    if (++*oy == OH) {
+        *oy = 0;
+        ++*b;
+    }
+}
+
 void VK_SUFFIX(vk_gemm_conv)(vk_gemm_shape shape, const float *packed, const vk_conv_geometry *g, const float *zeros,
                              float *c, size_t c_stride, size_t pixel_begin, size_t pixel_end, size_t panel_begin,
                              size_t panel_end, float lo, float hi) {
@@ -241,14 +252,7 @@ void VK_SUFFIX(vk_gemm_conv)(vk_gemm_shape shape, const float *packed, const vk_
             }
             tile_taps = KH;
             tile_kc = KW * C;
-            ox += VK_MR;
-            if (ox == OW) {
-                ox = 0;
-                if (++oy == g->output_height) {
-                    oy = 0;
-                    b++;
-                }
-            }
+            VK_SUFFIX(next_pixels)(&b, &oy, &ox, VK_MR, OW, g->output_height);
         } else {
             // The window origins of the tile's output pixels (the last one repeated to fill the tile).
             const float *images[VK_MR];
@@ -258,13 +262,7 @@ void VK_SUFFIX(vk_gemm_conv)(vk_gemm_shape shape, const float *packed, const vk_
             // taps of KW * C channels: the same multiply-adds in the same order, fewer pointers.
             int row_mode = g->dilation_w == 1;
             for (size_t r = 0; r < VK_MR; r++) {
-                if (r > 0 && r < mr && ++ox == OW) {
-                    ox = 0;
-                    if (++oy == g->output_height) {
-                        oy = 0;
-                        b++;
-                    }
-                }
+                if (r > 0 && r < mr) VK_SUFFIX(next_pixels)(&b, &oy, &ox, 1, OW, g->output_height);
                 images[r] = g->input + b * g->input_height * g->input_width * C;
                 iy0s[r] = (ptrdiff_t)(oy * g->stride_h) - (ptrdiff_t)g->pad_top;
                 ix0s[r] = (ptrdiff_t)(ox * g->stride_w) - (ptrdiff_t)g->pad_left;
@@ -300,13 +298,7 @@ void VK_SUFFIX(vk_gemm_conv)(vk_gemm_shape shape, const float *packed, const vk_
             tile_taps = row_mode ? KH : taps;
             tile_kc = row_mode ? KW * C : C;
             // Next tile starts one pixel after this tile's last.
-            if (++ox == OW) {
-                ox = 0;
-                if (++oy == g->output_height) {
-                    oy = 0;
-                    b++;
-                }
-            }
+            VK_SUFFIX(next_pixels)(&b, &oy, &ox, 1, OW, g->output_height);
         }
         float *cr = c + row * c_stride;
         for (size_t p = panel_begin; p < panel_end; p++) {
@@ -1087,12 +1079,17 @@ static inline float VK_SUFFIX(scale_pow2)(float p, float n) {
     return p * scale;
 }
 
+// The constants of XNNPACK's sigmoid (src/f32-vsigmoid/gen/
+// f32-vsigmoid-avx512f-rr2-lut32-p2-perm2-scalef-div-u64.c), for both paths below.
+#define VK_SIGMOID_CONSTANTS                                                                         \
+    const float magic = 0x1.800000p18f, log2e = 0x1.715476p0f;                                       \
+    const float minus_ln2_hi = -0x1.62E430p-1f, minus_ln2_lo = 0x1.05C61p-29f;                       \
+    const float c2 = 0x1.000000p-1f, c1 = 0x1.0000F6p-0f;
+
 // One element of vk_sigmoid (XNNPACK's AVX-512 algorithm, lane by lane).
 static inline float VK_SUFFIX(sigmoid_one)(float value) {
 #pragma clang fp contract(off)
-    const float magic = 0x1.800000p18f, log2e = 0x1.715476p0f;
-    const float minus_ln2_hi = -0x1.62E430p-1f, minus_ln2_lo = 0x1.05C61p-29f;
-    const float c2 = 0x1.000000p-1f, c1 = 0x1.0000F6p-0f;
+    VK_SIGMOID_CONSTANTS
     uint32_t xb;
     memcpy(&xb, &value, sizeof xb);
     const uint32_t zb = xb | 0x80000000u;
@@ -1127,9 +1124,7 @@ typedef int32_t VK_SUFFIX(vk_vi) __attribute__((ext_vector_type(VK_LANES)));
 
 void VK_SUFFIX(vk_sigmoid)(const float *x, float *y, size_t count) {
 #pragma clang fp contract(off)
-    const float magic = 0x1.800000p18f, log2e = 0x1.715476p0f;
-    const float minus_ln2_hi = -0x1.62E430p-1f, minus_ln2_lo = 0x1.05C61p-29f;
-    const float c2 = 0x1.000000p-1f, c1 = 0x1.0000F6p-0f;
+    VK_SIGMOID_CONSTANTS
     size_t i = 0;
     // Whole vectors, sigmoid_one's operations lane by lane with the same roundings. Where
     // floor(n) < -126 (|x| beyond ~87), sigmoid_one's 2^floor(n) is not a normal float and its
@@ -1174,6 +1169,7 @@ void VK_SUFFIX(vk_sigmoid)(const float *x, float *y, size_t count) {
     }
     for (; i < count; i++) y[i] = VK_SUFFIX(sigmoid_one)(x[i]);
 }
+#undef VK_SIGMOID_CONSTANTS
 
 // MARK: Convolution with few output channels, pixels in lanes
 
