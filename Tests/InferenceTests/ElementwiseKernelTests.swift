@@ -57,20 +57,23 @@ import Testing
         #expect(relu6.1 == expected.map { min(max($0, 0), 6) })
     }
 
-    /// The C row kernel (shapes that merge to two dimensions) computes every operation, broadcast
-    /// and activation as defined, -0 and NaN included, in every build: the operation rounded once,
-    /// then `v < lo ? lo : v` and `> hi ? hi : ...` — XNNPACK's `max(min, v)` then `min(max, v)`
-    /// with the bound first, so a -0 stays -0 under RELU and a NaN passes.
+    /// Every operation, broadcast and activation as defined, -0 and NaN included, in every build:
+    /// the operation rounded once, then `v < lo ? lo : v` and `> hi ? hi : ...` — XNNPACK's
+    /// `max(min, v)` then `min(max, v)` with the bound first, so a -0 stays -0 under RELU and a NaN
+    /// passes; TANH over the unclamped result. Shapes that merge to two dimensions run a block of
+    /// rows per call, the three-dimensional one a row per call.
     @Test(arguments: SIMDKernelTests.instructionSets)
-    func rowKernelComputesEveryOperationAsDefined(_ isa: InstructionSet) {
+    func everyOperationComputesAsDefined(_ isa: InstructionSet) {
         let operations: [(BinaryKernel.Operation, (Float, Float) -> Float)] = [
             (.add, { $0 + $1 }), (.sub, { $0 - $1 }), (.mul, { $0 * $1 }), (.div, { $0 / $1 }),
             (.maximum, { $0 > $1 ? $0 : $1 }), (.minimum, { $0 < $1 ? $0 : $1 }),
             (.prelu, { $0 >= 0 ? $0 : $0 * $1 }), (.squaredDifference, { ($0 - $1) * ($0 - $1) }),
         ]
-        let clamps = [ActivationClamp.identity, ActivationClamp(.relu)!, ActivationClamp(.relu6)!]
-        // [rows, columns] against [columns], [rows, 1] and [rows, columns]; 27 columns cover
-        // every vector width and a scalar tail.
+        let clamps = [
+            ActivationClamp.identity, ActivationClamp(.relu)!, ActivationClamp(.relu6)!, ActivationClamp(.tanh)!,
+        ]
+        // [rows, columns] against [columns], [rows, 1] and [rows, columns], and [rows, 3, 9]
+        // against [rows, 1, 9]; 27 columns cover every vector width and a scalar tail.
         let (rows, columns) = (5, 27)
         let special: [Float] = [0, -0.0, .nan, .infinity, -.infinity, 1e-40]
         func data(_ count: Int, _ seed: UInt64) -> [Float] {
@@ -79,27 +82,25 @@ import Testing
             }
         }
         let a = data(rows * columns, 1)
-        for (second, secondShape) in [
-            (data(columns, 2), [columns]), (data(rows, 3), [rows, 1]), (data(rows * columns, 4), [rows, columns]),
-        ] {
-            let shape = BroadcastShape([rows, columns], secondShape)!
-            func operand(_ index: Int) -> Float {
-                switch secondShape.count {
-                case 1: second[index % columns]
-                default: secondShape[1] == 1 ? second[index / columns] : second[index]
-                }
-            }
+        let cases: [(shapeA: [Int], second: [Float], shapeB: [Int], operand: (Int) -> Int)] = [
+            ([rows, columns], data(columns, 2), [columns], { $0 % columns }),
+            ([rows, columns], data(rows, 3), [rows, 1], { $0 / columns }),
+            ([rows, columns], data(rows * columns, 4), [rows, columns], { $0 }),
+            ([rows, 3, 9], data(rows * 9, 5), [rows, 1, 9], { $0 / columns * 9 + $0 % 9 }),
+        ]
+        for (shapeA, second, shapeB, operand) in cases {
+            let shape = BroadcastShape(shapeA, shapeB)!
             for (operation, definition) in operations {
                 for clamp in clamps {
                     let h = KernelHarness(threads: 2)
                     let out = h.output(rows * columns)
-                    let kernel = BinaryKernel(
-                        operation: operation, a: h.buffer(a), b: h.buffer(second), output: out, shape: shape,
-                        clamp: clamp, instructionSet: isa)
-                    #expect(kernel.usesRowKernel)
-                    h.run(kernel)
+                    h.run(
+                        BinaryKernel(
+                            operation: operation, a: h.buffer(a), b: h.buffer(second), output: out, shape: shape,
+                            clamp: clamp, instructionSet: isa))
                     let expected = (0..<(rows * columns)).map { index -> Float in
-                        let v = definition(a[index], operand(index))
+                        let v = definition(a[index], second[operand(index)])
+                        if clamp.isTanh { return clamp.apply(v) }
                         let low = v < clamp.lower ? clamp.lower : v
                         return low > clamp.upper ? clamp.upper : low
                     }
@@ -107,7 +108,7 @@ import Testing
                     let mismatches = zip(got, expected).filter {
                         $0.isNaN != $1.isNaN || (!$0.isNaN && $0.bitPattern != $1.bitPattern)
                     }
-                    #expect(mismatches.isEmpty, "\(isa) \(operation) \(secondShape) \(clamp): \(mismatches)")
+                    #expect(mismatches.isEmpty, "\(isa) \(operation) \(shapeB) \(clamp): \(mismatches)")
                 }
             }
         }

@@ -1,68 +1,13 @@
 import CVisionKernels
 import ModelFile
 
-/// An element-wise operation of two float operands.
-protocol BinaryOperation {
-    static func apply(_ a: Float, _ b: Float) -> Float
-    static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float>
-}
-
-enum AddOperation: BinaryOperation {
-    @inline(__always) static func apply(_ a: Float, _ b: Float) -> Float { a + b }
-    @inline(__always) static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { a + b }
-}
-
-enum SubOperation: BinaryOperation {
-    @inline(__always) static func apply(_ a: Float, _ b: Float) -> Float { a - b }
-    @inline(__always) static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { a - b }
-}
-
-enum MulOperation: BinaryOperation {
-    @inline(__always) static func apply(_ a: Float, _ b: Float) -> Float { a * b }
-    @inline(__always) static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { a * b }
-}
-
-enum DivOperation: BinaryOperation {
-    @inline(__always) static func apply(_ a: Float, _ b: Float) -> Float { a / b }
-    @inline(__always) static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { a / b }
-}
-
-enum MaximumOperation: BinaryOperation {
-    @inline(__always) static func apply(_ a: Float, _ b: Float) -> Float { a > b ? a : b }
-    @inline(__always) static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
-        b.replacing(with: a, where: a .> b)
-    }
-}
-
-enum MinimumOperation: BinaryOperation {
-    @inline(__always) static func apply(_ a: Float, _ b: Float) -> Float { a < b ? a : b }
-    @inline(__always) static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
-        b.replacing(with: a, where: a .< b)
-    }
-}
-
-/// PRELU: `x ≥ 0 ? x : x · alpha` (tensorflow/lite/kernels/activations.cc, `PreluEval`).
-/// `(a − b)²` as XNNPACK's vsqrdiff computes it: the difference, then its square.
-enum SquaredDifferenceOperation: BinaryOperation {
-    @inline(__always) static func apply(_ a: Float, _ b: Float) -> Float {
-        let d = a - b
-        return d * d
-    }
-    @inline(__always) static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
-        let d = a - b
-        return d * d
-    }
-}
-
-enum PreluOperation: BinaryOperation {
-    @inline(__always) static func apply(_ a: Float, _ b: Float) -> Float { a >= 0 ? a : a * b }
-    @inline(__always) static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
-        (a * b).replacing(with: a, where: a .>= 0)
-    }
-}
-
-/// ADD, SUB, MUL, DIV, MAXIMUM, MINIMUM and PRELU on float32 with NumPy-style broadcasting
-/// (``BroadcastShape``) and the fused activation where the operator has one.
+/// ADD, SUB, MUL, DIV, MAXIMUM, MINIMUM, PRELU and SQUARED_DIFFERENCE on float32 with
+/// NumPy-style broadcasting (``BroadcastShape``) and the fused activation where the operator has
+/// one. The arithmetic is the C kernel `vk_binary_rows` (PRELU: `x ≥ 0 ? x : x · alpha`,
+/// tensorflow/lite/kernels/activations.cc `PreluEval`; SQUARED_DIFFERENCE: the difference, then its
+/// square, as XNNPACK's vsqrdiff): a whole block of rows per call when the shape merges to two
+/// dimensions (a channel vector over pixels, per-row values along rows: nearly every model's
+/// case), one row per call otherwise. TANH is applied to the results afterwards.
 final class BinaryKernel: Kernel, ParallelJob {
     enum Operation { case add, sub, mul, div, maximum, minimum, prelu, squaredDifference }
 
@@ -80,12 +25,6 @@ final class BinaryKernel: Kernel, ParallelJob {
     /// Rows per task when rows are shorter than a chunk (a channel vector broadcast over the
     /// pixels of an image: one row per pixel would make a task per pixel).
     let rowsPerTask: Int
-    /// Whether the C kernel (`vk_binary_rows`) runs the operation: shapes that merge to at most
-    /// two dimensions, without TANH. Rows of a channel vector over pixels (the selfie
-    /// segmenter's 128 × 128 × 16 squeeze-and-excitation MUL: 0.122 → 0.027 ms at one thread)
-    /// and the 97 × 64 layer norms of the blendshapes model are where the Swift loop over
-    /// eight-lane vectors fell behind.
-    let usesRowKernel: Bool
     let instructionSet: InstructionSet
 
     static func make(_ ctx: OperatorContext, operation: Operation) throws -> Kernel {
@@ -132,7 +71,6 @@ final class BinaryKernel: Kernel, ParallelJob {
         rowCount = shape.dims.dropLast().reduce(1, *)
         rowsPerTask = Swift.max(1, BinaryKernel.chunk / Swift.max(1, inner))
         self.instructionSet = instructionSet
-        usesRowKernel = !clamp.isTanh && shape.dims.count <= 2
     }
 
     private var rowOperation: vk_binary_op {
@@ -154,103 +92,36 @@ final class BinaryKernel: Kernel, ParallelJob {
     }
 
     func run(tasks range: Range<Int>, thread: Int) {
-        if usesRowKernel {
-            runRows(range)
-            return
-        }
-        switch operation {
-        case .add: run(AddOperation.self, range)
-        case .sub: run(SubOperation.self, range)
-        case .mul: run(MulOperation.self, range)
-        case .div: run(DivOperation.self, range)
-        case .maximum: run(MaximumOperation.self, range)
-        case .minimum: run(MinimumOperation.self, range)
-        case .prelu: run(PreluOperation.self, range)
-        case .squaredDifference: run(SquaredDifferenceOperation.self, range)
-        }
-    }
-
-    @inline(__always)
-    private func run<Op: BinaryOperation>(_ op: Op.Type, _ range: Range<Int>) {
-        for task in range {
-            let block = task / chunksPerRow
-            let chunk = task % chunksPerRow
-            for row in (block * rowsPerTask)..<Swift.min(rowCount, (block + 1) * rowsPerTask) {
-                runRow(Op.self, row: row, chunk: chunk)
-            }
-        }
-    }
-
-    /// Tasks of a shape merged to one or two dimensions, through `vk_binary_rows`: a block of
-    /// whole rows per task, or one chunk of one long row.
-    private func runRows(_ range: Range<Int>) {
         let last = shape.dims.count - 1
         let inner = shape.dims[last]
-        let innerA = shape.stridesA[last]
-        let innerB = shape.stridesB[last]
-        let rowA = last == 1 ? shape.stridesA[0] : 0
-        let rowB = last == 1 ? shape.stridesB[0] : 0
+        let innerA = Int32(shape.stridesA[last])
+        let innerB = Int32(shape.stridesB[last])
         let isa = instructionSet.isa
         let op = rowOperation
+        // TANH is not a clamp: the sums unclamped, then TANH over them.
+        let (lower, upper) = clamp.isTanh ? (-Float.infinity, Float.infinity) : (clamp.lower, clamp.upper)
         for task in range {
             let block = task / chunksPerRow
             let chunk = task % chunksPerRow
-            if chunksPerRow == 1 {
-                let first = block * rowsPerTask
-                let end = Swift.min(rowCount, first + rowsPerTask)
-                guard first < end else { continue }
+            let rows = (block * rowsPerTask)..<Swift.min(rowCount, (block + 1) * rowsPerTask)
+            if last == 1, chunksPerRow == 1 {
+                // Two dimensions: the rows' starts step by constant strides, so one call.
+                guard let first = rows.first else { continue }
+                let (rowA, rowB) = (shape.stridesA[0], shape.stridesB[0])
+                let out = output + first * inner
                 vk_binary_rows(
-                    isa, op, a + first * rowA, rowA, Int32(innerA), b + first * rowB, rowB, Int32(innerB),
-                    output + first * inner, end - first, inner, clamp.lower, clamp.upper)
-            } else {
-                let start = chunk * BinaryKernel.chunk
-                let count = Swift.min(BinaryKernel.chunk, inner - start)
+                    isa, op, a + first * rowA, rowA, innerA, b + first * rowB, rowB, innerB, out, rows.count, inner,
+                    lower, upper)
+                if clamp.isTanh { clamp.apply(to: out, count: rows.count * inner) }
+                continue
+            }
+            for row in rows {
+                let span = shape.span(row: row, chunk: chunk, chunkLength: BinaryKernel.chunk)
+                let out = output + span.output
                 vk_binary_rows(
-                    isa, op, a + block * rowA + start * innerA, 0, Int32(innerA), b + block * rowB + start * innerB,
-                    0, Int32(innerB), output + block * inner + start, 1, count, clamp.lower, clamp.upper)
+                    isa, op, a + span.a, 0, innerA, b + span.b, 0, innerB, out, 1, span.count, lower, upper)
+                if clamp.isTanh { clamp.apply(to: out, count: span.count) }
             }
-        }
-    }
-
-    /// Chunk `chunk` of row `row`.
-    @inline(__always)
-    private func runRow<Op: BinaryOperation>(_ op: Op.Type, row: Int, chunk: Int) {
-        let last = shape.dims.count - 1
-        let innerA = shape.stridesA[last]
-        let innerB = shape.stridesB[last]
-        let span = shape.span(row: row, chunk: chunk, chunkLength: BinaryKernel.chunk)
-        let out = output + span.output
-        let pa = a + span.a
-        let pb = b + span.b
-        let count = span.count
-        switch (innerA, innerB) {
-        case (1, 1): loop(Op.self, pa, 1, pb, 1, out, count)
-        case (1, 0): loop(Op.self, pa, 1, pb, 0, out, count)
-        case (0, 1): loop(Op.self, pa, 0, pb, 1, out, count)
-        default: loop(Op.self, pa, 0, pb, 0, out, count)
-        }
-    }
-
-    @inline(__always)
-    private func loop<Op: BinaryOperation>(
-        _ op: Op.Type, _ a: UnsafeMutablePointer<Float>, _ sa: Int, _ b: UnsafeMutablePointer<Float>, _ sb: Int,
-        _ out: UnsafeMutablePointer<Float>, _ count: Int
-    ) {
-        var i = 0
-        if !clamp.isTanh {
-            let lower = SIMD8<Float>(repeating: clamp.lower)
-            let upper = SIMD8<Float>(repeating: clamp.upper)
-            while i + 8 <= count {
-                let x = sa == 1 ? UnsafeRawPointer(a + i).loadUnaligned(as: SIMD8<Float>.self) : SIMD8(repeating: a[0])
-                let y = sb == 1 ? UnsafeRawPointer(b + i).loadUnaligned(as: SIMD8<Float>.self) : SIMD8(repeating: b[0])
-                let r = clamped(Op.apply(x, y), lower, upper)
-                UnsafeMutableRawPointer(out + i).storeBytes(of: r, as: SIMD8<Float>.self)
-                i += 8
-            }
-        }
-        while i < count {
-            out[i] = clamp.apply(Op.apply(a[i * sa], b[i * sb]))
-            i += 1
         }
     }
 }
