@@ -1,0 +1,107 @@
+// Times single C kernels of CVisionKernels on fixed layer shapes taken from the models, for
+// before/after figures of kernel changes (scripts/benchmarks/kernel_timing.sh builds it against
+// two revisions' kernels and alternates them). Only entry points whose signatures are unchanged
+// since 23ab516 are timed, so the same file builds against either revision.
+//
+// Prints one line per case and instruction set: `case isa median_ms`, each the median over
+// ROUNDS rounds of the best of five runs of ITERATIONS calls (the cores are shared: slower runs
+// are disturbed ones).
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "CVisionKernels.h"
+
+#define ITERATIONS 200
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static float *filled(size_t count, unsigned seed) {
+    float *p = aligned_alloc(64, (count * sizeof(float) + 127) / 64 * 64);
+    for (size_t i = 0; i < count; i++) p[i] = (float)((i * 2654435761u + seed) % 2000) * 0.001f - 1.0f;
+    return p;
+}
+
+typedef void (*case_fn)(void *state);
+
+static double best_of_five(case_fn fn, void *state) {
+    double best = 1e30;
+    for (int run = 0; run < 5; run++) {
+        double start = now();
+        for (int i = 0; i < ITERATIONS; i++) fn(state);
+        double t = (now() - start) / ITERATIONS;
+        if (t < best) best = t;
+    }
+    return best * 1e3;
+}
+
+// LOGISTIC over the selfie segmenter's 256 x 256 output, logits in [-100, 100].
+typedef struct { vk_isa isa; float *x, *y; } sigmoid_state;
+static void run_sigmoid(void *p) {
+    sigmoid_state *s = p;
+    vk_sigmoid(s->isa, s->x, s->y, 65536);
+}
+
+// The hand landmark model's stem: 3x3 stride 2 over 224 x 224 x 3 to 112 x 112 x 24.
+typedef struct { vk_gemm_shape shape; float *packed, *out, *zeros; vk_conv_geometry g; } stem_state;
+static void run_stem(void *p) {
+    stem_state *s = p;
+    size_t pixels = s->g.output_height * s->g.output_width;
+    vk_gemm_conv(s->shape, s->packed, &s->g, s->zeros, s->out, s->shape.n, 0, pixels, 0,
+                 vk_gemm_panel_count(s->shape), -1e30f, 1e30f);
+}
+
+// Depthwise 5x5 stride 1 (the hand landmark model's 14 x 14 x 672 and 7 x 7 x 1152 layers).
+typedef struct { vk_dwconv d; } dw_state;
+static void run_dw(void *p) {
+    dw_state *s = p;
+    vk_dwconv_run(&s->d, 0, s->d.output_height);
+}
+
+int main(int argc, char **argv) {
+    const int rounds = argc > 1 ? atoi(argv[1]) : 1;
+    const vk_isa isas[] = {VK_ISA_AVX512, VK_ISA_AVX2};
+    for (size_t k = 0; k < sizeof isas / sizeof isas[0]; k++) {
+        const vk_isa isa = isas[k];
+        if (!vk_isa_is_supported(isa)) continue;
+        const char *name = vk_isa_name(isa);
+
+        sigmoid_state sig = {isa, filled(65536, 1), filled(65536, 2)};
+        for (size_t i = 0; i < 65536; i++) sig.x[i] *= 100.0f;
+
+        stem_state stem;
+        stem.shape = (vk_gemm_shape){isa, 24, 27};
+        float *w = filled(24 * 27, 3), *bias = filled(24, 4);
+        stem.packed = aligned_alloc(64, (vk_gemm_packed_count(stem.shape) * sizeof(float) + 63) / 64 * 64);
+        vk_gemm_pack(stem.shape, w, bias, stem.packed);
+        stem.out = filled(112 * 112 * 24, 5);
+        stem.zeros = calloc(4096, sizeof(float));
+        stem.g = (vk_conv_geometry){filled(224 * 224 * 3, 6), 224, 224, 3, 112, 112, 3, 3, 2, 2, 1, 1, 0, 0};
+
+        dw_state dws[2];
+        const size_t sizes[2][2] = {{14, 672}, {7, 1152}};
+        for (int d = 0; d < 2; d++) {
+            const size_t H = sizes[d][0], C = sizes[d][1];
+            memset(&dws[d].d, 0, sizeof dws[d].d);
+            vk_dwconv *c = &dws[d].d;
+            c->isa = isa, c->input = filled(H * H * C, 7), c->input_height = H, c->input_width = H;
+            c->channels = C, c->output = filled(H * H * C, 8), c->output_height = H, c->output_width = H;
+            c->kernel_height = 5, c->kernel_width = 5, c->stride_h = 1, c->stride_w = 1;
+            c->dilation_h = 1, c->dilation_w = 1, c->pad_top = 2, c->pad_left = 2;
+            c->weights = filled(26 * C, 9), c->zeros = calloc(H * C + 64, sizeof(float));
+            c->lo = -1e30f, c->hi = 1e30f;
+        }
+
+        for (int r = 0; r < rounds; r++) {
+            printf("sigmoid-65536 %s %.4f\n", name, best_of_five(run_sigmoid, &sig));
+            printf("stem-3x3s2-224x224x3-24 %s %.4f\n", name, best_of_five(run_stem, &stem));
+            printf("dw5x5-14x14x672 %s %.4f\n", name, best_of_five(run_dw, &dws[0]));
+            printf("dw5x5-7x7x1152 %s %.4f\n", name, best_of_five(run_dw, &dws[1]));
+        }
+    }
+    return 0;
+}
