@@ -358,14 +358,41 @@ static void VK_SUFFIX(dw_pixel)(const vk_dwconv *p, const float *const *rows, si
 // Every path adds the taps in XNNPACK's order, window column by window column (see dw_pixel).
 // Output columns go in groups of VK_DW_PIXELS: adjacent pixels share the input vectors they
 // read, and their sums are independent chains of multiply-adds, so the group runs at the
-// multiply-add units' throughput rather than at one pixel's latency. Window rows outside the
-// input read the zero row; a group that reaches past the input columns (the first and last
-// groups of a row, every group of a narrow layer) reads zeros there too, as XNNPACK's
-// indirection does with its zero buffer, and stores only the pixels inside the row.
+// multiply-add units' throughput rather than at one pixel's latency. A row's last group has
+// only the pixels left (7- and 14-pixel rows would otherwise compute one or two pixels for
+// nothing). Window rows outside the input read the zero row; a group that reaches past the
+// input columns (the first and last groups of a row, every group of a narrow layer) reads
+// zeros there too, as XNNPACK's indirection does with its zero buffer.
 /// Output pixels per step of the fixed-window depthwise kernel.
 #define VK_DW_PIXELS 4
 
-#define VK_DW_BLOCK(NAME, T, L, LOAD, STORE, MAXF, MINF)                                                       \
+// One group of P output pixels (P constant after inlining) at column `ox` of one output row.
+// A 5×5 window goes tap by tap, each tap over the group's pixels with its input vector read
+// by the multiply-add: every step has P independent sums, where going input column by input
+// column starts and ends with a single sum (the first and last columns reach one pixel). On
+// this Zen 4 that is 6-10 % faster per layer; a 3×3 window, whose 3-column ramps are short,
+// keeps the column order, which reads each input vector once (3 % faster with AVX2).
+#define VK_DW_GROUP(NAME, T, LOAD, STORE, MAXF, MINF)                                                          \
+    static inline __attribute__((always_inline)) void NAME(                                                     \
+        size_t KH, size_t SW, size_t P, int inside, const float *const *in, const float *zeros, ptrdiff_t ix0,  \
+        size_t C, size_t W, const T *w, const T *bounds, float *out) {                                          \
+        T acc[VK_DW_PIXELS];                                                                                    \
+        for (size_t q = 0; q < P; q++) acc[q] = bounds[0];                                                      \
+        _Pragma("clang loop unroll(full)")                                                                      \
+        for (size_t kx = 0; kx < 5; kx++)                                                                       \
+            _Pragma("clang loop unroll(full)")                                                                  \
+            for (size_t ky = 0; ky < KH; ky++)                                                                  \
+                _Pragma("clang loop unroll(full)")                                                              \
+                for (size_t q = 0; q < P; q++) {                                                                \
+                    const ptrdiff_t ix = ix0 + (ptrdiff_t)(q * SW + kx);                                        \
+                    const float *x = inside || (ix >= 0 && ix < (ptrdiff_t)W) ? in[ky] + (size_t)ix * C : zeros; \
+                    acc[q] = VK_FMA(LOAD(x), w[ky * 5 + kx], acc[q]);                                           \
+                }                                                                                               \
+        for (size_t q = 0; q < P; q++) STORE(out + q * C, MINF(bounds[2], MAXF(bounds[1], acc[q])));            \
+    }
+
+#define VK_DW_BLOCK(NAME, GROUP, T, LOAD, STORE, MAXF, MINF)                                                   \
+    VK_DW_GROUP(GROUP, T, LOAD, STORE, MAXF, MINF)                                                             \
     static inline __attribute__((always_inline)) void NAME(const vk_dwconv *p, size_t KH, size_t KW, size_t SW, \
                                                            size_t c, size_t row_begin, size_t row_end,         \
                                                            size_t inner_lo, size_t inner_hi) {                 \
@@ -373,8 +400,8 @@ static void VK_SUFFIX(dw_pixel)(const vk_dwconv *p, const float *const *rows, si
         /* Fixed sizes (KH, KW <= 5): a variable-length array stays on the stack after inlining. */     \
         T w[25];                                                                                                \
         for (size_t t = 0; t < KH * KW; t++) w[t] = LOAD(p->weights + t * C + c);                               \
-        const T b = LOAD(p->weights + KH * KW * C + c);                                                         \
-        const T vlo = (T)(p->lo), vhi = (T)(p->hi);                                                             \
+        /* The bias, then the clamp's bounds (passed by address: vectors by value change the ABI). */          \
+        const T bounds[3] = {LOAD(p->weights + KH * KW * C + c), (T)(p->lo), (T)(p->hi)};                       \
         const float *zeros = p->zeros + c;                                                                      \
         for (size_t oy = row_begin; oy < row_end; oy++) {                                                       \
             const ptrdiff_t iy0 = (ptrdiff_t)(oy * p->stride_h) - (ptrdiff_t)p->pad_top;                         \
@@ -384,13 +411,31 @@ static void VK_SUFFIX(dw_pixel)(const vk_dwconv *p, const float *const *rows, si
                 in[ky] = (iy >= 0 && iy < (ptrdiff_t)p->input_height ? p->input + (size_t)(iy - (ptrdiff_t)p->input_row_offset) * W * C : p->zeros) + c; \
             }                                                                                                   \
             float *out = p->output + (oy - p->output_row_offset) * OW * C + c;                                  \
+            if (KW == 5) {                                                                                      \
+                size_t ox = 0;                                                                                  \
+                for (; ox + VK_DW_PIXELS <= OW; ox += VK_DW_PIXELS) {                                           \
+                    const ptrdiff_t ix0 = (ptrdiff_t)(ox * SW) - (ptrdiff_t)p->pad_left;                         \
+                    if (ox >= inner_lo && ox + VK_DW_PIXELS <= inner_hi)                                        \
+                        GROUP(KH, SW, VK_DW_PIXELS, 1, in, zeros, ix0, C, W, w, bounds, out + ox * C);          \
+                    else                                                                                        \
+                        GROUP(KH, SW, VK_DW_PIXELS, 0, in, zeros, ix0, C, W, w, bounds, out + ox * C);          \
+                }                                                                                               \
+                const ptrdiff_t ix0 = (ptrdiff_t)(ox * SW) - (ptrdiff_t)p->pad_left;                             \
+                switch (OW - ox) {                                                                              \
+                case 3: GROUP(KH, SW, 3, 0, in, zeros, ix0, C, W, w, bounds, out + ox * C); break;              \
+                case 2: GROUP(KH, SW, 2, 0, in, zeros, ix0, C, W, w, bounds, out + ox * C); break;              \
+                case 1: GROUP(KH, SW, 1, 0, in, zeros, ix0, C, W, w, bounds, out + ox * C); break;              \
+                default: break;                                                                                 \
+                }                                                                                               \
+                continue;                                                                                       \
+            }                                                                                                   \
             for (size_t ox = 0; ox < OW; ox += VK_DW_PIXELS) {                                                  \
                 T acc[VK_DW_PIXELS];                                                                            \
-                for (size_t q = 0; q < VK_DW_PIXELS; q++) acc[q] = b;                                           \
+                for (size_t q = 0; q < VK_DW_PIXELS; q++) acc[q] = bounds[0];                                   \
                 const ptrdiff_t ix0 = (ptrdiff_t)(ox * SW) - (ptrdiff_t)p->pad_left;                             \
                 if (ox >= inner_lo && ox + VK_DW_PIXELS <= inner_hi) {                                          \
                     /* Inside the input columns. The loops are unrolled explicitly: at -O2 clang */            \
-                    /* otherwise keeps the 5x5 column-major order rolled and runs it at half speed. */         \
+                    /* otherwise keeps the column-major order rolled and runs it at half speed. */             \
                     _Pragma("clang loop unroll(full)")                                                          \
                     for (size_t j = 0; j < (VK_DW_PIXELS - 1) * SW + KW; j++) {                                 \
                         _Pragma("clang loop unroll(full)")                                                      \
@@ -417,23 +462,23 @@ static void VK_SUFFIX(dw_pixel)(const vk_dwconv *p, const float *const *rows, si
                     }                                                                                           \
                 }                                                                                               \
                 for (size_t q = 0; q < VK_DW_PIXELS; q++)                                                       \
-                    if (ox + q < OW) STORE(out + (ox + q) * C, MINF(vhi, MAXF(vlo, acc[q])));                    \
+                    if (ox + q < OW) STORE(out + (ox + q) * C, MINF(bounds[2], MAXF(bounds[1], acc[q])));       \
             }                                                                                                   \
         }                                                                                                       \
     }
 
-VK_DW_BLOCK(VK_SUFFIX(dw_block), vk_v, VK_LANES, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)
+VK_DW_BLOCK(VK_SUFFIX(dw_block), VK_SUFFIX(dw_group), vk_v, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)
 #if VK_LANES == 16
-VK_DW_BLOCK(VK_SUFFIX(dw_block_h), vk_h, 8, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
+VK_DW_BLOCK(VK_SUFFIX(dw_block_h), VK_SUFFIX(dw_group_h), vk_h, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
 #endif
-VK_DW_BLOCK(VK_SUFFIX(dw_block_q), VK_SUFFIX(vk_q), 4, VK_LOADQ, VK_STOREQ, VK_SELMAX, VK_SELMIN)
-VK_DW_BLOCK(VK_SUFFIX(dw_block_1), float, 1, VK_LOAD1, VK_STORE1, VK_SELMAX, VK_SELMIN)
+VK_DW_BLOCK(VK_SUFFIX(dw_block_q), VK_SUFFIX(dw_group_q), VK_SUFFIX(vk_q), VK_LOADQ, VK_STOREQ, VK_SELMAX, VK_SELMIN)
+VK_DW_BLOCK(VK_SUFFIX(dw_block_1), VK_SUFFIX(dw_group_1), float, VK_LOAD1, VK_STORE1, VK_SELMAX, VK_SELMIN)
 
 // Channels [c_begin, c_end) of rows [row_begin, row_end) for a fixed undilated KH x KW window.
 static inline __attribute__((always_inline)) void VK_SUFFIX(dw_fixed)(const vk_dwconv *p, size_t KH, size_t KW,
                                                                       size_t SW, size_t row_begin, size_t row_end,
                                                                       size_t c_begin, size_t c_end) {
-    const size_t C = p->channels, W = p->input_width, OW = p->output_width, sw = SW;
+    const size_t W = p->input_width, OW = p->output_width, sw = SW;
     // Output columns whose window lies inside the input columns.
     size_t lo = (p->pad_left + sw - 1) / sw;
     size_t hi = W + p->pad_left >= KW ? (W + p->pad_left - KW) / sw + 1 : 0;

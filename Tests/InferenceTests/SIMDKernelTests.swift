@@ -150,6 +150,9 @@ import Testing
             (3, 40, 8, 3, 1, 1, .same), (6, 6, 3, 3, 3, 1, .same),
             // Few rows, many channels: tasks split the channels too.
             (2, 5, 50, 3, 1, 1, .same), (2, 3, 72, 5, 1, 1, .same),
+            // 5×5 rows ending in a group of three, two or one pixels (stride 1 and 2).
+            (7, 7, 21, 5, 1, 1, .same), (6, 14, 24, 5, 1, 1, .same), (5, 13, 33, 5, 2, 1, .same),
+            (5, 9, 16, 5, 2, 1, .valid),
         ]
         for (index, (height, width, channels, f, stride, dilation, padding)) in cases.enumerated() {
             let rows = WindowAxis(input: height, filter: f, stride: stride, dilation: dilation, padding: padding)!
