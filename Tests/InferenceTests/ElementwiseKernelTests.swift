@@ -100,7 +100,7 @@ import Testing
                             clamp: clamp, instructionSet: isa))
                     let expected = (0..<(rows * columns)).map { index -> Float in
                         let v = definition(a[index], second[operand(index)])
-                        if clamp.isTanh { return clamp.apply(v) }
+                        if clamp.hasFunction { return clamp.apply(v) }
                         let low = v < clamp.lower ? clamp.lower : v
                         return low > clamp.upper ? clamp.upper : low
                     }
@@ -181,7 +181,34 @@ import Testing
         #expect(run(.hardSwish).map(\.bitPattern) == hardSwish.map(\.bitPattern))
         let leaky: [Float] = [Float(-4) * 0.1, Float(-1) * 0.1, 0, 0.5, 3, 8]
         #expect(run(.leakyRelu(alpha: 0.1)) == leaky)
-        #expect(run(.clamp(ActivationClamp(lower: 0, upper: 6, isTanh: false))) == [0, 0, 0, 0.5, 3, 6])
+        #expect(run(.clamp(ActivationClamp(lower: 0, upper: 6, function: .none))) == [0, 0, 0, 0.5, 3, 6])
+    }
+
+    /// A HARD_SWISH fused into a convolution computes the separate operator's bits, one value,
+    /// eight lanes or a whole buffer at a time, with every instruction set.
+    @Test func fusedHardSwishGivesTheOperatorsBits() {
+        let h = KernelHarness()
+        let special: [Float] = [-0.0, 0, -3, 3, -2.9999998, 1e-40, -1e-40, .infinity, -.infinity, 1e30, -1e30]
+        let x = special + RandomInput.values(seed: 5, count: 1000, low: -8, high: 8)
+        let out = h.output(x.count)
+        h.run(UnaryKernel(operation: .hardSwish, input: h.buffer(x), output: out, count: x.count))
+        let expected = values(out, x.count).map(\.bitPattern)
+        let fused = ActivationClamp.hardSwish
+        #expect(fused.hasFunction && !fused.isIdentity)
+        #expect(x.map { fused.apply($0).bitPattern } == expected)
+        var lanes: [Float] = []
+        for start in stride(from: 0, to: x.count - 7, by: 8) {
+            let v = fused.apply(SIMD8<Float>(x[start..<(start + 8)]))
+            lanes += (0..<8).map { v[$0] }
+        }
+        #expect(lanes.map(\.bitPattern) == Array(expected.prefix(lanes.count)))
+        for isa in InstructionSet.all.filter(\.isSupported) {
+            var buffer = x
+            buffer.withUnsafeMutableBufferPointer {
+                fused.apply(to: $0.baseAddress!, count: $0.count, instructionSet: isa)
+            }
+            #expect(buffer.map(\.bitPattern) == expected, "\(isa)")
+        }
     }
 
     @Test func logisticSaturatesAndIsSymmetric() {

@@ -121,6 +121,24 @@ import Testing
         #expect(interpreter.kernelLabels.allSatisfy { !$0.hasPrefix("RELU") })
     }
 
+    @Test func fusesHardSwishesAndDepthwiseResidualAddsOfTheSelfieSegmenter() throws {
+        guard let path = SharedData.path("models/selfie_segmenter.tflite") else {
+            print("skipping: ../shared/models/selfie_segmenter.tflite is absent")
+            return
+        }
+        let model = try ModelContainer(contentsOfFile: path).model(named: nil)
+        let interpreter = try Interpreter(model: model, options: InterpreterOptions(threadCount: 1))
+        // 246 operators: 110 DEQUANTIZE fold away, the 22 RELUs and the 11 HARD_SWISHes run in
+        // the convolution before them, 5 residual ADDs in the CONV_2D and 3 in the
+        // DEPTHWISE_CONV_2D that writes one of their operands, one 1×1 convolution in the
+        // depthwise one after it and two depthwise convolutions in the 1×1 ones after them.
+        #expect(interpreter.kernelCount == 246 - 110 - 22 - 11 - 5 - 3 - 1 - 2)
+        #expect(interpreter.kernelLabels.allSatisfy { !$0.hasPrefix("HARD_SWISH") && !$0.hasPrefix("RELU") })
+        // The depthwise kernels add their residual band by band: the same bits for any split.
+        try expectSameBits(
+            model, input: RandomInput.values(seed: 11, count: 256 * 256 * 3, low: 0, high: 1), threads: [1, 2, 3])
+    }
+
     @Test func resultsAreBitIdenticalForAnyThreadCount() throws {
         guard let path = SharedData.path("models/pose_landmarker_full.task") else {
             print("skipping: ../shared/models/pose_landmarker_full.task is absent")

@@ -169,7 +169,7 @@ import Testing
                 DepthwiseConv2DKernel(
                     input: h.buffer(input), output: out, inputShape: inShape, outputShape: outShape,
                     rows: rows, columns: columns, filter: h.buffer(filter), bias: h.buffer(bias),
-                    clamp: ActivationClamp(lower: -1.5, upper: 1.5, isTanh: false), instructionSet: isa))
+                    clamp: ActivationClamp(lower: -1.5, upper: 1.5, function: .none), instructionSet: isa))
             var failures = 0
             for b in 0..<2 {
                 for y in 0..<outShape.height {
@@ -218,7 +218,7 @@ import Testing
             let input = RandomInput.values(seed: UInt64(index + 7), count: height * width * channels, low: -1, high: 1)
             let count = outShape.height * outShape.width * channels
             let out = h.output(count + 1)
-            let clamp = ActivationClamp(lower: -0.5, upper: 0.75, isTanh: false)
+            let clamp = ActivationClamp(lower: -0.5, upper: 0.75, function: .none)
             h.run(
                 Pool2DKernel(
                     kind: .max, input: h.buffer(input), output: out, inputShape: inShape, outputShape: outShape,

@@ -42,6 +42,15 @@ struct ExplicitPadding: Equatable {
 ///   into the 1×1 convolution after it takes its 1×1 producer the same way when that one's output
 ///   is at least ``GraphFusion/minimumFusedExpansionBytes``: the whole block (expansion,
 ///   depthwise, projection) runs as one kernel, band by band.
+/// * **Residual ADD fused into a depthwise convolution.** The same for an equal-shape `ADD`
+///   whose operand a `DEPTHWISE_CONV_2D` writes (after its own fused clamp, so this runs after
+///   the clamp fusion below): the depthwise kernel adds the other operand to each band of rows
+///   it has just written (the selfie segmenter's decoder blocks end this way).
+/// * **HARD_SWISH fused into its producer.** A `HARD_SWISH` whose float input is written by a
+///   `CONV_2D` or `DEPTHWISE_CONV_2D` without an activation, residual ADD or PRELU of its own,
+///   and read by nothing else, is dropped: the convolution applies XNNPACK's hard swish to the
+///   values it computed, while they are in cache (the selfie segmenter's MobileNetV3 blocks).
+///   The convolution's sums are the same floats either way, so are the bits.
 /// * **PRELU fused into its producer.** A `PRELU` with one slope per channel (constant, shape
 ///   `[…, 1, C]`) whose input is written by a `CONV_2D` or an equal-shape `ADD` and read by
 ///   nothing else is dropped: the producer writes the PRELU's output and applies the slope in
@@ -82,11 +91,14 @@ struct GraphFusion {
     /// on 14 rows that is half again the 1×1 work (measured: no faster at 14×14 and below, up to
     /// 30 % slower for the pose landmark model's 16×16 and 8×8 strided layers).
     static let minimumFusedPointwiseRows = 24
+    /// Convolutions (`CONV_2D`, `DEPTHWISE_CONV_2D`) that apply a fused HARD_SWISH to their
+    /// results.
+    private(set) var hardSwish: Set<Int> = []
     /// The constant slope tensor of a PRELU fused into an operator, by operator index.
     private(set) var prelu: [Int: Int] = [:]
-    /// A residual ADD fused into a convolution, by the convolution's operator index: the ADD's
-    /// index (for its options), and whether the residual is channel padded. The residual is the
-    /// convolution's input 3.
+    /// A residual ADD fused into a convolution (`CONV_2D` or `DEPTHWISE_CONV_2D`), by the
+    /// convolution's operator index: the ADD's index (for its options), and whether the residual
+    /// is channel padded. The residual is the convolution's input 3.
     private(set) var residual: [Int: (add: Int, channelPadded: Bool)] = [:]
     /// The fused activation that replaces an operator's own (`NONE`) after a clamping
     /// activation was fused into it, by operator index (for a residual ADD fused into a
@@ -319,6 +331,56 @@ struct GraphFusion {
             activation[owner] = clamp
         }
 
+        // Residual ADDs into the DEPTHWISE_CONV_2D that writes one of their operands, after the
+        // clamps: the depthwise convolution's own activation (a RELU fused above) comes first.
+        for index in runtimeOperators where !removed.contains(index) && code(index) == .add {
+            let op = graph.operators[index]
+            let list = inputs(of: index, op)
+            let sum = outputs(of: index, op)
+            guard list.count == 2, !channelPadded.contains(index),
+                list.allSatisfy({ $0 >= 0 && !store.isConstant($0) && descriptors[$0].type == .float32 }),
+                sum.count == 1, sum[0] >= 0, descriptors[sum[0]].type == .float32,
+                descriptors[list[0]].shape == descriptors[list[1]].shape
+            else { continue }
+            for side in [0, 1] {
+                let produced = list[side]
+                let other = list[1 - side]
+                guard !graphOutputs.contains(produced), let producer = writer(produced),
+                    code(producer) == .depthwiseConv2D, residual[producer] == nil, prelu[producer] == nil,
+                    readers(produced) == [index], let dwPosition = position[producer],
+                    descriptors[produced].shape.count == 4
+                else { continue }
+                if let otherWriter = writer(other), let otherPosition = position[otherWriter],
+                    otherPosition >= dwPosition
+                {
+                    continue
+                }
+                removed.insert(index)
+                var extended = inputs(of: producer, graph.operators[producer])
+                while extended.count < 3 { extended.append(-1) }
+                inputs[producer] = extended + [other]
+                outputs[producer] = sum
+                residual[producer] = (index, false)
+                break
+            }
+        }
+
+        // HARD_SWISH into the convolution that writes its input.
+        for index in runtimeOperators where code(index) == .hardSwish {
+            let op = graph.operators[index]
+            guard op.inputs.count == 1, op.outputs.count == 1, op.inputs[0] >= 0 else { continue }
+            let x = Int(op.inputs[0])
+            let y = Int(op.outputs[0])
+            guard descriptors[x].type == .float32, descriptors[y].type == .float32, !graphOutputs.contains(x),
+                let producer = writer(x), readers(x) == [index], [.conv2D, .depthwiseConv2D].contains(code(producer)),
+                residual[producer] == nil, prelu[producer] == nil, activation[producer] == nil,
+                GraphFusion.fusedActivation(of: graph.operators[producer].builtinOptions) == FusedActivation.none
+            else { continue }
+            removed.insert(index)
+            outputs[producer] = [y]
+            hardSwish.insert(producer)
+        }
+
         fuseDepthwise(
             model: model, runtimeOperators: runtimeOperators, descriptors: descriptors, store: store,
             graphOutputs: graphOutputs)
@@ -341,7 +403,7 @@ struct GraphFusion {
         let consumers = Dictionary(depthwise.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
         for index in runtimeOperators
         where (!removed.contains(index) || consumers[index] != nil) && code(index) == .depthwiseConv2D
-            && prelu[index] == nil
+            && prelu[index] == nil && residual[index] == nil && !hardSwish.contains(index)
         {
             var list = inputs(of: index, graph.operators[index])
             let outputList = outputs(of: index, graph.operators[index])
@@ -358,6 +420,7 @@ struct GraphFusion {
                 descriptors[outputList[0]].shape.last == descriptors[middle].shape.last,
                 let producer = writer(of: middle, model, runtimeOperators),
                 code(producer) == .conv2D, residual[producer] == nil, prelu[producer] == nil, padding[producer] == nil,
+                !hardSwish.contains(producer),
                 depthwise[producer] == nil, outputs(of: producer, graph.operators[producer]) == [middle],
                 // (A fused depthwise convolution's input is read through its consumer.)
                 readers(of: middle, model, runtimeOperators) == [consumers[index] ?? index]
@@ -365,7 +428,7 @@ struct GraphFusion {
             let conv = graph.operators[producer]
             let convInputs = inputs(of: producer, conv)
             guard case .conv2D(let options) = conv.builtinOptions, options.strideHeight == 1, options.strideWidth == 1,
-                let clamp = ActivationClamp(options.activation), !clamp.isTanh,
+                let clamp = ActivationClamp(options.activation), !clamp.hasFunction,
                 convInputs.count >= 2, convInputs.count <= 3, convInputs[0] >= 0, convInputs[1] >= 0,
                 !store.isConstant(convInputs[0]), descriptors[convInputs[0]].type == .float32,
                 descriptors[convInputs[0]].shape.count == 4, store.isConstant(convInputs[1]),
@@ -412,7 +475,8 @@ struct GraphFusion {
                 DepthwisePointwiseKernel.worthFusing(descriptors[middle].shape), !graphOutputs.contains(middle),
                 (descriptors[middle].byteCount ?? 0) >= GraphFusion.minimumFusedDepthwiseBytes,
                 let producer = writer(of: middle, model, runtimeOperators),
-                code(producer) == .depthwiseConv2D, prelu[producer] == nil,
+                code(producer) == .depthwiseConv2D, prelu[producer] == nil, residual[producer] == nil,
+                !hardSwish.contains(producer),
                 readers(of: middle, model, runtimeOperators) == [index]
             else { continue }
             let dw = graph.operators[producer]

@@ -39,7 +39,8 @@ final class KernelAssembly {
                 inputPadding: fusion.padding[index],
                 channelPaddedInput: fusion.channelPadded.contains(index), preluAlpha: fusion.prelu[index],
                 residualOptions: fusion.residual[index].map { fusion.options(of: $0.add, graph.operators[$0.add]) },
-                residualChannelPadded: fusion.residual[index]?.channelPadded ?? false)
+                residualChannelPadded: fusion.residual[index]?.channelPadded ?? false,
+                fusedHardSwish: fusion.hardSwish.contains(index))
         }
         for index in runtimeOperators where !lifetimes.aliased.contains(index) {
             var ctx = context(index)

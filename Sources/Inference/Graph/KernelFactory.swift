@@ -71,11 +71,11 @@ enum KernelFactory {
         case .tanh: return try UnaryKernel.make(ctx, operation: .tanh)
         case .relu:
             return try UnaryKernel.make(
-                ctx, operation: .clamp(ActivationClamp(lower: 0, upper: .infinity, isTanh: false)))
+                ctx, operation: .clamp(ActivationClamp(lower: 0, upper: .infinity, function: .none)))
         case .relu6:
-            return try UnaryKernel.make(ctx, operation: .clamp(ActivationClamp(lower: 0, upper: 6, isTanh: false)))
+            return try UnaryKernel.make(ctx, operation: .clamp(ActivationClamp(lower: 0, upper: 6, function: .none)))
         case .reluN1To1:
-            return try UnaryKernel.make(ctx, operation: .clamp(ActivationClamp(lower: -1, upper: 1, isTanh: false)))
+            return try UnaryKernel.make(ctx, operation: .clamp(ActivationClamp(lower: -1, upper: 1, function: .none)))
         case .hardSwish: return try UnaryKernel.make(ctx, operation: .hardSwish)
         case .leakyRelu:
             guard case .leakyRelu(let alpha) = ctx.options else { throw ctx.invalid("missing LeakyReluOptions") }

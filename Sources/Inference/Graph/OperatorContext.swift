@@ -31,6 +31,8 @@ struct OperatorContext {
     var residualOptions: BuiltinOptions? = nil
     /// Whether that residual has fewer channels than the output (a folded channel PAD).
     var residualChannelPadded = false
+    /// Whether a HARD_SWISH was fused into this convolution (``GraphFusion``).
+    var fusedHardSwish = false
     /// A depthwise convolution fused into this 1×1 convolution: it computes input 0, which is
     /// then the depthwise convolution's input.
     var fusedDepthwise: DepthwiseConv2DKernel? = nil
@@ -147,6 +149,16 @@ struct OperatorContext {
     }
 
     /// The fused activation as a clamp.
+    /// The activation this operator applies to its own results: its fused `activation`, or a
+    /// fused HARD_SWISH (which ``GraphFusion`` takes only for operators without an activation).
+    func outputActivation(_ activation: FusedActivation) throws -> ActivationClamp {
+        if fusedHardSwish {
+            guard activation == .none else { throw invalid("a fused HARD_SWISH after a fused activation") }
+            return .hardSwish
+        }
+        return try clamp(activation)
+    }
+
     func clamp(_ activation: FusedActivation) throws -> ActivationClamp {
         guard let clamp = ActivationClamp(activation) else {
             throw unsupported("fused activation \(activation.name) is not supported")

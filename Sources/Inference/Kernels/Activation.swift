@@ -1,57 +1,107 @@
+import CVisionKernels
 import ModelFile
 
-/// A fused activation in the form kernels apply it: a clamp, optionally preceded by tanh.
+/// A fused activation in the form kernels apply it: a clamp, or a function applied after the
+/// operator's result (then the clamp is the identity).
 ///
 /// TFLite's float kernels apply fused activations as `min(max(x, lower), upper)`
 /// (tensorflow/lite/kernels/internal/common.h, `ActivationFunctionWithMinMax`; ranges from
 /// tensorflow/lite/kernels/kernel_util.cc, `CalculateActivationRange`), and TANH as `tanh(x)`.
+/// HARD_SWISH is not a TFLite fused activation: ``GraphFusion`` folds a separate HARD_SWISH
+/// operator into the convolution that writes its input, and the convolution applies it to the
+/// values it would have stored, with XNNPACK's formula (`vk_hard_swish`), so the bits are the
+/// separate operator's.
 struct ActivationClamp: Equatable {
+    /// A function applied to the operator's result instead of a clamp.
+    enum Function: Equatable {
+        case none
+        /// `tanh(x)` (the C library's `tanhf`).
+        case tanh
+        /// XNNPACK's hard swish, `x · min(max(fma(x, ⅙, ½), 0), 1)` (`vk_hard_swish`).
+        case hardSwish
+    }
+
     var lower: Float
     var upper: Float
-    /// Whether `tanh` is applied (fused TANH); then the clamp is the identity.
-    var isTanh: Bool
+    /// The function applied instead of the clamp (`.none` for a clamp).
+    var function: Function
 
-    static let identity = ActivationClamp(lower: -.infinity, upper: .infinity, isTanh: false)
+    static let identity = ActivationClamp(lower: -.infinity, upper: .infinity, function: .none)
+
+    /// Fused HARD_SWISH.
+    static let hardSwish = ActivationClamp(lower: -.infinity, upper: .infinity, function: .hardSwish)
 
     /// The clamp for `activation`, or `nil` when the engine does not support it (SIGN_BIT).
     init?(_ activation: FusedActivation) {
         switch activation {
         case .none: self = .identity
-        case .relu: self.init(lower: 0, upper: .infinity, isTanh: false)
-        case .reluN1To1: self.init(lower: -1, upper: 1, isTanh: false)
-        case .relu6: self.init(lower: 0, upper: 6, isTanh: false)
-        case .tanh: self.init(lower: -.infinity, upper: .infinity, isTanh: true)
+        case .relu: self.init(lower: 0, upper: .infinity, function: .none)
+        case .reluN1To1: self.init(lower: -1, upper: 1, function: .none)
+        case .relu6: self.init(lower: 0, upper: 6, function: .none)
+        case .tanh: self.init(lower: -.infinity, upper: .infinity, function: .tanh)
         case .signBit: return nil
         }
     }
 
-    init(lower: Float, upper: Float, isTanh: Bool) {
+    init(lower: Float, upper: Float, function: Function) {
         self.lower = lower
         self.upper = upper
-        self.isTanh = isTanh
+        self.function = function
     }
 
     var isIdentity: Bool { self == .identity }
 
+    /// Whether a function (TANH, HARD_SWISH) is applied rather than a clamp: kernels then store
+    /// their results unclamped and apply it afterwards (``apply(to:count:)``).
+    var hasFunction: Bool { function != .none }
+
     @inline(__always)
     func apply(_ x: Float) -> Float {
-        if isTanh { return Float.tanhValue(x) }
-        return Swift.min(Swift.max(x, lower), upper)
+        switch function {
+        case .none: return Swift.min(Swift.max(x, lower), upper)
+        case .tanh: return Float.tanhValue(x)
+        case .hardSwish:
+            var y: Float = 0
+            withUnsafePointer(to: x) { vk_hard_swish(InstructionSet.portable.isa, $0, &y, 1) }
+            return y
+        }
     }
 
     @inline(__always)
     func apply(_ x: SIMD8<Float>) -> SIMD8<Float> {
-        if isTanh {
+        switch function {
+        case .none: return clamped(x, SIMD8(repeating: lower), SIMD8(repeating: upper))
+        case .tanh, .hardSwish:
             var y = x
-            for i in 0..<8 { y[i] = Float.tanhValue(x[i]) }
+            for i in 0..<8 { y[i] = apply(x[i]) }
             return y
         }
-        return clamped(x, SIMD8(repeating: lower), SIMD8(repeating: upper))
     }
 
-    /// Applies the activation in place to `count` floats.
-    func apply(to values: UnsafeMutablePointer<Float>, count: Int) {
+    /// Applies the activation in place to columns `columns` of rows `rows` of a matrix whose
+    /// rows are `stride` floats apart: one call when the columns are whole rows.
+    func apply(
+        to base: UnsafeMutablePointer<Float>, rows: Range<Int>, stride: Int, columns: Range<Int>,
+        instructionSet: InstructionSet = .best
+    ) {
+        if isIdentity || rows.isEmpty || columns.isEmpty { return }
+        if columns.count == stride {
+            apply(to: base + rows.lowerBound * stride, count: rows.count * stride, instructionSet: instructionSet)
+            return
+        }
+        for m in rows {
+            apply(to: base + m * stride + columns.lowerBound, count: columns.count, instructionSet: instructionSet)
+        }
+    }
+
+    /// Applies the activation in place to `count` floats (HARD_SWISH with `instructionSet`'s
+    /// kernel; every build computes the same bits).
+    func apply(to values: UnsafeMutablePointer<Float>, count: Int, instructionSet: InstructionSet = .best) {
         if isIdentity { return }
+        if function == .hardSwish {
+            vk_hard_swish(instructionSet.isa, values, values, count)
+            return
+        }
         var i = 0
         while i + 8 <= count {
             let v = UnsafeRawPointer(values + i).loadUnaligned(as: SIMD8<Float>.self)

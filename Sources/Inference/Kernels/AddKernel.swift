@@ -85,10 +85,10 @@ final class AddKernel: Kernel, ParallelJob {
     func run(tasks range: Range<Int>, thread: Int) {
         let first = range.lowerBound * pixelsPerTask
         let count = Swift.min(pixelCount, range.upperBound * pixelsPerTask) - first
-        let lower = clamp.isTanh ? -Float.infinity : clamp.lower
-        let upper = clamp.isTanh ? Float.infinity : clamp.upper
+        let lower = clamp.hasFunction ? -Float.infinity : clamp.lower
+        let upper = clamp.hasFunction ? Float.infinity : clamp.upper
         let out = output + first * channels
-        if clamp.isTanh {
+        if clamp.hasFunction {
             // Rare: tanh between the sum and the PRELU.
             vk_add_pixels(
                 instructionSet.isa, a + first * channels, b + first * bChannels, bChannels, out, count, channels,

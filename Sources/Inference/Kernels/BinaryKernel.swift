@@ -99,7 +99,7 @@ final class BinaryKernel: Kernel, ParallelJob {
         let isa = instructionSet.isa
         let op = rowOperation
         // TANH is not a clamp: the sums unclamped, then TANH over them.
-        let (lower, upper) = clamp.isTanh ? (-Float.infinity, Float.infinity) : (clamp.lower, clamp.upper)
+        let (lower, upper) = clamp.hasFunction ? (-Float.infinity, Float.infinity) : (clamp.lower, clamp.upper)
         for task in range {
             let block = task / chunksPerRow
             let chunk = task % chunksPerRow
@@ -112,7 +112,7 @@ final class BinaryKernel: Kernel, ParallelJob {
                 vk_binary_rows(
                     isa, op, a + first * rowA, rowA, innerA, b + first * rowB, rowB, innerB, out, rows.count, inner,
                     lower, upper)
-                if clamp.isTanh { clamp.apply(to: out, count: rows.count * inner) }
+                if clamp.hasFunction { clamp.apply(to: out, count: rows.count * inner) }
                 continue
             }
             for row in rows {
@@ -120,7 +120,7 @@ final class BinaryKernel: Kernel, ParallelJob {
                 let out = output + span.output
                 vk_binary_rows(
                     isa, op, a + span.a, 0, innerA, b + span.b, 0, innerB, out, 1, span.count, lower, upper)
-                if clamp.isTanh { clamp.apply(to: out, count: span.count) }
+                if clamp.hasFunction { clamp.apply(to: out, count: span.count) }
             }
         }
     }

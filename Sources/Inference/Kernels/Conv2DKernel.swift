@@ -67,7 +67,7 @@ final class Conv2DKernel: Kernel, ParallelJob {
         let outputShape = NHWC(
             batch: inputShape.batch, height: rows.output, width: columns.output, channels: filterShape.batch)
         try ctx.requireOutputShape(outputShape.shape)
-        let clamp = try ctx.clamp(options.activation)
+        let clamp = try ctx.outputActivation(options.activation)
         let epilogue = try ConvEpilogue(ctx, channels: outputShape.channels)
         if filterShape.batch <= ConvDotKernel.maximumOutputChannels {
             return ConvDotKernel(
@@ -92,7 +92,7 @@ final class Conv2DKernel: Kernel, ParallelJob {
                 expansion: ctx.fusedExpansion, depthwise: stage, pointwise: pointwiseStage,
                 output: ctx.outputFloats(0), outputChannels: filterShape.batch, epilogue: epilogue)
         }
-        if pointwise && !clamp.isTanh,
+        if pointwise && !clamp.hasFunction,
             let sparse = SparseConvKernel(
                 input: ctx.inputFloats(0), output: ctx.outputFloats(0),
                 pixelCount: inputShape.batch
@@ -178,18 +178,20 @@ final class Conv2DKernel: Kernel, ParallelJob {
             }
             if isIndirect {
                 withUnsafePointer(to: geometry) {
-                    let lower = clamp.isTanh ? -Float.infinity : clamp.lower
-                    let upper = clamp.isTanh ? Float.infinity : clamp.upper
+                    let lower = clamp.hasFunction ? -Float.infinity : clamp.lower
+                    let upper = clamp.hasFunction ? Float.infinity : clamp.upper
                     vk_gemm_conv(
                         weights.shape, weights.data.floats, $0, zeros.floats, output, n, rows.lowerBound,
                         rows.upperBound,
                         panels.lowerBound, panels.upperBound, lower, upper)
                 }
-                if clamp.isTanh {
+                if clamp.hasFunction {
                     var first = 0
                     var end = 0
                     vk_gemm_panel_columns(weights.shape, panels.lowerBound, panels.upperBound, &first, &end)
-                    for m in rows { clamp.apply(to: output + m * n + first, count: end - first) }
+                    clamp.apply(
+                        to: output, rows: rows, stride: n, columns: first..<end,
+                        instructionSet: InstructionSet(isa: weights.shape.isa))
                 }
                 applyEpilogue(rows: rows, panels: panels)
                 continue
@@ -306,8 +308,8 @@ final class ConvDotKernel: Kernel, ParallelJob {
 
     func run(tasks range: Range<Int>, thread: Int) {
         let k = geometry.kernel_height * geometry.kernel_width * geometry.channels
-        let lower = clamp.isTanh ? -Float.infinity : clamp.lower
-        let upper = clamp.isTanh ? Float.infinity : clamp.upper
+        let lower = clamp.hasFunction ? -Float.infinity : clamp.lower
+        let upper = clamp.hasFunction ? Float.infinity : clamp.upper
         if isPlanar, let context {
             let rows = pixelCount / Swift.max(1, geometry.output_width)
             let first = range.lowerBound * ConvDotKernel.rowsPerTask
@@ -318,7 +320,7 @@ final class ConvDotKernel: Kernel, ParallelJob {
                     outputChannels, output, first, end, lower, upper, context.scratchFloats(thread: thread))
             }
             let pixels = (first * geometry.output_width)..<(end * geometry.output_width)
-            if clamp.isTanh {
+            if clamp.hasFunction {
                 clamp.apply(to: output + pixels.lowerBound * outputChannels, count: pixels.count * outputChannels)
             }
             epilogue.apply(
@@ -332,7 +334,7 @@ final class ConvDotKernel: Kernel, ParallelJob {
                 instructionSet.isa, $0, weights.floats, hasBias ? weights.floats + k * outputChannels : nil,
                 outputChannels, output + first * outputChannels, first, count, lower, upper, zeros.floats)
         }
-        if clamp.isTanh { clamp.apply(to: output + first * outputChannels, count: count * outputChannels) }
+        if clamp.hasFunction { clamp.apply(to: output + first * outputChannels, count: count * outputChannels) }
         epilogue.apply(
             instructionSet, output: output, channels: outputChannels, rows: first..<(first + count),
             columns: 0..<outputChannels)

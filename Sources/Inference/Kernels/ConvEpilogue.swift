@@ -20,7 +20,7 @@ struct ConvEpilogue {
     /// The epilogue as CVisionKernels' kernels take it, when it has a residual ADD and no tanh
     /// (a PRELU alone is not expressed here).
     var residualEpilogue: vk_epilogue? {
-        guard let residual, !clamp.isTanh else { return nil }
+        guard let residual, !clamp.hasFunction else { return nil }
         return vk_epilogue(
             residual: residual, residual_channels: residualChannels, lo: clamp.lower, hi: clamp.upper,
             alpha: slopes.map { UnsafePointer($0.floats) })
@@ -77,10 +77,10 @@ struct ConvEpilogue {
             }
             return
         }
-        let lower = clamp.isTanh ? -Float.infinity : clamp.lower
-        let upper = clamp.isTanh ? Float.infinity : clamp.upper
+        let lower = clamp.hasFunction ? -Float.infinity : clamp.lower
+        let upper = clamp.hasFunction ? Float.infinity : clamp.upper
         let rc = residualChannels
-        if columns.count == channels && !clamp.isTanh {
+        if columns.count == channels && !clamp.hasFunction {
             let out = output + rows.lowerBound * channels
             vk_add_pixels(
                 isa.isa, out, residual + rows.lowerBound * rc, rc, out, rows.count, channels, lower, upper, alpha)
@@ -91,7 +91,7 @@ struct ConvEpilogue {
             // The residual's channels within `columns` (none beyond its width).
             let width = Swift.max(0, Swift.min(rc, columns.upperBound) - columns.lowerBound)
             let source = residual + m * rc + Swift.min(columns.lowerBound, rc)
-            if clamp.isTanh {
+            if clamp.hasFunction {
                 vk_add_pixels(isa.isa, out, source, width, out, 1, columns.count, -.infinity, .infinity, nil)
                 clamp.apply(to: out, count: columns.count)
                 if let alpha { vk_prelu_pixels(isa.isa, out, out, 1, columns.count, alpha + columns.lowerBound) }

@@ -8,7 +8,8 @@ import ModelFile
 /// Multiplier 1 (every depthwise layer of the project's models) runs CVisionKernels'
 /// `vk_dwconv_run`: vectors of channels, the bias, activation and padding fused, 3×3 and 5×5
 /// windows with their weights in registers. Other multipliers take a scalar path. Work is
-/// split over output rows.
+/// split over output rows. A residual ADD fused in by ``GraphFusion`` (multiplier 1) is added
+/// band by band, to rows still in cache.
 final class DepthwiseConv2DKernel: Kernel, ParallelJob {
     let input: UnsafeMutablePointer<Float>
     let output: UnsafeMutablePointer<Float>
@@ -23,12 +24,15 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
     /// A row of zeros that the C kernel reads for window rows above or below the input.
     private let zeros: AlignedBuffer
     let convolution: vk_dwconv
+    /// A fused residual ADD (empty without one).
+    let epilogue: ConvEpilogue
+    let instructionSet: InstructionSet
 
     static func make(_ ctx: OperatorContext) throws -> Kernel {
         guard case .depthwiseConv2D(let options) = ctx.options else {
             throw ctx.invalid("missing DepthwiseConv2DOptions")
         }
-        try ctx.expect(inputs: 2...3, outputs: 1)
+        try ctx.expect(inputs: 2...(ctx.residualOptions == nil ? 3 : 4), outputs: 1)
         try ctx.requireFloat(inputs: [0])
         let inputDescriptor = try ctx.input(0)
         // With a fused 1×1 stage, the depthwise input is that stage's output.
@@ -73,8 +77,12 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
         let kernel = DepthwiseConv2DKernel(
             input: ctx.inputFloats(0), output: ctx.outputFloats(0), inputShape: inputShape, outputShape: outputShape,
             rows: rows, columns: columns, filter: filter.floats, bias: bias?.floats,
-            clamp: try ctx.clamp(options.activation),
-            instructionSet: ctx.instructionSet)
+            clamp: try ctx.outputActivation(options.activation),
+            instructionSet: ctx.instructionSet, epilogue: try ConvEpilogue(ctx, channels: outputChannels))
+        guard kernel.epilogue.isEmpty || (kernel.multiplier == 1 && rows.filter <= 32 && ctx.fusedPointwise == nil)
+        else {
+            throw ctx.invalid("only a depthwise convolution of multiplier 1 without a 1×1 stage takes a residual ADD")
+        }
         if let stage = ctx.fusedPointwise {
             guard kernel.multiplier == 1, rows.filter <= 32 else {
                 throw ctx.invalid("only a depthwise convolution of multiplier 1 takes a 1×1 stage")
@@ -88,9 +96,11 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
     init(
         input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: NHWC, outputShape: NHWC,
         rows: WindowAxis, columns: WindowAxis, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
-        clamp: ActivationClamp, instructionSet: InstructionSet = .best
+        clamp: ActivationClamp, instructionSet: InstructionSet = .best, epilogue: ConvEpilogue = ConvEpilogue()
     ) {
         self.input = input
+        self.epilogue = epilogue
+        self.instructionSet = instructionSet
         self.output = output
         self.inputShape = inputShape
         self.outputShape = outputShape
@@ -112,10 +122,16 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
             dilation_h: rows.dilation, dilation_w: columns.dilation, pad_top: rows.padBefore,
             pad_left: columns.padBefore,
             weights: weights.floats, zeros: zeros.floats,
-            lo: clamp.isTanh ? -.infinity : clamp.lower, hi: clamp.isTanh ? .infinity : clamp.upper)
+            lo: clamp.hasFunction ? -.infinity : clamp.lower, hi: clamp.hasFunction ? .infinity : clamp.upper)
     }
 
-    var constantByteCount: Int { weights.byteCount + zeros.byteCount }
+    var constantByteCount: Int { weights.byteCount + zeros.byteCount + epilogue.byteCount }
+
+    /// Output rows per call when a residual ADD is fused: about 64 KB of output, so that the
+    /// rows are still in cache when the residual is added to them.
+    private var epilogueRows: Int {
+        Swift.max(1, 16 * 1024 / Swift.max(1, outputShape.width * outputShape.channels))
+    }
 
     /// Channel slices per row in the current job: with several threads, small layers (few rows,
     /// many channels) split their channels too, in multiples of 16, so that every thread gets
@@ -152,7 +168,7 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
                     conv.input = UnsafePointer(input + b * imageInput)
                     conv.output = output + b * imageOutput
                     withUnsafePointer(to: conv) { vk_dwconv_run_channels($0, oy, oy + 1, first, end) }
-                    if clamp.isTanh {
+                    if clamp.hasFunction {
                         for ox in 0..<outputShape.width {
                             clamp.apply(
                                 to: output + b * imageOutput + (oy * outputShape.width + ox) * outputShape.channels
@@ -160,6 +176,9 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
                                 count: end - first)
                         }
                     }
+                    epilogue.apply(
+                        instructionSet, output: output, channels: outputShape.channels,
+                        rows: (row * outputShape.width)..<((row + 1) * outputShape.width), columns: first..<end)
                 }
                 return
             }
@@ -172,11 +191,21 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
                 var conv = convolution
                 conv.input = UnsafePointer(input + b * imageInput)
                 conv.output = output + b * imageOutput
-                withUnsafePointer(to: conv) { vk_dwconv_run($0, oy, oy + end) }
-                if clamp.isTanh {
-                    clamp.apply(
-                        to: output + b * imageOutput + oy * outputShape.width * outputShape.channels,
-                        count: end * outputShape.width * outputShape.channels)
+                let step = epilogue.isEmpty ? end : epilogueRows
+                var first = oy
+                while first < oy + end {
+                    let last = Swift.min(oy + end, first + step)
+                    withUnsafePointer(to: conv) { vk_dwconv_run($0, first, last) }
+                    if clamp.hasFunction {
+                        clamp.apply(
+                            to: output + b * imageOutput + first * outputShape.width * outputShape.channels,
+                            count: (last - first) * outputShape.width * outputShape.channels)
+                    }
+                    let pixels = (b * outputShape.height + first) * outputShape.width
+                    epilogue.apply(
+                        instructionSet, output: output, channels: outputShape.channels,
+                        rows: pixels..<(pixels + (last - first) * outputShape.width), columns: 0..<outputShape.channels)
+                    first = last
                 }
                 task += end
             }

@@ -40,17 +40,19 @@ final class PackedWeights {
         a: UnsafePointer<Float>, aStride: Int, c: UnsafeMutablePointer<Float>, cStride: Int,
         rows: Range<Int>, panels: Range<Int>, clamp: ActivationClamp
     ) {
-        let lower = clamp.isTanh ? -Float.infinity : clamp.lower
-        let upper = clamp.isTanh ? Float.infinity : clamp.upper
+        let lower = clamp.hasFunction ? -Float.infinity : clamp.lower
+        let upper = clamp.hasFunction ? Float.infinity : clamp.upper
         vk_gemm_run(
             shape, data.floats, a, aStride, c, cStride, rows.lowerBound, rows.upperBound,
             panels.lowerBound, panels.upperBound, lower, upper)
-        if clamp.isTanh {
-            // Fused TANH (rare): applied after the product, to these panels' columns.
+        if clamp.hasFunction {
+            // Fused TANH or HARD_SWISH: applied after the product, to these panels' columns.
             var first = 0
             var end = 0
             vk_gemm_panel_columns(shape, panels.lowerBound, panels.upperBound, &first, &end)
-            for m in rows { clamp.apply(to: c + m * cStride + first, count: end - first) }
+            clamp.apply(
+                to: c, rows: rows, stride: cStride, columns: first..<end, instructionSet: InstructionSet(isa: shape.isa)
+            )
         }
     }
 }

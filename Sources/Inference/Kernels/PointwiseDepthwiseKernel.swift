@@ -40,7 +40,7 @@ final class PointwiseDepthwiseKernel: Kernel, ParallelJob {
         else { throw ctx.invalid("only a float 1×1, stride-1 convolution runs as a fused 1×1 stage") }
         let bias = try ctx.floatBias(2, count: filterShape.batch)
         let clamp = try ctx.clamp(options.activation)
-        guard !clamp.isTanh, filterShape.batch > ConvDotKernel.maximumOutputChannels else {
+        guard !clamp.hasFunction, filterShape.batch > ConvDotKernel.maximumOutputChannels else {
             throw ctx.invalid("this 1×1 convolution does not run as a fused 1×1 stage")
         }
         let n = filterShape.batch
@@ -143,7 +143,7 @@ final class PointwiseDepthwiseKernel: Kernel, ParallelJob {
             conv.input_row_offset = low
             conv.output = depthwise.output + b * imageOut
             withUnsafePointer(to: conv) { vk_dwconv_run($0, first, end) }
-            if depthwise.clamp.isTanh {
+            if depthwise.clamp.hasFunction {
                 depthwise.clamp.apply(
                     to: depthwise.output + b * imageOut + first * outputShape.width * outputShape.channels,
                     count: (end - first) * outputShape.width * outputShape.channels)

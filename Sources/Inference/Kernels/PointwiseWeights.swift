@@ -19,7 +19,7 @@ struct PointwiseWeights {
     ) {
         self.clamp = clamp
         // The sparse kernel's own input and output are not used by `multiply`.
-        if !clamp.isTanh,
+        if !clamp.hasFunction,
             let sparse = SparseConvKernel(
                 input: placeholder, output: placeholder, pixelCount: 0, filter: filter,
                 bias: bias, n: n, k: k, clamp: clamp, instructionSet: instructionSet)

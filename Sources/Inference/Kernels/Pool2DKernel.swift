@@ -77,7 +77,7 @@ final class Pool2DKernel: Kernel, ParallelJob {
     }
 
     func run(tasks range: Range<Int>, thread: Int) {
-        if !clamp.isTanh {
+        if !clamp.hasFunction {
             withUnsafePointer(to: geometry) {
                 if kind == .max {
                     vk_max_pool(
