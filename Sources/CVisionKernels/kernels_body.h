@@ -777,15 +777,46 @@ void VK_SUFFIX(vk_max_pool)(const vk_conv_geometry *g, float *output, size_t row
 #define VK_AVG_BLOCK(T, L, LOAD, STORE, MAXF, MINF)                                                         \
     for (; c + L <= C; c += L) {                                                                           \
         T acc = (T)(0.0f);                                                                                 \
-        for (size_t t0 = 0; t0 < taps; t0 += 9) {                                                          \
+        /* Tap t is window row t % KH, column t / KH: stepped, not divided. */                             \
+        size_t ky = 0, kx = 0, t0 = 0;                                                                     \
+        if (inside) {                                                                                      \
+            /* The whole window inside the input: full passes read their taps with no checks. */          \
+            const float *p = image + ((size_t)iy0 * W + (size_t)ix0) * C + c;                              \
+            for (; t0 + 9 <= taps; t0 += 9) {                                                              \
+                T in[9];                                                                                   \
+                if (ky + 9 < KH) {                                                                         \
+                    /* The pass within one window column. */                                               \
+                    for (size_t j = 0; j < 9; j++) in[j] = LOAD(p + (ptrdiff_t)j * row_step);              \
+                    p += 9 * row_step;                                                                     \
+                    ky += 9;                                                                               \
+                } else {                                                                                   \
+                    for (size_t j = 0; j < 9; j++) {                                                       \
+                        in[j] = LOAD(p);                                                                   \
+                        p += row_step;                                                                     \
+                        if (++ky == KH) {                                                                  \
+                            ky = 0;                                                                        \
+                            kx++;                                                                          \
+                            p += column_step;                                                              \
+                        }                                                                                  \
+                    }                                                                                      \
+                }                                                                                          \
+                const T s018 = (in[0] + in[1]) + in[8], s23 = in[2] + in[3], s45 = in[4] + in[5],          \
+                        s67 = in[6] + in[7];                                                               \
+                acc = acc + ((s23 + s45) + (s018 + s67));                                                  \
+            }                                                                                              \
+        }                                                                                                  \
+        for (; t0 < taps; t0 += 9) {                                                                       \
             T in[9];                                                                                       \
             for (size_t j = 0; j < 9; j++) {                                                               \
-                const size_t t = t0 + j;                                                                   \
                 in[j] = (T)(0.0f);                                                                         \
-                if (t < taps) {                                                                            \
-                    const ptrdiff_t iy = iy0 + (ptrdiff_t)(t % KH), ix = ix0 + (ptrdiff_t)(t / KH);        \
+                if (t0 + j < taps) {                                                                       \
+                    const ptrdiff_t iy = iy0 + (ptrdiff_t)ky, ix = ix0 + (ptrdiff_t)kx;                    \
                     if (iy >= 0 && iy < (ptrdiff_t)g->input_height && ix >= 0 && ix < (ptrdiff_t)W)        \
                         in[j] = LOAD(image + ((size_t)iy * W + (size_t)ix) * C + c);                       \
+                }                                                                                          \
+                if (++ky == KH) {                                                                          \
+                    ky = 0;                                                                                \
+                    kx++;                                                                                  \
                 }                                                                                          \
             }                                                                                              \
             const T s018 = (in[0] + in[1]) + in[8], s23 = in[2] + in[3], s45 = in[4] + in[5],              \
@@ -816,6 +847,11 @@ void VK_SUFFIX(vk_avg_pool)(const vk_conv_geometry *g, float *output, size_t row
                 count = rows * columns;
             }
             const float scale = count > 0 ? 1.0f / (float)count : 0.0f;
+            const int inside = iy0 >= 0 && ix0 >= 0 && iy0 + (ptrdiff_t)KH <= (ptrdiff_t)g->input_height
+                               && ix0 + (ptrdiff_t)g->kernel_width <= (ptrdiff_t)W;
+            // From one tap to the next down a window column, and from a column's end to the
+            // next column's top.
+            const ptrdiff_t row_step = (ptrdiff_t)(W * C), column_step = (ptrdiff_t)C - (ptrdiff_t)(KH * W * C);
             size_t c = 0;
             VK_EACH_WIDTH(VK_AVG_BLOCK)
         }

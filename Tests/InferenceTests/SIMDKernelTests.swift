@@ -290,6 +290,58 @@ import Testing
         }
     }
 
+    /// Average pooling sums XNNPACK's way, bit for bit: taps column by column, nine per pass as
+    /// `((i2+i3)+(i4+i5)) + (((i0+i1)+i8)+(i6+i7))` with zeros past the window, the passes added
+    /// in order from zero, times `1 / n` — for windows inside the input (whose full passes take
+    /// the unchecked path, passes within and across window columns) and windows at its edges.
+    @Test(arguments: instructionSets)
+    func averagePoolAddsInXNNPACKsOrder(_ isa: InstructionSet) {
+        let h = KernelHarness(threads: 2)
+        // (height, width, channels, filter height, filter width, stride, padding)
+        let cases: [(Int, Int, Int, Int, Int, Int, Padding)] = [
+            (16, 16, 96, 16, 16, 1, .valid), (7, 5, 21, 7, 5, 1, .valid), (40, 3, 16, 40, 3, 1, .valid),
+            (9, 11, 24, 3, 3, 2, .valid), (8, 8, 13, 5, 5, 1, .same), (30, 31, 8, 30, 31, 1, .valid),
+        ]
+        for (index, (height, width, channels, fh, fw, step, padding)) in cases.enumerated() {
+            let rows = WindowAxis(input: height, filter: fh, stride: step, dilation: 1, padding: padding)!
+            let columns = WindowAxis(input: width, filter: fw, stride: step, dilation: 1, padding: padding)!
+            let inShape = NHWC(batch: 1, height: height, width: width, channels: channels)
+            let outShape = NHWC(batch: 1, height: rows.output, width: columns.output, channels: channels)
+            // Full 24-bit mantissas (RandomInput's 16-bit steps would add exactly in any order).
+            let input = RandomInput.values(seed: UInt64(index + 90), count: height * width * channels, low: -1, high: 1)
+                .enumerated().map { $0.element * (1 + Float($0.offset % 97) / 97) }
+            let count = outShape.height * outShape.width * channels
+            let out = h.output(count)
+            h.run(
+                Pool2DKernel(
+                    kind: .average, input: h.buffer(input), output: out, inputShape: inShape, outputShape: outShape,
+                    rows: rows, columns: columns, clamp: .identity, instructionSet: isa))
+            var expected: [UInt32] = []
+            for y in 0..<outShape.height {
+                for x in 0..<outShape.width {
+                    for c in 0..<channels {
+                        let taps = fh * fw
+                        func tap(_ t: Int) -> Float {
+                            guard t < taps else { return 0 }
+                            let iy = rows.origin(y) + t % fh
+                            let ix = columns.origin(x) + t / fh
+                            guard iy >= 0, iy < height, ix >= 0, ix < width else { return 0 }
+                            return input[(iy * width + ix) * channels + c]
+                        }
+                        var acc: Float = 0
+                        for t0 in stride(from: 0, to: taps, by: 9) {
+                            let i = (0..<9).map { tap(t0 + $0) }
+                            acc = acc + (((i[2] + i[3]) + (i[4] + i[5])) + (((i[0] + i[1]) + i[8]) + (i[6] + i[7])))
+                        }
+                        let inside = rows.validTaps(y).count * columns.validTaps(x).count
+                        expected.append((acc * (1 / Float(inside))).bitPattern)
+                    }
+                }
+            }
+            #expect(values(out, count).map(\.bitPattern) == expected, "\(isa) case \(index)")
+        }
+    }
+
     /// HARD_SWISH, XNNPACK's way (`x · min(max(x/6 + 1/2, 0), 1)` with a fused multiply-add),
     /// against the definition `x · relu6(x + 3) / 6` on both sides of the bends, in every build.
     @Test(arguments: instructionSets)
