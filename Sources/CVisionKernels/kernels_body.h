@@ -859,6 +859,61 @@ void VK_SUFFIX(vk_avg_pool)(const vk_conv_geometry *g, float *output, size_t row
 }
 #undef VK_AVG_BLOCK
 
+// Pass sums of a whole-image average (see vk_avg_pool_passes in CVisionKernels.h): the same
+// taps, steps and pairing as VK_AVG_BLOCK's for a window inside the input.
+#define VK_AVG_PASSES_BLOCK(T, L, LOAD, STORE, MAXF, MINF)                                                  \
+    for (; c + L <= C; c += L) {                                                                           \
+        size_t ky = t_begin % KH;                                                                          \
+        const float *p = g->input + ((ky * W) + t_begin / KH) * C + c;                                     \
+        for (size_t t0 = t_begin; t0 < t_end; t0 += 9) {                                                   \
+            T in[9];                                                                                       \
+            if (t0 + 9 <= taps && ky + 9 < KH) {                                                           \
+                for (size_t j = 0; j < 9; j++) in[j] = LOAD(p + (ptrdiff_t)j * row_step);                  \
+                p += 9 * row_step;                                                                         \
+                ky += 9;                                                                                   \
+            } else {                                                                                       \
+                for (size_t j = 0; j < 9; j++) {                                                           \
+                    in[j] = (T)(0.0f);                                                                     \
+                    if (t0 + j >= taps) continue;                                                          \
+                    in[j] = LOAD(p);                                                                       \
+                    p += row_step;                                                                         \
+                    if (++ky == KH) {                                                                      \
+                        ky = 0;                                                                            \
+                        p += column_step;                                                                  \
+                    }                                                                                      \
+                }                                                                                          \
+            }                                                                                              \
+            const T s018 = (in[0] + in[1]) + in[8], s23 = in[2] + in[3], s45 = in[4] + in[5],              \
+                    s67 = in[6] + in[7];                                                                   \
+            STORE(sums + (t0 / 9) * C + c, (s23 + s45) + (s018 + s67));                                    \
+        }                                                                                                  \
+    }
+
+void VK_SUFFIX(vk_avg_pool_passes)(const vk_conv_geometry *g, size_t pass_begin, size_t pass_end, float *sums) {
+    const size_t C = g->channels, W = g->input_width, KH = g->input_height, taps = KH * W;
+    const size_t t_begin = pass_begin * 9, t_end = pass_end * 9 < taps ? pass_end * 9 : taps;
+    const ptrdiff_t row_step = (ptrdiff_t)(W * C), column_step = (ptrdiff_t)C - (ptrdiff_t)(KH * W * C);
+    if (t_begin >= taps) return;
+    size_t c = 0;
+    VK_EACH_WIDTH(VK_AVG_PASSES_BLOCK)
+}
+#undef VK_AVG_PASSES_BLOCK
+
+#define VK_AVG_CHAIN_BLOCK(T, L, LOAD, STORE, MAXF, MINF)                                                   \
+    for (; c + L <= C; c += L) {                                                                           \
+        T acc = (T)(0.0f);                                                                                 \
+        for (size_t k = 0; k < passes; k++) acc = acc + LOAD(sums + k * C + c);                            \
+        STORE(out + c, MINF((T)(hi), MAXF((T)(lo), acc * (T)(scale))));                                    \
+    }
+
+void VK_SUFFIX(vk_avg_pool_chain)(const float *sums, size_t passes, size_t C, size_t count, float lo, float hi,
+                                  float *out) {
+    const float scale = count > 0 ? 1.0f / (float)count : 0.0f;
+    size_t c = 0;
+    VK_EACH_WIDTH(VK_AVG_CHAIN_BLOCK)
+}
+#undef VK_AVG_CHAIN_BLOCK
+
 // MARK: Square roots
 
 // RSQRT (0 for +inf) or, with `square_root`, SQRT as XNNPACK's f32-vsqrt kernels compute it:

@@ -340,6 +340,19 @@ void vk_transpose(vk_isa isa, const float *input, size_t rows, size_t columns, f
 void vk_avg_pool(vk_isa isa, const vk_conv_geometry *geometry, float *output, size_t row_begin, size_t row_end,
                  int valid_only, float lo, float hi);
 
+/// The pass sums of vk_avg_pool for a window that is the whole image `geometry->input` (one
+/// output pixel, no padding; `input_height` × `input_width` taps): pass k, its nine taps
+/// `9k … 9k + 8` column by column (zeros past the last), summed as vk_avg_pool sums them, goes
+/// to `sums + k · channels`, for passes `[pass_begin, pass_end)`. Passes are independent, so
+/// threads may compute ranges of them; vk_avg_pool_chain then adds them in order.
+void vk_avg_pool_passes(vk_isa isa, const vk_conv_geometry *geometry, size_t pass_begin, size_t pass_end,
+                        float *sums);
+
+/// The end of vk_avg_pool from its pass sums: the running sum from zero over `passes` pass
+/// sums in order, times `1 / count` rounded to float, clamped to `[lo, hi]`, to `output`.
+void vk_avg_pool_chain(vk_isa isa, const float *sums, size_t passes, size_t channels, size_t count, float lo,
+                       float hi, float *output);
+
 /// HARD_SWISH as XNNPACK's f32-vhswish kernels compute it (src/f32-vhswish/simd.c.in):
 /// `min(max(fma(x, 0x1.555556p-3f, 0.5f), 0), 1) · x`.
 void vk_hard_swish(vk_isa isa, const float *x, float *y, size_t count);

@@ -7,7 +7,18 @@ import ModelFile
 /// the window is clipped to the input; the maximum starts from the lowest finite float; the
 /// average is the sum times one over the number of taps inside the input, summed in XNNPACK's
 /// order (`vk_avg_pool`) so that the bits are LiteRT's. Work is split over output rows.
+///
+/// A large whole-image average (one output pixel whose window is the unpadded input: the
+/// squeeze of a squeeze-and-excitation block) is one output row, so one task; with several
+/// threads its passes of nine taps, which are independent, are summed in parallel ranges
+/// (`vk_avg_pool_passes`), then added in order on the calling thread (`vk_avg_pool_chain`):
+/// the same additions in the same order, so the same bits.
 final class Pool2DKernel: Kernel, ParallelJob {
+    /// Whole-image averages over fewer floats than this stay on one thread.
+    static let minimumSplitFloats = 64 * 1024
+    /// Tasks a split whole-image average is cut into.
+    static let passTasks = 16
+
     enum Kind { case max, average }
 
     let kind: Kind
@@ -20,6 +31,10 @@ final class Pool2DKernel: Kernel, ParallelJob {
     let clamp: ActivationClamp
     let instructionSet: InstructionSet
     private let geometry: vk_conv_geometry
+    /// One pass sum per nine taps of a large whole-image average (`nil` for other pools).
+    private let passSums: AlignedBuffer?
+    /// The image whose passes the current job sums; `nil` outside such a job.
+    private var summedImage: Int?
 
     static func make(_ ctx: OperatorContext, kind: Kind) throws -> Kernel {
         guard case .pool2D(let options) = ctx.options else { throw ctx.invalid("missing Pool2DOptions") }
@@ -60,6 +75,14 @@ final class Pool2DKernel: Kernel, ParallelJob {
             output_height: outputShape.height, output_width: outputShape.width,
             kernel_height: rows.filter, kernel_width: columns.filter, stride_h: rows.stride, stride_w: columns.stride,
             dilation_h: 1, dilation_w: 1, pad_top: rows.padBefore, pad_left: columns.padBefore)
+        let wholeImage =
+            kind == .average && !clamp.hasFunction && outputShape.height == 1 && outputShape.width == 1
+            && rows.filter == inputShape.height && columns.filter == inputShape.width && rows.padBefore == 0
+            && columns.padBefore == 0
+        let taps = inputShape.height * inputShape.width
+        passSums =
+            wholeImage && taps * inputShape.channels >= Pool2DKernel.minimumSplitFloats
+            ? AlignedBuffer(byteCount: (taps + 8) / 9 * inputShape.channels * MemoryLayout<Float>.stride) : nil
         self.input = input
         self.output = output
         self.inputShape = inputShape
@@ -69,7 +92,23 @@ final class Pool2DKernel: Kernel, ParallelJob {
         self.clamp = clamp
     }
 
+    var constantByteCount: Int { passSums?.byteCount ?? 0 }
+
+    /// Passes of nine taps of a whole-image average.
+    private var passCount: Int { (inputShape.height * inputShape.width + 8) / 9 }
+
     func execute(_ context: ExecutionContext) {
+        if let passSums, context.pool.threadCount > 1 {
+            for b in 0..<inputShape.batch {
+                summedImage = b
+                context.pool.run(self, taskCount: Pool2DKernel.passTasks)
+                vk_avg_pool_chain(
+                    instructionSet.isa, passSums.floats, passCount, inputShape.channels,
+                    inputShape.height * inputShape.width, clamp.lower, clamp.upper, output + b * inputShape.channels)
+            }
+            summedImage = nil
+            return
+        }
         context.pool.run(
             self, taskCount: outputShape.batch * outputShape.height,
             work: outputShape.batch * outputShape.height * outputShape.width * outputShape.channels * rows.filter
@@ -77,6 +116,15 @@ final class Pool2DKernel: Kernel, ParallelJob {
     }
 
     func run(tasks range: Range<Int>, thread: Int) {
+        if let b = summedImage, let passSums {
+            let passes = passCount
+            var image = geometry
+            image.input = UnsafePointer(input + b * inputShape.height * inputShape.width * inputShape.channels)
+            let first = passes * range.lowerBound / Pool2DKernel.passTasks
+            let end = passes * range.upperBound / Pool2DKernel.passTasks
+            withUnsafePointer(to: image) { vk_avg_pool_passes(instructionSet.isa, $0, first, end, passSums.floats) }
+            return
+        }
         if !clamp.hasFunction {
             withUnsafePointer(to: geometry) {
                 if kind == .max {
