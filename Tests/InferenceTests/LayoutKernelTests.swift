@@ -86,6 +86,28 @@ import Testing
         #expect(values(sum, 3) == expectedSums)
     }
 
+    /// A spatial mean over many channels (sixteen at a time, then one by one) adds each channel's
+    /// values in pixel order from zero, as XNNPACK does: bit for bit, on full-mantissa values.
+    @Test func spatialMeanAddsEachChannelInPixelOrder() {
+        let h = KernelHarness(threads: 2)
+        let (pixels, channels) = (49, 37)
+        let x = RandomInput.values(seed: 3, count: pixels * channels, low: -1, high: 1).enumerated().map {
+            $0.element * (1 + Float($0.offset % 89) / 89)
+        }
+        let out = h.output(channels)
+        h.run(
+            ReduceKernel(
+                kind: .mean, input: h.buffer(x), output: out, inputShape: [1, 7, 7, channels],
+                reduced: [false, true, true, false]))
+        let scale = 1 / Float(pixels)
+        let expected = (0..<channels).map { c -> UInt32 in
+            var sum: Float = 0
+            for p in 0..<pixels { sum += x[p * channels + c] }
+            return (0 + sum * scale).bitPattern
+        }
+        #expect(values(out, channels).map(\.bitPattern) == expected)
+    }
+
     @Test func bilinearResizeSamplingModes() {
         // 1-D view: input [0, 10] (width 2) to width 4.
         let half = ResizeKernel.axis(2, 4, false, true, true)
