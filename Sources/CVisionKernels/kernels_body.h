@@ -772,6 +772,32 @@ void VK_SUFFIX(vk_max_pool)(const vk_conv_geometry *g, float *output, size_t row
 }
 #undef VK_MAX_BLOCK
 
+// XNNPACK's addition tree for one pass of nine taps (src/f32-avgpool/avgpool.c.in).
+#define VK_AVG_TREE(in) ((((in)[2] + (in)[3]) + ((in)[4] + (in)[5])) + ((((in)[0] + (in)[1]) + (in)[8]) + ((in)[6] + (in)[7])))
+
+// Loads the next pass's taps into in[0…8] for a window inside the input, walking down the window
+// columns from `p` (at window row `ky`, column `kx`, of `KH` rows): nine at once when the pass
+// stays in one column, else tap by tap, stepping to the next column's top; taps from `count`
+// on are zeros and are not read.
+#define VK_AVG_LOAD_PASS(T, LOAD, in, count)                                                            \
+    if ((count) == 9 && ky + 9 < KH) {                                                                     \
+        for (size_t j = 0; j < 9; j++) (in)[j] = LOAD(p + (ptrdiff_t)j * row_step);                        \
+        p += 9 * row_step;                                                                                 \
+        ky += 9;                                                                                           \
+    } else {                                                                                               \
+        for (size_t j = 0; j < 9; j++) {                                                                   \
+            (in)[j] = (T)(0.0f);                                                                           \
+            if (j >= (count)) continue;                                                                    \
+            (in)[j] = LOAD(p);                                                                             \
+            p += row_step;                                                                                 \
+            if (++ky == KH) {                                                                              \
+                ky = 0;                                                                                    \
+                kx++;                                                                                      \
+                p += column_step;                                                                          \
+            }                                                                                              \
+        }                                                                                                  \
+    }
+
 // Average pooling of channels [c, c + L) of one output pixel: the taps column by column,
 // nine per pass in XNNPACK's addition tree, added to the running sum, then scaled and clamped.
 #define VK_AVG_BLOCK(T, L, LOAD, STORE, MAXF, MINF)                                                         \
@@ -784,25 +810,8 @@ void VK_SUFFIX(vk_max_pool)(const vk_conv_geometry *g, float *output, size_t row
             const float *p = image + ((size_t)iy0 * W + (size_t)ix0) * C + c;                              \
             for (; t0 + 9 <= taps; t0 += 9) {                                                              \
                 T in[9];                                                                                   \
-                if (ky + 9 < KH) {                                                                         \
-                    /* The pass within one window column. */                                               \
-                    for (size_t j = 0; j < 9; j++) in[j] = LOAD(p + (ptrdiff_t)j * row_step);              \
-                    p += 9 * row_step;                                                                     \
-                    ky += 9;                                                                               \
-                } else {                                                                                   \
-                    for (size_t j = 0; j < 9; j++) {                                                       \
-                        in[j] = LOAD(p);                                                                   \
-                        p += row_step;                                                                     \
-                        if (++ky == KH) {                                                                  \
-                            ky = 0;                                                                        \
-                            kx++;                                                                          \
-                            p += column_step;                                                              \
-                        }                                                                                  \
-                    }                                                                                      \
-                }                                                                                          \
-                const T s018 = (in[0] + in[1]) + in[8], s23 = in[2] + in[3], s45 = in[4] + in[5],          \
-                        s67 = in[6] + in[7];                                                               \
-                acc = acc + ((s23 + s45) + (s018 + s67));                                                  \
+                VK_AVG_LOAD_PASS(T, LOAD, in, 9)                                                           \
+                acc = acc + VK_AVG_TREE(in);                                                               \
             }                                                                                              \
         }                                                                                                  \
         for (; t0 < taps; t0 += 9) {                                                                       \
@@ -819,9 +828,7 @@ void VK_SUFFIX(vk_max_pool)(const vk_conv_geometry *g, float *output, size_t row
                     kx++;                                                                                  \
                 }                                                                                          \
             }                                                                                              \
-            const T s018 = (in[0] + in[1]) + in[8], s23 = in[2] + in[3], s45 = in[4] + in[5],              \
-                    s67 = in[6] + in[7];                                                                   \
-            acc = acc + ((s23 + s45) + (s018 + s67));                                                      \
+            acc = acc + VK_AVG_TREE(in);                                                                   \
         }                                                                                                  \
         STORE(out + c, MINF((T)(hi), MAXF((T)(lo), acc * (T)(scale))));                                    \
     }
@@ -863,29 +870,13 @@ void VK_SUFFIX(vk_avg_pool)(const vk_conv_geometry *g, float *output, size_t row
 // taps, steps and pairing as VK_AVG_BLOCK's for a window inside the input.
 #define VK_AVG_PASSES_BLOCK(T, L, LOAD, STORE, MAXF, MINF)                                                  \
     for (; c + L <= C; c += L) {                                                                           \
-        size_t ky = t_begin % KH;                                                                          \
-        const float *p = g->input + ((ky * W) + t_begin / KH) * C + c;                                     \
+        size_t ky = t_begin % KH, kx = t_begin / KH;                                                       \
+        const float *p = g->input + (ky * W + kx) * C + c;                                                 \
         for (size_t t0 = t_begin; t0 < t_end; t0 += 9) {                                                   \
             T in[9];                                                                                       \
-            if (t0 + 9 <= taps && ky + 9 < KH) {                                                           \
-                for (size_t j = 0; j < 9; j++) in[j] = LOAD(p + (ptrdiff_t)j * row_step);                  \
-                p += 9 * row_step;                                                                         \
-                ky += 9;                                                                                   \
-            } else {                                                                                       \
-                for (size_t j = 0; j < 9; j++) {                                                           \
-                    in[j] = (T)(0.0f);                                                                     \
-                    if (t0 + j >= taps) continue;                                                          \
-                    in[j] = LOAD(p);                                                                       \
-                    p += row_step;                                                                         \
-                    if (++ky == KH) {                                                                      \
-                        ky = 0;                                                                            \
-                        p += column_step;                                                                  \
-                    }                                                                                      \
-                }                                                                                          \
-            }                                                                                              \
-            const T s018 = (in[0] + in[1]) + in[8], s23 = in[2] + in[3], s45 = in[4] + in[5],              \
-                    s67 = in[6] + in[7];                                                                   \
-            STORE(sums + (t0 / 9) * C + c, (s23 + s45) + (s018 + s67));                                    \
+            const size_t count = taps - t0 < 9 ? taps - t0 : 9;                                            \
+            VK_AVG_LOAD_PASS(T, LOAD, in, count)                                                           \
+            STORE(sums + (t0 / 9) * C + c, VK_AVG_TREE(in));                                               \
         }                                                                                                  \
     }
 
@@ -898,6 +889,8 @@ void VK_SUFFIX(vk_avg_pool_passes)(const vk_conv_geometry *g, size_t pass_begin,
     VK_EACH_WIDTH(VK_AVG_PASSES_BLOCK)
 }
 #undef VK_AVG_PASSES_BLOCK
+#undef VK_AVG_LOAD_PASS
+#undef VK_AVG_TREE
 
 #define VK_AVG_CHAIN_BLOCK(T, L, LOAD, STORE, MAXF, MINF)                                                   \
     for (; c + L <= C; c += L) {                                                                           \

@@ -241,38 +241,44 @@ struct GraphFusion {
 
         // Residual ADDs into the CONV_2D that writes one of their operands.
         let position = Dictionary(uniqueKeysWithValues: runtimeOperators.enumerated().map { ($0.element, $0.offset) })
-        for index in runtimeOperators where !removed.contains(index) && code(index) == .add {
-            let op = graph.operators[index]
-            let list = inputs(of: index, op)
-            guard list.count == 2,
-                list.allSatisfy({ $0 >= 0 && !store.isConstant($0) && descriptors[$0].type == .float32 }),
-                op.outputs.count == 1, descriptors[Int(op.outputs[0])].type == .float32,
-                channelPadded.contains(index) || descriptors[list[0]].shape == descriptors[list[1]].shape
-            else { continue }
-            // With a channel-padded ADD only the full-width operand (first) can be the convolution's.
-            for side in (channelPadded.contains(index) ? [0] : [0, 1]) {
-                let produced = list[side]
-                let other = list[1 - side]
-                guard !graphOutputs.contains(produced), let producer = writer(produced), code(producer) == .conv2D,
-                    residual[producer] == nil, prelu[producer] == nil, readers(produced) == [index],
-                    let convPosition = position[producer], descriptors[produced].shape.count == 4
+        func fuseResidualAdds(into producerCode: BuiltinOperator) {
+            for index in runtimeOperators where !removed.contains(index) && code(index) == .add {
+                let op = graph.operators[index]
+                let list = inputs(of: index, op)
+                let sum = outputs(of: index, op)
+                let padded = channelPadded.contains(index)
+                guard list.count == 2, producerCode == .conv2D || !padded,
+                    list.allSatisfy({ $0 >= 0 && !store.isConstant($0) && descriptors[$0].type == .float32 }),
+                    sum.count == 1, sum[0] >= 0, descriptors[sum[0]].type == .float32,
+                    padded || descriptors[list[0]].shape == descriptors[list[1]].shape
                 else { continue }
-                // The other operand must be ready when the convolution runs.
-                if let otherWriter = writer(other), let otherPosition = position[otherWriter],
-                    otherPosition >= convPosition
-                {
-                    continue
+                // With a channel-padded ADD only the full-width operand (first) can be the convolution's.
+                for side in (padded ? [0] : [0, 1]) {
+                    let produced = list[side]
+                    let other = list[1 - side]
+                    guard !graphOutputs.contains(produced), let producer = writer(produced),
+                        code(producer) == producerCode, residual[producer] == nil, prelu[producer] == nil,
+                        readers(produced) == [index], let producerPosition = position[producer],
+                        descriptors[produced].shape.count == 4
+                    else { continue }
+                    // The other operand must be ready when the producer runs.
+                    if let otherWriter = writer(other), let otherPosition = position[otherWriter],
+                        otherPosition >= producerPosition
+                    {
+                        continue
+                    }
+                    removed.insert(index)
+                    // The residual becomes input 3 (after an omitted bias if need be).
+                    var extended = inputs(of: producer, graph.operators[producer])
+                    while extended.count < 3 { extended.append(-1) }
+                    inputs[producer] = extended + [other]
+                    outputs[producer] = sum
+                    residual[producer] = (index, padded)
+                    break
                 }
-                removed.insert(index)
-                // The residual becomes input 3 (after an omitted bias if need be).
-                var extended = inputs(of: producer, graph.operators[producer])
-                while extended.count < 3 { extended.append(-1) }
-                inputs[producer] = extended + [other]
-                outputs[producer] = [Int(op.outputs[0])]
-                residual[producer] = (index, channelPadded.contains(index))
-                break
             }
         }
+        fuseResidualAdds(into: .conv2D)
 
         // PRELUs into the CONV_2D or ADD that writes their input.
         for index in runtimeOperators where code(index) == .prelu {
@@ -333,37 +339,7 @@ struct GraphFusion {
 
         // Residual ADDs into the DEPTHWISE_CONV_2D that writes one of their operands, after the
         // clamps: the depthwise convolution's own activation (a RELU fused above) comes first.
-        for index in runtimeOperators where !removed.contains(index) && code(index) == .add {
-            let op = graph.operators[index]
-            let list = inputs(of: index, op)
-            let sum = outputs(of: index, op)
-            guard list.count == 2, !channelPadded.contains(index),
-                list.allSatisfy({ $0 >= 0 && !store.isConstant($0) && descriptors[$0].type == .float32 }),
-                sum.count == 1, sum[0] >= 0, descriptors[sum[0]].type == .float32,
-                descriptors[list[0]].shape == descriptors[list[1]].shape
-            else { continue }
-            for side in [0, 1] {
-                let produced = list[side]
-                let other = list[1 - side]
-                guard !graphOutputs.contains(produced), let producer = writer(produced),
-                    code(producer) == .depthwiseConv2D, residual[producer] == nil, prelu[producer] == nil,
-                    readers(produced) == [index], let dwPosition = position[producer],
-                    descriptors[produced].shape.count == 4
-                else { continue }
-                if let otherWriter = writer(other), let otherPosition = position[otherWriter],
-                    otherPosition >= dwPosition
-                {
-                    continue
-                }
-                removed.insert(index)
-                var extended = inputs(of: producer, graph.operators[producer])
-                while extended.count < 3 { extended.append(-1) }
-                inputs[producer] = extended + [other]
-                outputs[producer] = sum
-                residual[producer] = (index, false)
-                break
-            }
-        }
+        fuseResidualAdds(into: .depthwiseConv2D)
 
         // HARD_SWISH into the convolution that writes its input.
         for index in runtimeOperators where code(index) == .hardSwish {
