@@ -204,6 +204,40 @@ import Testing
         }
     }
 
+    /// A HARD_SWISH fused into a depthwise convolution gives the bits of the convolution followed
+    /// by the HARD_SWISH operator, on whole rows and on rows whose channels are split between
+    /// three threads (one output row: a task per channel slice).
+    @Test(arguments: instructionSets)
+    func depthwiseWithFusedHardSwishMatchesTheSeparateOperator(_ isa: InstructionSet) {
+        for (height, width, channels) in [(1, 9, 80), (12, 10, 37)] {
+            let rows = WindowAxis(input: height, filter: 3, stride: 1, dilation: 1, padding: .same)!
+            let columns = WindowAxis(input: width, filter: 3, stride: 1, dilation: 1, padding: .same)!
+            let shape = NHWC(batch: 1, height: height, width: width, channels: channels)
+            let input = RandomInput.values(seed: 17, count: height * width * channels, low: -4, high: 4)
+            let filter = RandomInput.values(seed: 18, count: 9 * channels, low: -1, high: 1)
+            let bias = RandomInput.values(seed: 19, count: channels, low: -1, high: 1)
+            let count = height * width * channels
+            func run(_ clamp: ActivationClamp, threads: Int) -> [Float] {
+                let h = KernelHarness(threads: threads)
+                let out = h.output(count)
+                h.run(
+                    DepthwiseConv2DKernel(
+                        input: h.buffer(input), output: out, inputShape: shape, outputShape: shape, rows: rows,
+                        columns: columns, filter: h.buffer(filter), bias: h.buffer(bias), clamp: clamp,
+                        instructionSet: isa))
+                return values(out, count)
+            }
+            let convolved = run(.identity, threads: 1)
+            var expected = [Float](repeating: 0, count: count)
+            vk_hard_swish(isa.isa, convolved, &expected, count)
+            for threads in [1, 3] {
+                #expect(
+                    run(.hardSwish, threads: threads).map(\.bitPattern) == expected.map(\.bitPattern),
+                    "\(isa) \(height)×\(width)×\(channels), \(threads) threads")
+            }
+        }
+    }
+
     /// Max pooling over channel counts that end in every vector width (16, 8, 4 and single
     /// lanes), with the window clipped at the input's edges and a fused clamp.
     @Test(arguments: instructionSets)

@@ -95,7 +95,8 @@ struct ActivationClamp: Equatable {
     }
 
     /// Applies the activation in place to `count` floats (HARD_SWISH with `instructionSet`'s
-    /// kernel; every build computes the same bits).
+    /// kernel, the CPU's best by default: every build computes the same bits, and kernels that
+    /// may carry a fused HARD_SWISH pass their own).
     func apply(to values: UnsafeMutablePointer<Float>, count: Int, instructionSet: InstructionSet = .best) {
         if isIdentity { return }
         if function == .hardSwish {

@@ -321,7 +321,9 @@ final class ConvDotKernel: Kernel, ParallelJob {
             }
             let pixels = (first * geometry.output_width)..<(end * geometry.output_width)
             if clamp.hasFunction {
-                clamp.apply(to: output + pixels.lowerBound * outputChannels, count: pixels.count * outputChannels)
+                clamp.apply(
+                    to: output + pixels.lowerBound * outputChannels, count: pixels.count * outputChannels,
+                    instructionSet: instructionSet)
             }
             epilogue.apply(
                 instructionSet, output: output, channels: outputChannels, rows: pixels, columns: 0..<outputChannels)
@@ -334,7 +336,10 @@ final class ConvDotKernel: Kernel, ParallelJob {
                 instructionSet.isa, $0, weights.floats, hasBias ? weights.floats + k * outputChannels : nil,
                 outputChannels, output + first * outputChannels, first, count, lower, upper, zeros.floats)
         }
-        if clamp.hasFunction { clamp.apply(to: output + first * outputChannels, count: count * outputChannels) }
+        if clamp.hasFunction {
+            clamp.apply(
+                to: output + first * outputChannels, count: count * outputChannels, instructionSet: instructionSet)
+        }
         epilogue.apply(
             instructionSet, output: output, channels: outputChannels, rows: first..<(first + count),
             columns: 0..<outputChannels)

@@ -168,17 +168,15 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
                     conv.input = UnsafePointer(input + b * imageInput)
                     conv.output = output + b * imageOutput
                     withUnsafePointer(to: conv) { vk_dwconv_run_channels($0, oy, oy + 1, first, end) }
+                    let pixels = (row * outputShape.width)..<((row + 1) * outputShape.width)
                     if clamp.hasFunction {
-                        for ox in 0..<outputShape.width {
-                            clamp.apply(
-                                to: output + b * imageOutput + (oy * outputShape.width + ox) * outputShape.channels
-                                    + first,
-                                count: end - first)
-                        }
+                        clamp.apply(
+                            to: output, rows: pixels, stride: outputShape.channels, columns: first..<end,
+                            instructionSet: instructionSet)
                     }
                     epilogue.apply(
-                        instructionSet, output: output, channels: outputShape.channels,
-                        rows: (row * outputShape.width)..<((row + 1) * outputShape.width), columns: first..<end)
+                        instructionSet, output: output, channels: outputShape.channels, rows: pixels,
+                        columns: first..<end)
                 }
                 return
             }
@@ -196,15 +194,16 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
                 while first < oy + end {
                     let last = Swift.min(oy + end, first + step)
                     withUnsafePointer(to: conv) { vk_dwconv_run($0, first, last) }
+                    let start = (b * outputShape.height + first) * outputShape.width
+                    let pixels = start..<(start + (last - first) * outputShape.width)
                     if clamp.hasFunction {
                         clamp.apply(
-                            to: output + b * imageOutput + first * outputShape.width * outputShape.channels,
-                            count: (last - first) * outputShape.width * outputShape.channels)
+                            to: output + pixels.lowerBound * outputShape.channels,
+                            count: pixels.count * outputShape.channels, instructionSet: instructionSet)
                     }
-                    let pixels = (b * outputShape.height + first) * outputShape.width
                     epilogue.apply(
-                        instructionSet, output: output, channels: outputShape.channels,
-                        rows: pixels..<(pixels + (last - first) * outputShape.width), columns: 0..<outputShape.channels)
+                        instructionSet, output: output, channels: outputShape.channels, rows: pixels,
+                        columns: 0..<outputShape.channels)
                     first = last
                 }
                 task += end

@@ -172,7 +172,10 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
         conv.output_row_offset = first
         withUnsafePointer(to: conv) { vk_dwconv_run($0, first, end) }
         let pixels = (end - first) * middle.width
-        if depthwise.clamp.hasFunction { depthwise.clamp.apply(to: band, count: pixels * middle.channels) }
+        if depthwise.clamp.hasFunction {
+            depthwise.clamp.apply(
+                to: band, count: pixels * middle.channels, instructionSet: depthwise.instructionSet)
+        }
         // Output pixels of this band, counted over the batch.
         let firstPixel = (b * middle.height + first) * middle.width
         let n = outputChannels

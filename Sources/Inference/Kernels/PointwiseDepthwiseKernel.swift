@@ -146,7 +146,8 @@ final class PointwiseDepthwiseKernel: Kernel, ParallelJob {
             if depthwise.clamp.hasFunction {
                 depthwise.clamp.apply(
                     to: depthwise.output + b * imageOut + first * outputShape.width * outputShape.channels,
-                    count: (end - first) * outputShape.width * outputShape.channels)
+                    count: (end - first) * outputShape.width * outputShape.channels,
+                    instructionSet: depthwise.instructionSet)
             }
         }
     }

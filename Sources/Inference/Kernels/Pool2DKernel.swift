@@ -33,6 +33,8 @@ final class Pool2DKernel: Kernel, ParallelJob {
     private let geometry: vk_conv_geometry
     /// One pass sum per nine taps of a large whole-image average (`nil` for other pools).
     private let passSums: AlignedBuffer?
+    /// Passes of nine taps over the whole image.
+    private let passCount: Int
     /// The image whose passes the current job sums; `nil` outside such a job.
     private var summedImage: Int?
 
@@ -80,9 +82,10 @@ final class Pool2DKernel: Kernel, ParallelJob {
             && rows.filter == inputShape.height && columns.filter == inputShape.width && rows.padBefore == 0
             && columns.padBefore == 0
         let taps = inputShape.height * inputShape.width
+        passCount = (taps + 8) / 9
         passSums =
             wholeImage && taps * inputShape.channels >= Pool2DKernel.minimumSplitFloats
-            ? AlignedBuffer(byteCount: (taps + 8) / 9 * inputShape.channels * MemoryLayout<Float>.stride) : nil
+            ? AlignedBuffer(byteCount: passCount * inputShape.channels * MemoryLayout<Float>.stride) : nil
         self.input = input
         self.output = output
         self.inputShape = inputShape
@@ -93,9 +96,6 @@ final class Pool2DKernel: Kernel, ParallelJob {
     }
 
     var constantByteCount: Int { passSums?.byteCount ?? 0 }
-
-    /// Passes of nine taps of a whole-image average.
-    private var passCount: Int { (inputShape.height * inputShape.width + 8) / 9 }
 
     func execute(_ context: ExecutionContext) {
         if let passSums, context.pool.threadCount > 1 {
@@ -117,11 +117,10 @@ final class Pool2DKernel: Kernel, ParallelJob {
 
     func run(tasks range: Range<Int>, thread: Int) {
         if let b = summedImage, let passSums {
-            let passes = passCount
             var image = geometry
             image.input = UnsafePointer(input + b * inputShape.height * inputShape.width * inputShape.channels)
-            let first = passes * range.lowerBound / Pool2DKernel.passTasks
-            let end = passes * range.upperBound / Pool2DKernel.passTasks
+            let first = passCount * range.lowerBound / Pool2DKernel.passTasks
+            let end = passCount * range.upperBound / Pool2DKernel.passTasks
             withUnsafePointer(to: image) { vk_avg_pool_passes(instructionSet.isa, $0, first, end, passSums.floats) }
             return
         }
