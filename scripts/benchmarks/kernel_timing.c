@@ -62,6 +62,14 @@ static void run_dw(void *p) {
     vk_dwconv_run(&s->d, 0, s->d.output_height);
 }
 
+// Whole-image averages of the selfie segmenter, one thread: its largest (128 x 128 x 16) and one
+// of its squeeze-and-excitation blocks' (16 x 16 x 96).
+typedef struct { vk_isa isa; vk_conv_geometry g; float out[96]; } pool_state;
+static void run_pool(void *p) {
+    pool_state *s = p;
+    vk_avg_pool(s->isa, &s->g, s->out, 0, 1, 1, -1e30f, 1e30f);
+}
+
 int main(int argc, char **argv) {
     const int rounds = argc > 1 ? atoi(argv[1]) : 1;
     const vk_isa isas[] = {VK_ISA_AVX512, VK_ISA_AVX2};
@@ -96,11 +104,16 @@ int main(int argc, char **argv) {
             c->lo = -1e30f, c->hi = 1e30f;
         }
 
+        pool_state pool = {isa, {filled(128 * 128 * 16, 10), 128, 128, 16, 1, 1, 128, 128, 1, 1, 1, 1, 0, 0}, {0}};
+        pool_state se = {isa, {filled(16 * 16 * 96, 11), 16, 16, 96, 1, 1, 16, 16, 1, 1, 1, 1, 0, 0}, {0}};
+
         for (int r = 0; r < rounds; r++) {
             printf("sigmoid-65536 %s %.4f\n", name, best_of_five(run_sigmoid, &sig));
             printf("stem-3x3s2-224x224x3-24 %s %.4f\n", name, best_of_five(run_stem, &stem));
             printf("dw5x5-14x14x672 %s %.4f\n", name, best_of_five(run_dw, &dws[0]));
             printf("dw5x5-7x7x1152 %s %.4f\n", name, best_of_five(run_dw, &dws[1]));
+            printf("avgpool-whole-128x128x16 %s %.4f\n", name, best_of_five(run_pool, &pool));
+            printf("avgpool-whole-16x16x96 %s %.4f\n", name, best_of_five(run_pool, &se));
         }
     }
     return 0;
