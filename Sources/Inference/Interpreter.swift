@@ -46,6 +46,9 @@ package final class Interpreter {
     private let kernels: [Kernel]
     /// Operator name and index of each kernel, for profiles.
     package let kernelLabels: [String]
+    /// Tensors of which only a part is read, and that part (``DemandAnalysis``): their writers
+    /// may compute only it.
+    let partialTensors: [Int: DemandAnalysis.Demand]
     /// Constants whose memory kernels read directly.
     private let retainedConstants: [ConstantTensor]
     private let inputAddresses: [UnsafeMutableRawPointer]
@@ -108,6 +111,12 @@ package final class Interpreter {
             arithmetic: arithmetic,
             instructionSet: instructionSet)
 
+        // Which part of each tensor is read (DemandAnalysis), on the operators before fusion.
+        let demand = DemandAnalysis(
+            model: model, runtimeOperators: runtimeOperators, descriptors: descriptors, store: store,
+            outputs: outputSet)
+        partialTensors = demand.demands
+
         // Pass 2: fold PADs and other neighbours into convolutions (GraphFusion); decide which
         // tensors share memory (reshapes) and their lifetimes (TensorLifetimes).
         let fusion = GraphFusion(
@@ -130,8 +139,9 @@ package final class Interpreter {
         let assembly = try KernelAssembly(
             model: model, runtimeOperators: runtimeOperators, fusion: fusion, lifetimes: lifetimes,
             offsets: plan.offsets,
-            arena: arena, descriptors: descriptors, store: store, arithmetic: arithmetic, instructionSet: instructionSet
-        )
+            arena: arena, descriptors: descriptors, store: store, arithmetic: arithmetic,
+            instructionSet: instructionSet,
+            demand: demand)
         let kernels = assembly.kernels
         self.kernels = kernels
         kernelLabels = assembly.labels

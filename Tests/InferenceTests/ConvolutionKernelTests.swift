@@ -173,4 +173,46 @@ import Testing
         }
         #expect(values(out, 9 * c) == expected)
     }
+
+    /// A 1×1 convolution asked for part of its output (DemandAnalysis) computes that part with
+    /// the bits of the whole computation, and writes nothing else.
+    @Test func pointwiseConvolutionComputesOnlyTheDemandedPixelsOrChannels() {
+        let h = KernelHarness(threads: 2)
+        let (pixels, k, n) = (29, 40, 37)
+        let shape = NHWC(batch: 1, height: 1, width: pixels, channels: k)
+        let outShape = NHWC(batch: 1, height: 1, width: pixels, channels: n)
+        let axis = WindowAxis(input: 1, filter: 1, stride: 1, dilation: 1, padding: .valid)!
+        let columns = WindowAxis(input: pixels, filter: 1, stride: 1, dilation: 1, padding: .valid)!
+        let input = h.buffer(RandomInput.values(seed: 3, count: pixels * k, low: -1, high: 1))
+        let filter = h.buffer(RandomInput.values(seed: 4, count: n * k, low: -1, high: 1))
+        let bias = h.buffer(RandomInput.values(seed: 5, count: n, low: -1, high: 1))
+        func run(pixels part: Range<Int>? = nil, channels: Range<Int> = 0..<n) -> [Float] {
+            let out = h.output(pixels * n)
+            let weights = PackedWeights(
+                weights: filter + channels.lowerBound * k, bias: bias + channels.lowerBound, n: channels.count, k: k)
+            h.run(
+                Conv2DKernel(
+                    input: input, output: out, inputShape: shape, outputShape: outShape, rows: axis, columns: columns,
+                    weights: weights, clamp: ActivationClamp(.relu6)!, pixels: part, firstChannel: channels.lowerBound))
+            return values(out, pixels * n)
+        }
+        let whole = run()
+        let somePixels = run(pixels: 9..<18)
+        let someChannels = run(channels: 17..<21)
+        for p in 0..<pixels {
+            for c in 0..<n {
+                let at = p * n + c
+                if (9..<18).contains(p) {
+                    #expect(somePixels[at].bitPattern == whole[at].bitPattern, "pixel \(p) channel \(c)")
+                } else {
+                    #expect(somePixels[at].isNaN, "pixel \(p) was computed")
+                }
+                if (17..<21).contains(c) {
+                    #expect(someChannels[at].bitPattern == whole[at].bitPattern, "pixel \(p) channel \(c)")
+                } else {
+                    #expect(someChannels[at].isNaN, "channel \(c) was computed")
+                }
+            }
+        }
+    }
 }

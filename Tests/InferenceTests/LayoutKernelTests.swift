@@ -1,7 +1,7 @@
-import ModelFile
 import Testing
 
 @testable import Inference
+@testable import ModelFile
 
 @Suite struct LayoutKernelTests {
     @Test func maxAndAveragePoolClipTheWindowToTheInput() {
@@ -204,6 +204,24 @@ import Testing
                 #expect(values(out, rows * columns) == expected, "\(isa) \(rows)x\(columns), \(threads) threads")
                 #expect(out[rows * columns].isNaN, "\(isa) \(rows)x\(columns): wrote past the end")
             }
+        }
+    }
+
+    /// The input elements a STRIDED_SLICE reads, as DemandAnalysis bounds them.
+    @Test func stridedSliceLayoutBoundsTheElementsItReads() throws {
+        let none = StridedSliceOptions(
+            beginMask: 0, endMask: 0, ellipsisMask: 0, newAxisMask: 0, shrinkAxisMask: 0, offset: false)
+        // [1, 1, 97, 64] → tokens 0..<2: elements 0...127, output element 64 reads element 64.
+        let tokens = try StridedCopyKernel.sliceLayout(
+            input: [1, 1, 97, 64], begins: [0, 0, 0, 0], ends: [1, 1, 2, 64], steps: [1, 1, 1, 1], options: none)
+        #expect(tokens.shape == [1, 1, 2, 64] && tokens.elementBounds == 0...127 && tokens.inputElement(64) == 64)
+        // A 4×6 matrix, rows 3, 1 (step -2), columns 1, 3, 5: elements 7...23.
+        let backwards = try StridedCopyKernel.sliceLayout(
+            input: [4, 6], begins: [3, 1], ends: [0, 6], steps: [-2, 2], options: none)
+        #expect(backwards.shape == [2, 3] && backwards.elementBounds == 7...23)
+        #expect(backwards.inputElement(0) == 19 && backwards.inputElement(5) == 11)
+        #expect(throws: StridedCopyKernel.InvalidSlice.self) {
+            try StridedCopyKernel.sliceLayout(input: [4], begins: [0], ends: [4], steps: [0], options: none)
         }
     }
 }

@@ -256,6 +256,49 @@ import Testing
         }
     }
 
+    @Test func blendshapesModelComputesOnlyTheTokenItReadsWithTheSameBits() throws {
+        guard let path = SharedData.path("models/face_landmarker.task") else {
+            print("skipping: ../shared/models/face_landmarker.task is absent")
+            return
+        }
+        let model = try ModelContainer(contentsOfFile: path).model(named: "face_blendshapes.tflite")
+        let graph = model.mainSubgraph
+        func output(_ op: Int) -> Int { Int(graph.operators[op].outputs[0]) }
+        let interpreter = try Interpreter(model: model, options: InterpreterOptions(threadCount: 1))
+        // Only token 0 of the last block reaches the output (STRIDED_SLICEs 174 and 175): the
+        // channel MLP's two 1×1 convolutions (169, 172; tokens are pixels) need one pixel, and
+        // the convolution that ends the last token mixing (153; tokens are its channels until
+        // TRANSPOSE 154) one channel. The token mixing's first convolution (150) reads all of
+        // its input, so nothing before it is cut.
+        #expect(interpreter.partialTensors[output(169)] == .pixels(0..<1))
+        #expect(interpreter.partialTensors[output(172)] == .pixels(0..<1))
+        #expect(interpreter.partialTensors[output(153)] == .channels(0..<1))
+        #expect(interpreter.partialTensors[output(150)] == nil)
+        #expect(interpreter.partialTensors[output(146)] == nil)
+        // Reading the three convolutions' outputs whole makes them compute everything: the
+        // model's output keeps its bits.
+        let whole = try Interpreter(
+            model: model, options: InterpreterOptions(threadCount: 2),
+            additionalOutputs: [output(153), output(169), output(172)])
+        #expect(whole.partialTensors[output(153)] == nil && whole.partialTensors[output(172)] == nil)
+        for seed in 1...3 {
+            let input = RandomInput.values(seed: UInt64(seed), count: 146 * 2, low: 0, high: 255)
+            try interpreter.copyInput(0, from: input)
+            try interpreter.invoke()
+            try whole.copyInput(0, from: input)
+            try whole.invoke()
+            #expect(try interpreter.output(0).map(\.bitPattern) == whole.output(0).map(\.bitPattern))
+        }
+    }
+
+    @Test func demandsJoinIntoTheRangeCoveringBoth() {
+        typealias Demand = DemandAnalysis.Demand
+        #expect(Demand.pixels(2..<4).union(.pixels(7..<9)) == .pixels(2..<9))
+        #expect(Demand.channels(0..<1).union(.channels(0..<3)) == .channels(0..<3))
+        #expect(Demand.pixels(0..<1).union(.channels(0..<1)) == .all)
+        #expect(Demand.pixels(0..<1).union(.all) == .all)
+    }
+
     /// Runs `model` on `input` with each thread count (twice each: inputs are kept and nothing
     /// accumulates) and expects every output bit-identical to the first run's.
     private func expectSameBits(_ model: TFLiteModel, input: [Float], threads counts: [Int]) throws {

@@ -22,7 +22,7 @@ final class KernelAssembly {
     init(
         model: TFLiteModel, runtimeOperators: [Int], fusion: GraphFusion, lifetimes: TensorLifetimes,
         offsets: [Int: Int], arena: AlignedBuffer, descriptors: [TensorDescriptor], store: ConstantStore,
-        arithmetic: QuantizedArithmetic, instructionSet: InstructionSet
+        arithmetic: QuantizedArithmetic, instructionSet: InstructionSet, demand: DemandAnalysis? = nil
     ) throws {
         self.lifetimes = lifetimes
         self.offsets = offsets
@@ -31,9 +31,10 @@ final class KernelAssembly {
         let graph = model.mainSubgraph
         func context(_ index: Int) -> OperatorContext {
             let op = graph.operators[index]
-            return OperatorContext(
+            let outputs = fusion.outputs(of: index, op)
+            var ctx = OperatorContext(
                 index: index, code: model.operatorCodes[op.opcodeIndex], options: fusion.options(of: index, op),
-                inputIndices: fusion.inputs(of: index, op), outputIndices: fusion.outputs(of: index, op),
+                inputIndices: fusion.inputs(of: index, op), outputIndices: outputs,
                 descriptors: descriptors, constants: store, address: { self.address(of: $0) },
                 arithmetic: arithmetic, customOptions: op.customOptions, instructionSet: instructionSet,
                 inputPadding: fusion.padding[index],
@@ -41,6 +42,8 @@ final class KernelAssembly {
                 residualOptions: fusion.residual[index].map { fusion.options(of: $0.add, graph.operators[$0.add]) },
                 residualChannelPadded: fusion.residual[index]?.channelPadded ?? false,
                 fusedHardSwish: fusion.hardSwish.contains(index))
+            if let demand, outputs.count == 1, outputs[0] >= 0 { ctx.outputDemand = demand.demand(of: outputs[0]) }
+            return ctx
         }
         for index in runtimeOperators where !lifetimes.aliased.contains(index) {
             var ctx = context(index)

@@ -33,6 +33,9 @@ struct OperatorContext {
     var residualChannelPadded = false
     /// Whether a HARD_SWISH was fused into this convolution (``GraphFusion``).
     var fusedHardSwish = false
+    /// The part of output 0 that is ever read (``DemandAnalysis``); a kernel may compute only
+    /// that part.
+    var outputDemand: DemandAnalysis.Demand = .all
     /// A depthwise convolution fused into this 1×1 convolution: it computes input 0, which is
     /// then the depthwise convolution's input.
     var fusedDepthwise: DepthwiseConv2DKernel? = nil

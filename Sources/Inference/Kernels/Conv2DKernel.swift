@@ -21,6 +21,12 @@ final class Conv2DKernel: Kernel, ParallelJob {
     /// Whether rows come straight from the input (1×1 filter, stride 1, no padding).
     let isDirect: Bool
     let pixelCount: Int
+    /// The first output pixel computed: tasks cover `tiling.rowCount` pixels from it (all of
+    /// them, except on the direct path when only some are read; see ``DemandAnalysis``).
+    let firstPixel: Int
+    /// The output channel of the packed weights' column 0 (not 0 when only some channels are
+    /// read; the direct path without an epilogue).
+    let firstChannel: Int
 
     static func make(_ ctx: OperatorContext) throws -> Kernel {
         guard case .conv2D(let options) = ctx.options else { throw ctx.invalid("missing Conv2DOptions") }
@@ -102,18 +108,35 @@ final class Conv2DKernel: Kernel, ParallelJob {
         {
             return sparse
         }
+        // Only the part of the output that is read (DemandAnalysis): some of its pixels, or,
+        // without a fused epilogue, some of its channels, whose weights alone are packed.
+        let k = filterShape.height * filterShape.width * filterShape.channels
+        var pixels = 0..<(outputShape.batch * outputShape.height * outputShape.width)
+        var channels = 0..<filterShape.batch
+        if pointwise {
+            switch ctx.outputDemand {
+            case .pixels(let range) where !range.isEmpty && range.lowerBound >= 0 && range.upperBound <= pixels.count:
+                pixels = range
+            case .channels(let range)
+            where epilogue.isEmpty && !range.isEmpty && range.lowerBound >= 0 && range.upperBound <= channels.count:
+                channels = range
+            default:
+                break
+            }
+        }
         let weights = PackedWeights(
-            weights: filter.floats, bias: bias?.floats, n: filterShape.batch,
-            k: filterShape.height * filterShape.width * filterShape.channels, instructionSet: ctx.instructionSet)
+            weights: filter.floats + channels.lowerBound * k, bias: bias.map { $0.floats + channels.lowerBound },
+            n: channels.count, k: k, instructionSet: ctx.instructionSet)
         return Conv2DKernel(
             input: ctx.inputFloats(0), output: ctx.outputFloats(0), inputShape: inputShape, outputShape: outputShape,
-            rows: rows, columns: columns, weights: weights, clamp: clamp, epilogue: epilogue)
+            rows: rows, columns: columns, weights: weights, clamp: clamp, epilogue: epilogue, pixels: pixels,
+            firstChannel: channels.lowerBound)
     }
 
     init(
         input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: NHWC, outputShape: NHWC,
         rows: WindowAxis, columns: WindowAxis, weights: PackedWeights, clamp: ActivationClamp,
-        epilogue: ConvEpilogue = ConvEpilogue()
+        epilogue: ConvEpilogue = ConvEpilogue(), pixels: Range<Int>? = nil, firstChannel: Int = 0
     ) {
         self.input = input
         self.epilogue = epilogue
@@ -128,13 +151,17 @@ final class Conv2DKernel: Kernel, ParallelJob {
             rows.filter == 1 && columns.filter == 1 && rows.padBefore == 0 && columns.padBefore == 0
             && rows.stride == 1 && columns.stride == 1 && rows.output == rows.input && columns.output == columns.input
         pixelCount = outputShape.batch * outputShape.height * outputShape.width
+        // A part of the output applies to the direct path only (the others compute it all).
+        let part = isDirect ? pixels ?? 0..<pixelCount : 0..<pixelCount
+        firstPixel = part.lowerBound
+        self.firstChannel = isDirect && epilogue.isEmpty ? firstChannel : 0
         geometry = vk_conv_geometry(
             input: input, input_height: inputShape.height, input_width: inputShape.width, channels: inputShape.channels,
             output_height: outputShape.height, output_width: outputShape.width,
             kernel_height: rows.filter, kernel_width: columns.filter, stride_h: rows.stride, stride_w: columns.stride,
             dilation_h: rows.dilation, dilation_w: columns.dilation, pad_top: rows.padBefore,
             pad_left: columns.padBefore)
-        tiling = GemmTiling(rowCount: pixelCount, weights: weights)
+        tiling = GemmTiling(rowCount: part.count, weights: weights)
         zeros = AlignedBuffer(byteCount: columns.filter * inputShape.channels * MemoryLayout<Float>.stride)
     }
 
@@ -160,7 +187,7 @@ final class Conv2DKernel: Kernel, ParallelJob {
     func execute(_ context: ExecutionContext) {
         self.context = context
         rowMajor = tiling.rowMajor(threads: context.pool.threadCount)
-        context.pool.run(self, taskCount: tiling.taskCount, work: pixelCount * weights.k * weights.n)
+        context.pool.run(self, taskCount: tiling.taskCount, work: tiling.rowCount * weights.k * weights.n)
         self.context = nil
     }
 
@@ -172,7 +199,10 @@ final class Conv2DKernel: Kernel, ParallelJob {
         for task in range {
             let (rows, panels) = tiling.task(task, rowMajor: rowMajor)
             if isDirect {
-                weights.run(a: input, aStride: k, c: output, cStride: n, rows: rows, panels: panels, clamp: clamp)
+                let rows = (firstPixel + rows.lowerBound)..<(firstPixel + rows.upperBound)
+                weights.run(
+                    a: input, aStride: k, c: output + firstChannel, cStride: n, rows: rows, panels: panels, clamp: clamp
+                )
                 applyEpilogue(rows: rows, panels: panels)
                 continue
             }

@@ -46,24 +46,78 @@ final class StridedCopyKernel: Kernel, ParallelJob {
             throw ctx.unsupported("ellipsis and new-axis masks")
         }
         let x = try ctx.input(0)
-        let rank = x.shape.count
-        let begins = try ctx.constantIntegers(1, "begin")
-        let ends = try ctx.constantIntegers(2, "end")
-        let steps = try ctx.constantIntegers(3, "strides")
-        guard begins.count == rank, ends.count == rank, steps.count == rank, steps.allSatisfy({ $0 != 0 }) else {
-            throw ctx.invalid("begin, end and strides must have \(rank) non-zero-stride entries")
+        let layout: SliceLayout
+        do {
+            layout = try sliceLayout(
+                input: x.shape, begins: try ctx.constantIntegers(1, "begin"), ends: try ctx.constantIntegers(2, "end"),
+                steps: try ctx.constantIntegers(3, "strides"), options: options)
+        } catch let error as InvalidSlice {
+            throw ctx.invalid(error.detail)
         }
-        let strides = StridedCopyKernel.strides(x.shape)
+        try ctx.requireOutputShape(layout.shape)
+        return StridedCopyKernel(
+            input: ctx.inputFloats(0), output: ctx.outputFloats(0), shape: layout.shape, steps: layout.steps,
+            base: layout.base)
+    }
+
+    /// Where a STRIDED_SLICE reads: its output shape, per output axis the input element step,
+    /// and the input element of output element 0.
+    struct SliceLayout {
+        let shape: [Int]
+        let steps: [Int]
+        let base: Int
+
+        /// The input element that output element `index` (in memory order) copies.
+        func inputElement(_ index: Int) -> Int {
+            var rest = index
+            var element = base
+            for axis in stride(from: shape.count - 1, through: 0, by: -1) where shape[axis] > 0 {
+                element += rest % shape[axis] * steps[axis]
+                rest /= shape[axis]
+            }
+            return element
+        }
+
+        /// The first and last input elements read (`nil` for an empty output).
+        var elementBounds: ClosedRange<Int>? {
+            guard !shape.contains(0) else { return nil }
+            var lowest = base
+            var highest = base
+            for (count, step) in zip(shape, steps) {
+                let reach = (count - 1) * step
+                if reach < 0 { lowest += reach } else { highest += reach }
+            }
+            return lowest...highest
+        }
+    }
+
+    /// Begin, end or strides that TFLite rejects.
+    struct InvalidSlice: Error {
+        let detail: String
+    }
+
+    /// The layout of a STRIDED_SLICE of a tensor of shape `input` (no ellipsis or new-axis mask).
+    ///
+    /// - Throws: ``InvalidSlice`` when begin, end or strides do not fit the rank, a stride is
+    ///   zero, or a shrunk axis's index is outside the axis.
+    static func sliceLayout(
+        input: [Int], begins: [Int], ends: [Int], steps: [Int], options: StridedSliceOptions
+    ) throws -> SliceLayout {
+        let rank = input.count
+        guard begins.count == rank, ends.count == rank, steps.count == rank, steps.allSatisfy({ $0 != 0 }) else {
+            throw InvalidSlice(detail: "begin, end and strides must have \(rank) non-zero-stride entries")
+        }
+        let strides = StridedCopyKernel.strides(input)
         var shape: [Int] = []
         var outputSteps: [Int] = []
         var base = 0
         for axis in 0..<rank {
-            let size = x.shape[axis]
+            let size = input[axis]
             let step = steps[axis]
             if options.shrinkAxisMask & (1 << axis) != 0 {
                 let index = begins[axis] < 0 ? begins[axis] + size : begins[axis]
                 guard index >= 0, index < size else {
-                    throw ctx.invalid("shrunk axis \(axis) index \(begins[axis]) is outside 0..<\(size)")
+                    throw InvalidSlice(detail: "shrunk axis \(axis) index \(begins[axis]) is outside 0..<\(size)")
                 }
                 base += index * strides[axis]
                 continue
@@ -87,9 +141,7 @@ final class StridedCopyKernel: Kernel, ParallelJob {
             outputSteps.append(strides[axis] * step)
             base += begin * strides[axis]
         }
-        try ctx.requireOutputShape(shape)
-        return StridedCopyKernel(
-            input: ctx.inputFloats(0), output: ctx.outputFloats(0), shape: shape, steps: outputSteps, base: base)
+        return SliceLayout(shape: shape, steps: outputSteps, base: base)
     }
 
     private static func strides(_ shape: [Int]) -> [Int] {
