@@ -943,6 +943,84 @@ void VK_SUFFIX(vk_rsqrt)(const float *x, float *y, size_t count) { VK_SUFFIX(roo
 
 void VK_SUFFIX(vk_sqrt)(const float *x, float *y, size_t count) { VK_SUFFIX(root_run)(x, y, count, 1); }
 
+// MARK: Row sums and layer normalisation
+
+// Sixteen floats, in every build (two or four registers where vectors are narrower).
+typedef float VK_SUFFIX(vk_f16) __attribute__((ext_vector_type(16)));
+typedef float VK_SUFFIX(vk_f16u) __attribute__((ext_vector_type(16), aligned(4), may_alias));
+
+// The sum of `n` contiguous floats in the order of XNNPACK's f32-rsum AVX-512 kernel (src/f32-rsum,
+// avx512f u32 acc2; its AVX kernel gives the same bits): two 16-lane accumulators from zero take
+// 32 values per step, a leftover 16-value block and the zero-padded tail go to the first; then
+// the accumulators are added and the lanes folded in halves (16 → 8 → 4), and
+// (l0 + l2) + (l1 + l3). The same sums in every build.
+static inline float VK_SUFFIX(rsum_xnnpack)(const float *x, size_t n) {
+    typedef VK_SUFFIX(vk_f16) f16;
+    typedef VK_SUFFIX(vk_f16u) f16u;
+    f16 first = (f16)(0.0f), second = (f16)(0.0f);
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        first += *(const f16u *)(x + i);
+        second += *(const f16u *)(x + i + 16);
+    }
+    for (; i + 16 <= n; i += 16) first += *(const f16u *)(x + i);
+    if (i < n) {
+        float tail[16] = {0};
+        for (size_t l = 0; l < n - i; l++) tail[l] = x[i + l];
+        first += *(const f16u *)tail;
+    }
+    const f16 lanes = first + second;
+    const __typeof__(lanes.lo) eight = lanes.lo + lanes.hi;
+    const __typeof__(eight.lo) four = eight.lo + eight.hi;
+    return (four[0] + four[2]) + (four[1] + four[3]);
+}
+
+void VK_SUFFIX(vk_row_sums)(const float *x, size_t rows, size_t n, float scale, float *out) {
+    for (size_t r = 0; r < rows; r++) out[r] = 0.0f + VK_SUFFIX(rsum_xnnpack)(x + r * n, n) * scale;
+}
+
+void VK_SUFFIX(vk_layer_norm)(const float *x, float *y, size_t pixel_begin, size_t pixel_end, size_t pixels,
+                              size_t channels, float epsilon, const float *gamma, float *stats) {
+#pragma clang fp contract(off)
+    float *mean = stats, *shifted = stats + pixels, *root = shifted + pixels;
+    const size_t C = channels, vectors = C / VK_LANES * VK_LANES;
+    const float scale = 1.0f / (float)C;
+    for (size_t p = pixel_begin; p < pixel_end; p++) {
+        const float *row = x + p * C;
+        // The squared differences go through the output row, overwritten below.
+        float *square = y + p * C;
+        const float m = 0.0f + VK_SUFFIX(rsum_xnnpack)(row, C) * scale;
+        const vk_v mv = (vk_v)(m);
+        size_t c = 0;
+        for (; c < vectors; c += VK_LANES) {
+            const vk_v d = VK_LOAD(row + c) - mv;
+            VK_STORE(square + c, d * d);
+        }
+        for (; c < C; c++) {
+            const float d = row[c] - m;
+            square[c] = d * d;
+        }
+        mean[p] = m;
+        shifted[p] = (0.0f + VK_SUFFIX(rsum_xnnpack)(square, C) * scale) + epsilon;
+    }
+    VK_SUFFIX(vk_rsqrt)(shifted + pixel_begin, root + pixel_begin, pixel_end - pixel_begin);
+    for (size_t p = pixel_begin; p < pixel_end; p++) {
+        const float *row = x + p * C;
+        float *out = y + p * C;
+        const float r = root[p], negated = 0.0f - mean[p];
+        const vk_v rv = (vk_v)(r), nv = (vk_v)(negated);
+        size_t c = 0;
+        for (; c < vectors; c += VK_LANES) {
+            const vk_v s = rv * VK_LOAD(gamma + c);
+            VK_STORE(out + c, VK_LOAD(row + c) * s + nv * s);
+        }
+        for (; c < C; c++) {
+            const float s = r * gamma[c];
+            out[c] = row[c] * s + negated * s;
+        }
+    }
+}
+
 // MARK: Hard swish
 
 void VK_SUFFIX(vk_hard_swish)(const float *x, float *y, size_t count) {

@@ -291,6 +291,36 @@ import Testing
         }
     }
 
+    @Test(arguments: InstructionSet.all.filter(\.isSupported))
+    func blendshapesLayerNormsRunAsOneKernelWithTheSameBits(_ isa: InstructionSet) throws {
+        guard let path = SharedData.path("models/face_landmarker.task") else {
+            print("skipping: ../shared/models/face_landmarker.task is absent")
+            return
+        }
+        let model = try ModelContainer(contentsOfFile: path).model(named: "face_blendshapes.tflite")
+        let graph = model.mainSubgraph
+        var options = InterpreterOptions(threadCount: 2)
+        options.instructionSet = isa
+        let fused = try Interpreter(model: model, options: options)
+        // Reading every RSQRT's output keeps the ten operators of each layer norm apart.
+        let roots = graph.operators.filter { model.operatorCodes[$0.opcodeIndex].builtinCode == .reciprocalSquareRoot }
+            .map { Int($0.outputs[0]) }
+        #expect(roots.count == 8)
+        let separate = try Interpreter(model: model, options: options, additionalOutputs: roots)
+        // Eight layer norms, nine of their ten operators each gone.
+        #expect(separate.kernelCount - fused.kernelCount == 8 * 9)
+        #expect(
+            !fused.kernelLabels.contains { $0.hasPrefix("RSQRT") || $0.hasPrefix("NEG") || $0.hasPrefix("SQUARED") })
+        for seed in 1...3 {
+            let input = RandomInput.values(seed: UInt64(seed), count: 146 * 2, low: 0, high: 255)
+            try fused.copyInput(0, from: input)
+            try fused.invoke()
+            try separate.copyInput(0, from: input)
+            try separate.invoke()
+            #expect(try fused.output(0).map(\.bitPattern) == separate.output(0).map(\.bitPattern), "\(isa)")
+        }
+    }
+
     @Test func demandsJoinIntoTheRangeCoveringBoth() {
         typealias Demand = DemandAnalysis.Demand
         #expect(Demand.pixels(2..<4).union(.pixels(7..<9)) == .pixels(2..<9))

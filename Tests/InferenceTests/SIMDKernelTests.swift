@@ -533,4 +533,45 @@ import Testing
             #expect(result == results[0], "\(isa) differs from \(fused[0])")
         }
     }
+
+    /// `vk_layer_norm` against the ten operations written out one by one (MEAN's `vk_row_sums`,
+    /// `vk_rsqrt`, single multiplications and additions), bit for bit, on channel counts with
+    /// vector tails and a partial last 16-value block.
+    @Test(arguments: instructionSets)
+    func layerNormMatchesItsOperatorsOneByOne(_ isa: InstructionSet) {
+        for channels in [64, 37, 70, 5] {
+            let pixels = 11
+            let x = RandomInput.values(seed: UInt64(channels), count: pixels * channels, low: -3, high: 5)
+                .enumerated().map { $0.element * Float(1 + $0.offset % 7) }
+            let gamma = RandomInput.values(seed: UInt64(channels + 1), count: channels, low: -2, high: 2)
+            let epsilon: Float = 1e-6
+            var y = [Float](repeating: .nan, count: pixels * channels)
+            var stats = [Float](repeating: 0, count: 3 * pixels)
+            // Two calls over parts of the pixels, as two tasks would make them.
+            for part in [0..<4, 4..<pixels] {
+                vk_layer_norm(
+                    isa.isa, x, &y, part.lowerBound, part.upperBound, pixels, channels, epsilon, gamma, &stats)
+            }
+            var expected: [Float] = []
+            for p in 0..<pixels {
+                let row = Array(x[(p * channels)..<((p + 1) * channels)])
+                var m: Float = 0
+                vk_row_sums(isa.isa, row, 1, channels, 1 / Float(channels), &m)
+                let squares = row.map { ($0 - m) * ($0 - m) }
+                var v: Float = 0
+                vk_row_sums(isa.isa, squares, 1, channels, 1 / Float(channels), &v)
+                var shifted = v + epsilon
+                var r: Float = 0
+                vk_rsqrt(isa.isa, &shifted, &r, 1)
+                let negated = 0 - m
+                for c in 0..<channels {
+                    let s = r * gamma[c]
+                    let product = row[c] * s
+                    let offset = negated * s
+                    expected.append(product + offset)
+                }
+            }
+            #expect(y.map(\.bitPattern) == expected.map(\.bitPattern), "\(isa) channels \(channels)")
+        }
+    }
 }

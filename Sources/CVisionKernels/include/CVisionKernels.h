@@ -367,6 +367,19 @@ void vk_rsqrt(vk_isa isa, const float *x, float *y, size_t count);
 /// reciprocal square root of ``vk_rsqrt`` (without its +inf rule), 0 where x is 0.
 void vk_sqrt(vk_isa isa, const float *x, float *y, size_t count);
 
+/// MEAN or SUM over the last axis: `out[r] = 0 + sum · scale` for each of `rows` rows of `n`
+/// contiguous floats, the sum in the order of XNNPACK's f32-rsum AVX-512 kernel (src/f32-rsum,
+/// avx512f u32 acc2; its AVX kernel gives the same bits), in every build.
+void vk_row_sums(vk_isa isa, const float *x, size_t rows, size_t n, float scale, float *out);
+
+/// A layer normalisation over the last axis of pixels `[pixel_begin, pixel_end)` of `x` (rows of
+/// `channels` floats) into `y`, as its ten TensorFlow Lite operators compute it one after the
+/// other: `m` = MEAN of the row (as ``vk_row_sums`` with scale `1 / channels`), `v` = MEAN of `(x − m)·(x − m)`, `r` = ``vk_rsqrt`` of `v + epsilon`,
+/// and `y = x·s + (0 − m)·s` with `s = r·gamma[c]`, no operation fused. `stats` holds three
+/// floats per pixel of the whole tensor (`pixels` of them): the means, `v + epsilon`, `r`.
+void vk_layer_norm(vk_isa isa, const float *x, float *y, size_t pixel_begin, size_t pixel_end, size_t pixels,
+                   size_t channels, float epsilon, const float *gamma, float *stats);
+
 /// MAX_POOL_2D rows `[row_begin, row_end)` (counted over the batch): the maximum over the window
 /// clipped to the input, starting from the lowest finite float, then clamped.
 void vk_max_pool(vk_isa isa, const vk_conv_geometry *geometry, float *output, size_t row_begin, size_t row_end,

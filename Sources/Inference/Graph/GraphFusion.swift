@@ -55,6 +55,12 @@ struct ExplicitPadding: Equatable {
 ///   `[…, 1, C]`) whose input is written by a `CONV_2D` or an equal-shape `ADD` and read by
 ///   nothing else is dropped: the producer writes the PRELU's output and applies the slope in
 ///   its store step.
+/// * **Layer normalisations as one kernel.** The ten operators of a layer normalisation over the
+///   last axis as TensorFlow Lite converts it (the face blendshapes model has eight): `m = MEAN(x)`,
+///   `NEG(m)`, `SQUARED_DIFFERENCE(x, m)`, its `MEAN`, `+ ε`, `RSQRT`, `· γ`, then
+///   `x · s + (−m) · s` — whose intermediates nothing else reads, are dropped but for the final
+///   `ADD`, which runs ``LayerNormKernel``: the same operations on each value, pixel by pixel,
+///   instead of ten passes of a few microseconds each over the tensor.
 /// * **Clamping activations fused into their producer.** A `RELU`, `RELU6` or `RELU_N1_TO_1`
 ///   whose float input is written by a `CONV_2D` (with or without a fused residual ADD),
 ///   `DEPTHWISE_CONV_2D`, `ADD`, `MAX_POOL_2D` or `AVERAGE_POOL_2D` without an activation of its
@@ -100,6 +106,9 @@ struct GraphFusion {
     /// convolution's operator index: the ADD's index (for its options), and whether the residual
     /// is channel padded. The residual is the convolution's input 3.
     private(set) var residual: [Int: (add: Int, channelPadded: Bool)] = [:]
+    /// Layer normalisations run by their final ADD (``LayerNormKernel``), by that ADD's index: its
+    /// inputs become `x`, `ε` and `γ`.
+    private(set) var layerNorm: Set<Int> = []
     /// The fused activation that replaces an operator's own (`NONE`) after a clamping
     /// activation was fused into it, by operator index (for a residual ADD fused into a
     /// convolution, by the ADD's index).
@@ -239,6 +248,10 @@ struct GraphFusion {
             }
         }
 
+        fuseLayerNorms(
+            model: model, runtimeOperators: runtimeOperators, descriptors: descriptors, store: store,
+            graphOutputs: graphOutputs)
+
         // Residual ADDs into the CONV_2D that writes one of their operands.
         let position = Dictionary(uniqueKeysWithValues: runtimeOperators.enumerated().map { ($0.element, $0.offset) })
         func fuseResidualAdds(into producerCode: BuiltinOperator) {
@@ -290,7 +303,7 @@ struct GraphFusion {
             guard store.isConstant(alpha), descriptors[alpha].type == .float32, channels > 0,
                 descriptors[alpha].elementCount == channels, descriptors[alpha].shape.last == channels,
                 descriptors[x].type == .float32, !graphOutputs.contains(x),
-                let producer = writer(x), prelu[producer] == nil, readers(x) == [index]
+                let producer = writer(x), prelu[producer] == nil, !layerNorm.contains(producer), readers(x) == [index]
             else { continue }
             let producerOp = graph.operators[producer]
             let producerInputs = inputs(of: producer, producerOp)
@@ -325,6 +338,7 @@ struct GraphFusion {
             let y = Int(op.outputs[0])
             guard descriptors[x].type == .float32, descriptors[y].type == .float32, !graphOutputs.contains(x),
                 let producer = writer(x), readers(x) == [index], prelu[producer] == nil,
+                !layerNorm.contains(producer),
                 [.conv2D, .depthwiseConv2D, .add, .maxPool2D, .averagePool2D].contains(code(producer))
             else { continue }
             // A convolution with a residual ADD fused takes the clamp as the ADD's activation.
@@ -363,6 +377,91 @@ struct GraphFusion {
         fusePointwise(
             model: model, runtimeOperators: runtimeOperators, descriptors: descriptors, store: store,
             graphOutputs: graphOutputs)
+    }
+
+    /// Plans the layer normalisation fusions (see the type's documentation for the pattern).
+    private mutating func fuseLayerNorms(
+        model: TFLiteModel, runtimeOperators: [Int], descriptors: [TensorDescriptor], store: ConstantStore,
+        graphOutputs: Set<Int>
+    ) {
+        let graph = model.mainSubgraph
+        func code(_ index: Int) -> BuiltinOperator { GraphFusion.code(index, model) }
+        func readers(_ tensor: Int) -> [Int] { self.readers(of: tensor, model, runtimeOperators) }
+        /// The operator's inputs and single output when it has `count` inputs, all present.
+        func operands(_ index: Int, _ count: Int) -> (inputs: [Int], output: Int)? {
+            let op = graph.operators[index]
+            let list = inputs(of: index, op)
+            let out = outputs(of: index, op)
+            guard list.count == count, list.allSatisfy({ $0 >= 0 }), out.count == 1, out[0] >= 0,
+                !graphOutputs.contains(out[0]), descriptors[out[0]].type == .float32
+            else { return nil }
+            return (list, out[0])
+        }
+        /// The only reader of `tensor` when it has one and that one has code `expected`.
+        func soleReader(_ tensor: Int, _ expected: BuiltinOperator) -> Int? {
+            let list = readers(tensor)
+            guard list.count == 1, !removed.contains(list[0]), code(list[0]) == expected else { return nil }
+            return list[0]
+        }
+        /// Whether an element-wise operator has no fused activation.
+        func plain(_ index: Int) -> Bool {
+            if case .elementwise(let activation) = graph.operators[index].builtinOptions { return activation == .none }
+            return graph.operators[index].builtinOptions == .none
+        }
+        /// Whether MEAN `index` reduces the last axis of its input, keeping it.
+        func lastAxisMean(_ index: Int) -> (input: Int, output: Int)? {
+            guard code(index) == .mean, case .reducer(keepDims: true) = graph.operators[index].builtinOptions,
+                let (list, out) = operands(index, 2), let axes = try? store.value(of: list[1])?.integers(),
+                !store.isConstant(list[0]), descriptors[list[0]].type == .float32
+            else { return nil }
+            let shape = descriptors[list[0]].shape
+            guard shape.count >= 2, axes.map({ $0 < 0 ? $0 + shape.count : $0 }) == [shape.count - 1],
+                descriptors[out].shape == Array(shape.dropLast()) + [1]
+            else { return nil }
+            return (list[0], out)
+        }
+        for meanIndex in runtimeOperators where !removed.contains(meanIndex) {
+            guard let (x, m) = lastAxisMean(meanIndex) else { continue }
+            let shape = descriptors[x].shape
+            let channels = shape.last ?? 0
+            // m is read by NEG and SQUARED_DIFFERENCE(x, m).
+            let mReaders = readers(m)
+            guard mReaders.count == 2, let negIndex = mReaders.first(where: { code($0) == .negate }),
+                let squareIndex = mReaders.first(where: { code($0) == .squaredDifference }),
+                let (_, negM) = operands(negIndex, 1), let (squareInputs, square) = operands(squareIndex, 2),
+                Set(squareInputs) == [x, m], descriptors[square].shape == shape,
+                let varianceIndex = soleReader(square, .mean), let (_, variance) = lastAxisMean(varianceIndex),
+                let epsilonIndex = soleReader(variance, .add), plain(epsilonIndex),
+                let (epsilonInputs, shifted) = operands(epsilonIndex, 2),
+                let epsilon = epsilonInputs.first(where: { $0 != variance }), store.isConstant(epsilon),
+                descriptors[epsilon].type == .float32, descriptors[epsilon].elementCount == 1,
+                let rsqrtIndex = soleReader(shifted, .reciprocalSquareRoot), let (_, root) = operands(rsqrtIndex, 1),
+                let scaleIndex = soleReader(root, .mul), plain(scaleIndex),
+                let (scaleInputs, scale) = operands(scaleIndex, 2),
+                let gamma = scaleInputs.first(where: { $0 != root }), store.isConstant(gamma),
+                descriptors[gamma].type == .float32, descriptors[gamma].elementCount == channels,
+                descriptors[gamma].shape.last == channels, descriptors[scale].shape == shape
+            else { continue }
+            // s is read by MUL(x, s) and MUL(−m, s), whose products only the final ADD reads.
+            let sReaders = readers(scale)
+            guard sReaders.count == 2, sReaders.allSatisfy({ code($0) == .mul && plain($0) }),
+                let xIndex = sReaders.first(where: { operands($0, 2).map { Set($0.inputs) == [x, scale] } ?? false }),
+                let negIndex2 = sReaders.first(where: {
+                    operands($0, 2).map { Set($0.inputs) == [negM, scale] } ?? false
+                }),
+                readers(negM) == [negIndex2], let (_, xs) = operands(xIndex, 2), let (_, ms) = operands(negIndex2, 2),
+                let addIndex = soleReader(xs, .add), readers(ms) == [addIndex], plain(addIndex),
+                let (addInputs, y) = operands(addIndex, 2), Set(addInputs) == [xs, ms], descriptors[y].shape == shape
+            else { continue }
+            for index in [
+                meanIndex, negIndex, squareIndex, varianceIndex, epsilonIndex, rsqrtIndex, scaleIndex,
+                xIndex, negIndex2,
+            ] {
+                removed.insert(index)
+            }
+            inputs[addIndex] = [x, epsilon, gamma]
+            layerNorm.insert(addIndex)
+        }
     }
 
     /// Plans the 1×1 convolution → depthwise fusions (last: a depthwise layer already fused into

@@ -42,6 +42,7 @@ final class KernelAssembly {
                 residualOptions: fusion.residual[index].map { fusion.options(of: $0.add, graph.operators[$0.add]) },
                 residualChannelPadded: fusion.residual[index]?.channelPadded ?? false,
                 fusedHardSwish: fusion.hardSwish.contains(index))
+            ctx.fusedLayerNorm = fusion.layerNorm.contains(index)
             if let demand, outputs.count == 1, outputs[0] >= 0 { ctx.outputDemand = demand.demand(of: outputs[0]) }
             return ctx
         }

@@ -37,6 +37,7 @@ enum KernelFactory {
         case .conv2D: return try Conv2DKernel.make(ctx)
         case .depthwiseConv2D: return try DepthwiseConv2DKernel.make(ctx)
         case .fullyConnected: return try FullyConnectedKernel.make(ctx)
+        case .add where ctx.fusedLayerNorm: return try LayerNormKernel.make(ctx)
         case .add:
             // Equal shapes (the residual connections): the vectorised kernel that also takes
             // a folded channel PAD and a fused PRELU.

@@ -33,6 +33,9 @@ struct OperatorContext {
     var residualChannelPadded = false
     /// Whether a HARD_SWISH was fused into this convolution (``GraphFusion``).
     var fusedHardSwish = false
+    /// Whether this ADD ends a layer normalisation that runs as one kernel (``GraphFusion``): its
+    /// inputs are then `x`, `ε` and `γ`.
+    var fusedLayerNorm = false
     /// The part of output 0 that is ever read (``DemandAnalysis``); a kernel may compute only
     /// that part.
     var outputDemand: DemandAnalysis.Demand = .all

@@ -1,3 +1,4 @@
+import CVisionKernels
 import ModelFile
 
 /// MEAN and SUM over constant axes of a float32 tensor.
@@ -10,7 +11,7 @@ import ModelFile
 /// src/f32-rdsum/gen/f32-rdsum-7p7x-minmax-avx512f-u64.c: sequential adds, `· scale`, added to
 /// the zeroed output), bit for bit for the spatial means of the project's models. Reductions
 /// over the innermost axis (contiguous rows) add in the order of XNNPACK's f32-rsum kernels
-/// instead (``rowSum(_:count:)``).
+/// instead (`vk_row_sums`, the same bits in every build).
 final class ReduceKernel: Kernel, ParallelJob {
     enum Kind { case mean, sum }
 
@@ -18,6 +19,8 @@ final class ReduceKernel: Kernel, ParallelJob {
     let input: UnsafeMutablePointer<Float>
     let output: UnsafeMutablePointer<Float>
     let inputShape: [Int]
+    /// The build of `vk_row_sums` (innermost-axis reductions; every build gives the same bits).
+    let instructionSet: InstructionSet
     let reduced: [Bool]
     let outputCount: Int
     /// `[outer, reduced, inner]` when the reduced axes are adjacent.
@@ -45,14 +48,16 @@ final class ReduceKernel: Kernel, ParallelJob {
         }
         try ctx.requireOutputShape(shape)
         return ReduceKernel(
-            kind: kind, input: ctx.inputFloats(0), output: ctx.outputFloats(0), inputShape: x.shape, reduced: reduced)
+            kind: kind, input: ctx.inputFloats(0), output: ctx.outputFloats(0), inputShape: x.shape, reduced: reduced,
+            instructionSet: ctx.instructionSet)
     }
 
     init(
         kind: Kind, input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: [Int],
-        reduced: [Bool]
+        reduced: [Bool], instructionSet: InstructionSet = .best
     ) {
         self.kind = kind
+        self.instructionSet = instructionSet
         self.input = input
         self.output = output
         self.inputShape = inputShape
@@ -90,44 +95,14 @@ final class ReduceKernel: Kernel, ParallelJob {
         context.pool.run(self, taskCount: outputCount, work: outputCount * reducedCount / lanes)
     }
 
-    /// The sum of `count` contiguous values as XNNPACK's AVX-512 f32-rsum kernel adds them
-    /// (src/f32-rsum, avx512f u32 acc2; its AVX kernel gives the same bits): two 16-lane
-    /// accumulators from zero take 32 values per step, leftover 16-value blocks and a
-    /// zero-padded tail go to the first; then the accumulators are added and their lanes folded
-    /// in halves (16 → 8 → 4), and `(l0 + l2) + (l1 + l3)`.
-    static func rowSum(_ values: UnsafePointer<Float>, count: Int) -> Float {
-        func load(_ at: Int) -> SIMD16<Float> { UnsafeRawPointer(values + at).loadUnaligned(as: SIMD16<Float>.self) }
-        var first = SIMD16<Float>(repeating: 0)
-        var second = SIMD16<Float>(repeating: 0)
-        var i = 0
-        while i + 32 <= count {
-            first += load(i)
-            second += load(i + 16)
-            i += 32
-        }
-        while i + 16 <= count {
-            first += load(i)
-            i += 16
-        }
-        if i < count {
-            var tail = SIMD16<Float>(repeating: 0)
-            for lane in 0..<(count - i) { tail[lane] = values[i + lane] }
-            first += tail
-        }
-        let lanes = first + second
-        let eight = lanes.lowHalf + lanes.highHalf
-        let four = eight.lowHalf + eight.highHalf
-        return (four[0] + four[2]) + (four[1] + four[3])
-    }
-
     func run(tasks range: Range<Int>, thread: Int) {
         let scale: Float = kind == .mean ? 1 / Float(reducedCount) : 1
         if let block, block.inner == 1, block.reduced > 1, reduced.last == true {
             // The last axis is reduced: XNNPACK's contiguous kernel and its vector order. (XNNPACK
             // keeps size-1 axes, so [1, 146, 1] over axis 1 is a discontiguous reduction.)
-            for o in range {
-                output[o] = 0 + ReduceKernel.rowSum(input + o * block.reduced, count: block.reduced) * scale
-            }
+            vk_row_sums(
+                instructionSet.isa, input + range.lowerBound * block.reduced, range.count, block.reduced, scale,
+                output + range.lowerBound)
             return
         }
         if let block {
