@@ -281,14 +281,7 @@ import Testing
             model: model, options: InterpreterOptions(threadCount: 2),
             additionalOutputs: [output(153), output(169), output(172)])
         #expect(whole.partialTensors[output(153)] == nil && whole.partialTensors[output(172)] == nil)
-        for seed in 1...3 {
-            let input = RandomInput.values(seed: UInt64(seed), count: 146 * 2, low: 0, high: 255)
-            try interpreter.copyInput(0, from: input)
-            try interpreter.invoke()
-            try whole.copyInput(0, from: input)
-            try whole.invoke()
-            #expect(try interpreter.output(0).map(\.bitPattern) == whole.output(0).map(\.bitPattern))
-        }
+        try expectSameBlendshapes(interpreter, whole)
     }
 
     @Test(arguments: InstructionSet.all.filter(\.isSupported))
@@ -311,13 +304,19 @@ import Testing
         #expect(separate.kernelCount - fused.kernelCount == 8 * 9)
         #expect(
             !fused.kernelLabels.contains { $0.hasPrefix("RSQRT") || $0.hasPrefix("NEG") || $0.hasPrefix("SQUARED") })
+        try expectSameBlendshapes(fused, separate, "\(isa)")
+    }
+
+    /// Runs two interpreters of the blendshapes model on the same random landmarks (three sets)
+    /// and expects the same output bits.
+    private func expectSameBlendshapes(_ a: Interpreter, _ b: Interpreter, _ comment: Comment? = nil) throws {
         for seed in 1...3 {
             let input = RandomInput.values(seed: UInt64(seed), count: 146 * 2, low: 0, high: 255)
-            try fused.copyInput(0, from: input)
-            try fused.invoke()
-            try separate.copyInput(0, from: input)
-            try separate.invoke()
-            #expect(try fused.output(0).map(\.bitPattern) == separate.output(0).map(\.bitPattern), "\(isa)")
+            for interpreter in [a, b] {
+                try interpreter.copyInput(0, from: input)
+                try interpreter.invoke()
+            }
+            #expect(try a.output(0).map(\.bitPattern) == b.output(0).map(\.bitPattern), comment)
         }
     }
 

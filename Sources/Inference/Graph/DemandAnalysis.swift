@@ -60,18 +60,20 @@ struct DemandAnalysis {
             let op = graph.operators[index]
             let outputList = op.outputs.map(Int.init)
             let inputList = op.inputs.map(Int.init)
-            guard op.opcodeIndex >= 0, op.opcodeIndex < model.operatorCodes.count else { continue }
-            // An output nothing reads is left whole: its operator still runs.
-            let demand: Demand =
-                outputList.count == 1 && outputList[0] >= 0 && outputList[0] < descriptors.count
-                ? read[outputList[0]] ?? .all : .all
+            // An output nothing reads is left whole: its operator still runs. Operators with
+            // several outputs (or an unknown code) read their inputs whole.
+            let known = op.opcodeIndex >= 0 && op.opcodeIndex < model.operatorCodes.count
+            let output =
+                known && outputList.count == 1 && outputList[0] >= 0 && outputList[0] < descriptors.count
+                ? outputList[0] : nil
+            let demand = output.flatMap { read[$0] } ?? .all
             for (position, t) in inputList.enumerated() where t >= 0 && t < descriptors.count && !store.isConstant(t) {
                 let part =
-                    outputList.count == 1
-                    ? DemandAnalysis.inputDemand(
-                        model.operatorCodes[op.opcodeIndex].builtinCode, op, position: position, output: demand,
-                        outputDescriptor: descriptors[outputList[0]], inputDescriptor: descriptors[t], store: store)
-                    : Demand.all
+                    output.map {
+                        DemandAnalysis.inputDemand(
+                            model.operatorCodes[op.opcodeIndex].builtinCode, op, position: position, output: demand,
+                            outputDescriptor: descriptors[$0], inputDescriptor: descriptors[t], store: store)
+                    } ?? .all
                 read[t] = read[t].map { $0.union(part) } ?? part
             }
         }
