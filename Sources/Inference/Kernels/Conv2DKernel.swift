@@ -8,7 +8,9 @@ import ModelFile
 /// filters read each window tap's input pixel in place (`vk_gemm_conv`, zeros outside the
 /// input), or gather the patches into per-thread scratch first (im2col) for windows of more
 /// than 64 taps. Work is split over tiles of output pixels (and, when there are few, over
-/// column panels too).
+/// column panels too). On the direct path it computes only the part of its output that is
+/// read (``DemandAnalysis``): a range of pixels, or a range of channels whose weights alone are
+/// packed.
 final class Conv2DKernel: Kernel, ParallelJob {
     let input: UnsafeMutablePointer<Float>
     let output: UnsafeMutablePointer<Float>

@@ -57,6 +57,7 @@ final class LayerNormKernel: Kernel, ParallelJob {
         statistics = AlignedBuffer(byteCount: 3 * pixels * MemoryLayout<Float>.stride)
     }
 
+    /// γ, and the statistics buffer (three floats per pixel) that the kernel owns with it.
     var constantByteCount: Int { gamma.byteCount + statistics.byteCount }
 
     /// Pixels per task.
