@@ -55,7 +55,8 @@ static void run_stem(void *p) {
                  vk_gemm_panel_count(s->shape), -1e30f, 1e30f);
 }
 
-// Depthwise 5x5 stride 1 (the hand landmark model's 14 x 14 x 672 and 7 x 7 x 1152 layers).
+// Depthwise convolutions, stride 1 (the hand landmark model's 5x5 layers at 14 x 14 x 672,
+// 7 x 7 x 1152 and 28 x 28 x 240, and its 3x3 layer at 56 x 56 x 144).
 typedef struct { vk_dwconv d; } dw_state;
 static void run_dw(void *p) {
     dw_state *s = p;
@@ -90,17 +91,19 @@ int main(int argc, char **argv) {
         stem.zeros = calloc(4096, sizeof(float));
         stem.g = (vk_conv_geometry){filled(224 * 224 * 3, 6), 224, 224, 3, 112, 112, 3, 3, 2, 2, 1, 1, 0, 0};
 
-        dw_state dws[2];
-        const size_t sizes[2][2] = {{14, 672}, {7, 1152}};
-        for (int d = 0; d < 2; d++) {
-            const size_t H = sizes[d][0], C = sizes[d][1];
+        dw_state dws[4];
+        // Height (= width), channels, window: the hand landmark model's 5x5 layers at 14 x 14,
+        // 7 x 7 and 28 x 28, and its 3x3 layer at 56 x 56.
+        const size_t sizes[4][3] = {{14, 672, 5}, {7, 1152, 5}, {28, 240, 5}, {56, 144, 3}};
+        for (int d = 0; d < 4; d++) {
+            const size_t H = sizes[d][0], C = sizes[d][1], K = sizes[d][2];
             memset(&dws[d].d, 0, sizeof dws[d].d);
             vk_dwconv *c = &dws[d].d;
             c->isa = isa, c->input = filled(H * H * C, 7), c->input_height = H, c->input_width = H;
             c->channels = C, c->output = filled(H * H * C, 8), c->output_height = H, c->output_width = H;
-            c->kernel_height = 5, c->kernel_width = 5, c->stride_h = 1, c->stride_w = 1;
-            c->dilation_h = 1, c->dilation_w = 1, c->pad_top = 2, c->pad_left = 2;
-            c->weights = filled(26 * C, 9), c->zeros = calloc(H * C + 64, sizeof(float));
+            c->kernel_height = K, c->kernel_width = K, c->stride_h = 1, c->stride_w = 1;
+            c->dilation_h = 1, c->dilation_w = 1, c->pad_top = K / 2, c->pad_left = K / 2;
+            c->weights = filled((K * K + 1) * C, 9), c->zeros = calloc(H * C + 64, sizeof(float));
             c->lo = -1e30f, c->hi = 1e30f;
         }
 
@@ -112,6 +115,8 @@ int main(int argc, char **argv) {
             printf("stem-3x3s2-224x224x3-24 %s %.4f\n", name, best_of_five(run_stem, &stem));
             printf("dw5x5-14x14x672 %s %.4f\n", name, best_of_five(run_dw, &dws[0]));
             printf("dw5x5-7x7x1152 %s %.4f\n", name, best_of_five(run_dw, &dws[1]));
+            printf("dw5x5-28x28x240 %s %.4f\n", name, best_of_five(run_dw, &dws[2]));
+            printf("dw3x3-56x56x144 %s %.4f\n", name, best_of_five(run_dw, &dws[3]));
             printf("avgpool-whole-128x128x16 %s %.4f\n", name, best_of_five(run_pool, &pool));
             printf("avgpool-whole-16x16x96 %s %.4f\n", name, best_of_five(run_pool, &se));
         }
