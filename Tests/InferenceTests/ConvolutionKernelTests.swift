@@ -111,6 +111,9 @@ import Testing
         #expect(run(.relu6) == [0, 0, 0.5, 3, 6])
         #expect(run(.tanh) == input.map { Float.tanhValue($0) })
         #expect(ActivationClamp(.signBit) == nil)
+        // A function replaces the clamp: kernels store with infinite bounds, whatever was given.
+        let tanh = ActivationClamp(lower: 0, upper: 6, function: .tanh)
+        #expect(tanh.lower == -.infinity && tanh.upper == .infinity && tanh.hasFunction)
     }
 
     @Test func depthwiseWithMultiplierTwoReadsInputChannelOverMultiplier() {

@@ -154,7 +154,6 @@ struct OperatorContext {
         }
     }
 
-    /// The fused activation as a clamp.
     /// The activation this operator applies to its own results: its fused `activation`, or a
     /// fused HARD_SWISH (which ``GraphFusion`` takes only for operators without an activation).
     func outputActivation(_ activation: FusedActivation) throws -> ActivationClamp {
@@ -165,6 +164,7 @@ struct OperatorContext {
         return try clamp(activation)
     }
 
+    /// The fused activation as a clamp.
     func clamp(_ activation: FusedActivation) throws -> ActivationClamp {
         guard let clamp = ActivationClamp(activation) else {
             throw unsupported("fused activation \(activation.name) is not supported")

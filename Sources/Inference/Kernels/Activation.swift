@@ -21,10 +21,12 @@ struct ActivationClamp: Equatable {
         case hardSwish
     }
 
-    var lower: Float
-    var upper: Float
+    /// The bounds kernels clamp to while storing their results: `-∞` and `+∞` when a function is
+    /// applied instead, so a kernel passes them on as they are in every case.
+    let lower: Float
+    let upper: Float
     /// The function applied instead of the clamp (`.none` for a clamp).
-    var function: Function
+    let function: Function
 
     static let identity = ActivationClamp(lower: -.infinity, upper: .infinity, function: .none)
 
@@ -43,9 +45,11 @@ struct ActivationClamp: Equatable {
         }
     }
 
+    /// A clamp to `[lower, upper]`, or `function` (whose bounds are then infinite, whatever is
+    /// given).
     init(lower: Float, upper: Float, function: Function) {
-        self.lower = lower
-        self.upper = upper
+        self.lower = function == .none ? lower : -.infinity
+        self.upper = function == .none ? upper : .infinity
         self.function = function
     }
 

@@ -85,8 +85,7 @@ final class AddKernel: Kernel, ParallelJob {
     func run(tasks range: Range<Int>, thread: Int) {
         let first = range.lowerBound * pixelsPerTask
         let count = Swift.min(pixelCount, range.upperBound * pixelsPerTask) - first
-        let lower = clamp.hasFunction ? -Float.infinity : clamp.lower
-        let upper = clamp.hasFunction ? Float.infinity : clamp.upper
+        let (lower, upper) = (clamp.lower, clamp.upper)
         let out = output + first * channels
         if clamp.hasFunction {
             // Rare: tanh between the sum and the PRELU.

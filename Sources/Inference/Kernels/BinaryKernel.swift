@@ -99,7 +99,7 @@ final class BinaryKernel: Kernel, ParallelJob {
         let isa = instructionSet.isa
         let op = rowOperation
         // TANH is not a clamp: the sums unclamped, then TANH over them.
-        let (lower, upper) = clamp.hasFunction ? (-Float.infinity, Float.infinity) : (clamp.lower, clamp.upper)
+        let (lower, upper) = (clamp.lower, clamp.upper)
         for task in range {
             let block = task / chunksPerRow
             let chunk = task % chunksPerRow

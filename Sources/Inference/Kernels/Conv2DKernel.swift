@@ -153,10 +153,13 @@ final class Conv2DKernel: Kernel, ParallelJob {
             rows.filter == 1 && columns.filter == 1 && rows.padBefore == 0 && columns.padBefore == 0
             && rows.stride == 1 && columns.stride == 1 && rows.output == rows.input && columns.output == columns.input
         pixelCount = outputShape.batch * outputShape.height * outputShape.width
-        // A part of the output applies to the direct path only (the others compute it all).
-        let part = isDirect ? pixels ?? 0..<pixelCount : 0..<pixelCount
+        // Only the direct path computes part of the output (the others compute all of it).
+        let part = pixels ?? 0..<pixelCount
+        precondition(
+            (part == 0..<pixelCount || isDirect) && (firstChannel == 0 || (isDirect && epilogue.isEmpty)),
+            "only the direct path computes part of the output, and part of the channels without an epilogue")
         firstPixel = part.lowerBound
-        self.firstChannel = isDirect && epilogue.isEmpty ? firstChannel : 0
+        self.firstChannel = firstChannel
         geometry = vk_conv_geometry(
             input: input, input_height: inputShape.height, input_width: inputShape.width, channels: inputShape.channels,
             output_height: outputShape.height, output_width: outputShape.width,
@@ -210,21 +213,11 @@ final class Conv2DKernel: Kernel, ParallelJob {
             }
             if isIndirect {
                 withUnsafePointer(to: geometry) {
-                    let lower = clamp.hasFunction ? -Float.infinity : clamp.lower
-                    let upper = clamp.hasFunction ? Float.infinity : clamp.upper
                     vk_gemm_conv(
                         weights.shape, weights.data.floats, $0, zeros.floats, output, n, rows.lowerBound,
-                        rows.upperBound,
-                        panels.lowerBound, panels.upperBound, lower, upper)
+                        rows.upperBound, panels.lowerBound, panels.upperBound, clamp.lower, clamp.upper)
                 }
-                if clamp.hasFunction {
-                    var first = 0
-                    var end = 0
-                    vk_gemm_panel_columns(weights.shape, panels.lowerBound, panels.upperBound, &first, &end)
-                    clamp.apply(
-                        to: output, rows: rows, stride: n, columns: first..<end,
-                        instructionSet: InstructionSet(isa: weights.shape.isa))
-                }
+                weights.applyFunction(of: clamp, to: output, cStride: n, rows: rows, panels: panels)
                 applyEpilogue(rows: rows, panels: panels)
                 continue
             }
@@ -246,12 +239,9 @@ final class Conv2DKernel: Kernel, ParallelJob {
     @inline(__always)
     private func applyEpilogue(rows: Range<Int>, panels: Range<Int>) {
         if epilogue.isEmpty { return }
-        var first = 0
-        var end = 0
-        vk_gemm_panel_columns(weights.shape, panels.lowerBound, panels.upperBound, &first, &end)
         epilogue.apply(
             InstructionSet(isa: weights.shape.isa), output: output, channels: outputShape.channels, rows: rows,
-            columns: first..<end)
+            columns: weights.columns(of: panels))
     }
 }
 
@@ -340,8 +330,7 @@ final class ConvDotKernel: Kernel, ParallelJob {
 
     func run(tasks range: Range<Int>, thread: Int) {
         let k = geometry.kernel_height * geometry.kernel_width * geometry.channels
-        let lower = clamp.hasFunction ? -Float.infinity : clamp.lower
-        let upper = clamp.hasFunction ? Float.infinity : clamp.upper
+        let (lower, upper) = (clamp.lower, clamp.upper)
         if isPlanar, let context {
             let rows = pixelCount / Swift.max(1, geometry.output_width)
             let first = range.lowerBound * ConvDotKernel.rowsPerTask

@@ -77,8 +77,7 @@ struct ConvEpilogue {
             }
             return
         }
-        let lower = clamp.hasFunction ? -Float.infinity : clamp.lower
-        let upper = clamp.hasFunction ? Float.infinity : clamp.upper
+        let (lower, upper) = (clamp.lower, clamp.upper)
         let rc = residualChannels
         if columns.count == channels && !clamp.hasFunction {
             let out = output + rows.lowerBound * channels

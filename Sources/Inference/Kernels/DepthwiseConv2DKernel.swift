@@ -122,7 +122,7 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
             dilation_h: rows.dilation, dilation_w: columns.dilation, pad_top: rows.padBefore,
             pad_left: columns.padBefore,
             weights: weights.floats, zeros: zeros.floats,
-            lo: clamp.hasFunction ? -.infinity : clamp.lower, hi: clamp.hasFunction ? .infinity : clamp.upper)
+            lo: clamp.lower, hi: clamp.upper)
     }
 
     var constantByteCount: Int { weights.byteCount + zeros.byteCount + epilogue.byteCount }

@@ -40,20 +40,31 @@ final class PackedWeights {
         a: UnsafePointer<Float>, aStride: Int, c: UnsafeMutablePointer<Float>, cStride: Int,
         rows: Range<Int>, panels: Range<Int>, clamp: ActivationClamp
     ) {
-        let lower = clamp.hasFunction ? -Float.infinity : clamp.lower
-        let upper = clamp.hasFunction ? Float.infinity : clamp.upper
         vk_gemm_run(
             shape, data.floats, a, aStride, c, cStride, rows.lowerBound, rows.upperBound,
-            panels.lowerBound, panels.upperBound, lower, upper)
-        if clamp.hasFunction {
-            // Fused TANH or HARD_SWISH: applied after the product, to these panels' columns.
-            var first = 0
-            var end = 0
-            vk_gemm_panel_columns(shape, panels.lowerBound, panels.upperBound, &first, &end)
-            clamp.apply(
-                to: c, rows: rows, stride: cStride, columns: first..<end, instructionSet: InstructionSet(isa: shape.isa)
-            )
-        }
+            panels.lowerBound, panels.upperBound, clamp.lower, clamp.upper)
+        applyFunction(of: clamp, to: c, cStride: cStride, rows: rows, panels: panels)
+    }
+
+    /// The output columns of panels `panels`.
+    func columns(of panels: Range<Int>) -> Range<Int> {
+        var first = 0
+        var end = 0
+        vk_gemm_panel_columns(shape, panels.lowerBound, panels.upperBound, &first, &end)
+        return first..<end
+    }
+
+    /// A fused TANH or HARD_SWISH (nothing for a clamp, which the product applied): to rows
+    /// `rows` of `c`, columns of `panels`, after the product.
+    @inline(__always)
+    func applyFunction(
+        of clamp: ActivationClamp, to c: UnsafeMutablePointer<Float>, cStride: Int, rows: Range<Int>,
+        panels: Range<Int>
+    ) {
+        guard clamp.hasFunction else { return }
+        clamp.apply(
+            to: c, rows: rows, stride: cStride, columns: columns(of: panels),
+            instructionSet: InstructionSet(isa: shape.isa))
     }
 }
 
