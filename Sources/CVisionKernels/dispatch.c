@@ -27,8 +27,7 @@
     void vk_rsqrt_##suffix(const float *, float *, size_t);                                                  \
     void vk_sqrt_##suffix(const float *, float *, size_t);                                                   \
     void vk_row_sums_##suffix(const float *, size_t, size_t, float, float *);                               \
-    void vk_layer_norm_##suffix(const float *, float *, size_t, size_t, size_t, size_t, float, const float *,  \
-                                float *);                                                                      \
+    void vk_layer_norm_##suffix(const float *, float *, size_t, size_t, size_t, float, const float *, float *); \
     void vk_resize_bilinear_##suffix(const vk_resize *, size_t, size_t);                                     \
     void vk_sigmoid_##suffix(const float *, float *, size_t);                                                \
     void vk_warp_rows_##suffix(const vk_warp *, size_t, size_t);                                             \
@@ -302,9 +301,9 @@ void vk_row_sums(vk_isa isa, const float *x, size_t rows, size_t n, float scale,
     VK_DISPATCH(isa, vk_row_sums, x, rows, n, scale, out)
 }
 
-void vk_layer_norm(vk_isa isa, const float *x, float *y, size_t pixel_begin, size_t pixel_end, size_t pixels,
-                   size_t channels, float epsilon, const float *gamma, float *stats) {
-    VK_DISPATCH(isa, vk_layer_norm, x, y, pixel_begin, pixel_end, pixels, channels, epsilon, gamma, stats)
+void vk_layer_norm(vk_isa isa, const float *x, float *y, size_t pixel_begin, size_t pixel_end, size_t channels,
+                   float epsilon, const float *gamma, float *scratch) {
+    VK_DISPATCH(isa, vk_layer_norm, x, y, pixel_begin, pixel_end, channels, epsilon, gamma, scratch)
 }
 
 // MARK: Sparse 1x1 convolution

@@ -979,16 +979,18 @@ void VK_SUFFIX(vk_row_sums)(const float *x, size_t rows, size_t n, float scale, 
     for (size_t r = 0; r < rows; r++) out[r] = 0.0f + VK_SUFFIX(rsum_xnnpack)(x + r * n, n) * scale;
 }
 
-void VK_SUFFIX(vk_layer_norm)(const float *x, float *y, size_t pixel_begin, size_t pixel_end, size_t pixels,
-                              size_t channels, float epsilon, const float *gamma, float *stats) {
+void VK_SUFFIX(vk_layer_norm)(const float *x, float *y, size_t pixel_begin, size_t pixel_end, size_t channels,
+                              float epsilon, const float *gamma, float *scratch) {
 #pragma clang fp contract(off)
-    float *mean = stats, *shifted = stats + pixels, *root = shifted + pixels;
+    // Per pixel of the range: the mean, v + epsilon, and its reciprocal square root.
+    const size_t count = pixel_end - pixel_begin;
+    float *mean = scratch, *shifted = scratch + count, *root = shifted + count;
     const size_t C = channels, vectors = C / VK_LANES * VK_LANES;
     const float scale = 1.0f / (float)C;
-    for (size_t p = pixel_begin; p < pixel_end; p++) {
-        const float *row = x + p * C;
+    for (size_t i = 0; i < count; i++) {
+        const float *row = x + (pixel_begin + i) * C;
         // The squared differences go through the output row, overwritten below.
-        float *square = y + p * C;
+        float *square = y + (pixel_begin + i) * C;
         const float m = 0.0f + VK_SUFFIX(rsum_xnnpack)(row, C) * scale;
         const vk_v mv = (vk_v)(m);
         size_t c = 0;
@@ -1000,14 +1002,14 @@ void VK_SUFFIX(vk_layer_norm)(const float *x, float *y, size_t pixel_begin, size
             const float d = row[c] - m;
             square[c] = d * d;
         }
-        mean[p] = m;
-        shifted[p] = (0.0f + VK_SUFFIX(rsum_xnnpack)(square, C) * scale) + epsilon;
+        mean[i] = m;
+        shifted[i] = (0.0f + VK_SUFFIX(rsum_xnnpack)(square, C) * scale) + epsilon;
     }
-    VK_SUFFIX(vk_rsqrt)(shifted + pixel_begin, root + pixel_begin, pixel_end - pixel_begin);
-    for (size_t p = pixel_begin; p < pixel_end; p++) {
-        const float *row = x + p * C;
-        float *out = y + p * C;
-        const float r = root[p], negated = 0.0f - mean[p];
+    VK_SUFFIX(vk_rsqrt)(shifted, root, count);
+    for (size_t i = 0; i < count; i++) {
+        const float *row = x + (pixel_begin + i) * C;
+        float *out = y + (pixel_begin + i) * C;
+        const float r = root[i], negated = 0.0f - mean[i];
         const vk_v rv = (vk_v)(r), nv = (vk_v)(negated);
         size_t c = 0;
         for (; c < vectors; c += VK_LANES) {

@@ -546,11 +546,10 @@ import Testing
             let gamma = RandomInput.values(seed: UInt64(channels + 1), count: channels, low: -2, high: 2)
             let epsilon: Float = 1e-6
             var y = [Float](repeating: .nan, count: pixels * channels)
-            var stats = [Float](repeating: 0, count: 3 * pixels)
+            var scratch = [Float](repeating: 0, count: 3 * pixels)
             // Two calls over parts of the pixels, as two tasks would make them.
             for part in [0..<4, 4..<pixels] {
-                vk_layer_norm(
-                    isa.isa, x, &y, part.lowerBound, part.upperBound, pixels, channels, epsilon, gamma, &stats)
+                vk_layer_norm(isa.isa, x, &y, part.lowerBound, part.upperBound, channels, epsilon, gamma, &scratch)
             }
             var expected: [Float] = []
             for p in 0..<pixels {
@@ -573,5 +572,23 @@ import Testing
             }
             #expect(y.map(\.bitPattern) == expected.map(\.bitPattern), "\(isa) channels \(channels)")
         }
+    }
+
+    /// `LayerNormKernel` over more pixels than one task takes, on two threads with per-thread
+    /// scratch: the bits of one `vk_layer_norm` call over all the pixels.
+    @Test func layerNormKernelTasksGiveTheBitsOfOneCall() {
+        let (pixels, channels) = (3 * LayerNormKernel.pixelsPerTask + 5, 24)
+        let x = RandomInput.values(seed: 31, count: pixels * channels, low: -2, high: 3)
+        let gamma = RandomInput.values(seed: 32, count: channels, low: -1, high: 1)
+        var expected = [Float](repeating: 0, count: pixels * channels)
+        var scratch = [Float](repeating: 0, count: 3 * pixels)
+        vk_layer_norm(InstructionSet.best.isa, x, &expected, 0, pixels, channels, 1e-5, gamma, &scratch)
+        let h = KernelHarness(threads: 2)
+        let out = h.output(pixels * channels)
+        h.run(
+            LayerNormKernel(
+                input: h.buffer(x), output: out, pixels: pixels, channels: channels, epsilon: 1e-5,
+                gamma: h.buffer(gamma), instructionSet: .best))
+        #expect(values(out, pixels * channels).map(\.bitPattern) == expected.map(\.bitPattern))
     }
 }

@@ -374,11 +374,11 @@ void vk_row_sums(vk_isa isa, const float *x, size_t rows, size_t n, float scale,
 
 /// A layer normalisation over the last axis of pixels `[pixel_begin, pixel_end)` of `x` (rows of
 /// `channels` floats) into `y`, as its ten TensorFlow Lite operators compute it one after the
-/// other: `m` = MEAN of the row (as ``vk_row_sums`` with scale `1 / channels`), `v` = MEAN of `(x − m)·(x − m)`, `r` = ``vk_rsqrt`` of `v + epsilon`,
-/// and `y = x·s + (0 − m)·s` with `s = r·gamma[c]`, no operation fused. `stats` holds three
-/// floats per pixel of the whole tensor (`pixels` of them): the means, `v + epsilon`, `r`.
-void vk_layer_norm(vk_isa isa, const float *x, float *y, size_t pixel_begin, size_t pixel_end, size_t pixels,
-                   size_t channels, float epsilon, const float *gamma, float *stats);
+/// other: `m` = MEAN of the row (``vk_row_sums`` with scale `1 / channels`), `v` = MEAN of
+/// `(x − m)·(x − m)`, `r` = ``vk_rsqrt`` of `v + epsilon`, and `y = x·s + (0 − m)·s` with
+/// `s = r·gamma[c]`, no operation fused. `scratch` holds three floats per pixel of the range.
+void vk_layer_norm(vk_isa isa, const float *x, float *y, size_t pixel_begin, size_t pixel_end, size_t channels,
+                   float epsilon, const float *gamma, float *scratch);
 
 /// MAX_POOL_2D rows `[row_begin, row_end)` (counted over the batch): the maximum over the window
 /// clipped to the input, starting from the lowest finite float, then clamped.

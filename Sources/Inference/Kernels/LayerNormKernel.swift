@@ -19,8 +19,6 @@ final class LayerNormKernel: Kernel, ParallelJob {
     let instructionSet: InstructionSet
     /// γ, one value per channel.
     private let gamma: AlignedBuffer
-    /// Per pixel: the mean, `v + ε`, and its reciprocal square root.
-    private let statistics: AlignedBuffer
 
     /// Builds the kernel of a fused ADD (``OperatorContext/fusedLayerNorm``): inputs `x`, `ε`
     /// (one constant value) and `γ` (a constant per channel).
@@ -54,25 +52,33 @@ final class LayerNormKernel: Kernel, ParallelJob {
         self.instructionSet = instructionSet
         self.gamma = AlignedBuffer(byteCount: channels * MemoryLayout<Float>.stride)
         self.gamma.floats.update(from: gamma, count: channels)
-        statistics = AlignedBuffer(byteCount: 3 * pixels * MemoryLayout<Float>.stride)
     }
 
-    /// γ, and the statistics buffer (three floats per pixel) that the kernel owns with it.
-    var constantByteCount: Int { gamma.byteCount + statistics.byteCount }
+    var constantByteCount: Int { gamma.byteCount }
 
     /// Pixels per task.
     static let pixelsPerTask = 256
 
+    /// Three floats per pixel of a task: the means, `v + ε` and its reciprocal square root.
+    var scratchBytesPerThread: Int { 3 * LayerNormKernel.pixelsPerTask * MemoryLayout<Float>.stride }
+
+    private var context: ExecutionContext?
+
     func execute(_ context: ExecutionContext) {
+        self.context = context
         context.pool.run(
             self, taskCount: (pixels + LayerNormKernel.pixelsPerTask - 1) / LayerNormKernel.pixelsPerTask,
             work: 6 * pixels * channels)
+        self.context = nil
     }
 
     func run(tasks range: Range<Int>, thread: Int) {
-        let first = range.lowerBound * LayerNormKernel.pixelsPerTask
-        let end = Swift.min(pixels, range.upperBound * LayerNormKernel.pixelsPerTask)
-        vk_layer_norm(
-            instructionSet.isa, input, output, first, end, pixels, channels, epsilon, gamma.floats, statistics.floats)
+        guard let context else { return }
+        let scratch = context.scratchFloats(thread: thread)
+        for task in range {
+            let first = task * LayerNormKernel.pixelsPerTask
+            let end = Swift.min(pixels, first + LayerNormKernel.pixelsPerTask)
+            vk_layer_norm(instructionSet.isa, input, output, first, end, channels, epsilon, gamma.floats, scratch)
+        }
     }
 }
