@@ -103,10 +103,9 @@ struct DemandAnalysis {
             return broadcast(output, from: outputShape, to: inputShape)
         case .mean, .sum:
             // Over the channels only, dimensions kept: pixel p of the output reads pixel p.
-            guard position == 0, case .reducer(keepDims: true) = op.builtinOptions, case .pixels = output,
-                inputShape.count == outputShape.count, pixels(inputShape) == pixels(outputShape),
-                op.inputs.count > 1, let axes = try? store.value(of: Int(op.inputs[1]))?.integers(),
-                axes.map({ $0 < 0 ? $0 + inputShape.count : $0 }) == [inputShape.count - 1]
+            guard position == 0, case .pixels = output, inputShape.count == outputShape.count,
+                pixels(inputShape) == pixels(outputShape),
+                ReduceKernel.reducesLastAxisKeepingIt(op, rank: inputShape.count, store: store)
             else { return .all }
             return output
         case .transpose:

@@ -405,17 +405,17 @@ struct GraphFusion {
         }
         /// Whether an element-wise operator has no fused activation.
         func plain(_ index: Int) -> Bool {
-            if case .elementwise(let activation) = graph.operators[index].builtinOptions { return activation == .none }
-            return graph.operators[index].builtinOptions == .none
+            (GraphFusion.fusedActivation(of: graph.operators[index].builtinOptions) ?? FusedActivation.none)
+                == FusedActivation.none
         }
         /// Whether MEAN `index` reduces the last axis of its input, keeping it.
         func lastAxisMean(_ index: Int) -> (input: Int, output: Int)? {
-            guard code(index) == .mean, case .reducer(keepDims: true) = graph.operators[index].builtinOptions,
-                let (list, out) = operands(index, 2), let axes = try? store.value(of: list[1])?.integers(),
-                !store.isConstant(list[0]), descriptors[list[0]].type == .float32
+            guard code(index) == .mean, let (list, out) = operands(index, 2), !store.isConstant(list[0]),
+                descriptors[list[0]].type == .float32
             else { return nil }
             let shape = descriptors[list[0]].shape
-            guard shape.count >= 2, axes.map({ $0 < 0 ? $0 + shape.count : $0 }) == [shape.count - 1],
+            guard shape.count >= 2,
+                ReduceKernel.reducesLastAxisKeepingIt(graph.operators[index], rank: shape.count, store: store),
                 descriptors[out].shape == Array(shape.dropLast()) + [1]
             else { return nil }
             return (list[0], out)

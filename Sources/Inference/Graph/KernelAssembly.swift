@@ -22,7 +22,7 @@ final class KernelAssembly {
     init(
         model: TFLiteModel, runtimeOperators: [Int], fusion: GraphFusion, lifetimes: TensorLifetimes,
         offsets: [Int: Int], arena: AlignedBuffer, descriptors: [TensorDescriptor], store: ConstantStore,
-        arithmetic: QuantizedArithmetic, instructionSet: InstructionSet, demand: DemandAnalysis? = nil
+        arithmetic: QuantizedArithmetic, instructionSet: InstructionSet, demand: DemandAnalysis
     ) throws {
         self.lifetimes = lifetimes
         self.offsets = offsets
@@ -43,7 +43,7 @@ final class KernelAssembly {
                 residualChannelPadded: fusion.residual[index]?.channelPadded ?? false,
                 fusedHardSwish: fusion.hardSwish.contains(index))
             ctx.fusedLayerNorm = fusion.layerNorm.contains(index)
-            if let demand, outputs.count == 1, outputs[0] >= 0 { ctx.outputDemand = demand.demand(of: outputs[0]) }
+            if outputs.count == 1, outputs[0] >= 0 { ctx.outputDemand = demand.demand(of: outputs[0]) }
             return ctx
         }
         for index in runtimeOperators where !lifetimes.aliased.contains(index) {

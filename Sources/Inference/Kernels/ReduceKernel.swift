@@ -52,6 +52,15 @@ final class ReduceKernel: Kernel, ParallelJob {
             instructionSet: ctx.instructionSet)
     }
 
+    /// Whether reduction `op` (MEAN, SUM) of a rank-`rank` input reduces its last axis alone and
+    /// keeps it (a per-pixel statistic such as a layer norm's mean).
+    static func reducesLastAxisKeepingIt(_ op: Operator, rank: Int, store: ConstantStore) -> Bool {
+        guard case .reducer(keepDims: true) = op.builtinOptions, op.inputs.count > 1, op.inputs[1] >= 0,
+            let axes = try? store.value(of: Int(op.inputs[1]))?.integers()
+        else { return false }
+        return axes.map { $0 < 0 ? $0 + rank : $0 } == [rank - 1]
+    }
+
     init(
         kind: Kind, input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: [Int],
         reduced: [Bool], instructionSet: InstructionSet = .best
