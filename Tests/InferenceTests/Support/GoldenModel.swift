@@ -142,4 +142,13 @@ enum RandomInput {
         }
         return values
     }
+
+    /// ``values(seed:count:low:high:)`` scaled to use all 24 bits of the mantissa. Those values are
+    /// multiples of `(high − low) / 65536` and add exactly in any order, so a test of an order of
+    /// additions needs these instead.
+    static func fullMantissaValues(seed: UInt64, count: Int, low: Double, high: Double) -> [Float] {
+        values(seed: seed, count: count, low: low, high: high).enumerated().map {
+            $0.element * (1 + Float($0.offset % 97) / 97)
+        }
+    }
 }
