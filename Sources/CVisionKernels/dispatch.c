@@ -21,7 +21,7 @@
     void vk_transpose_##suffix(const float *, size_t, size_t, float *, size_t, size_t);                         \
     void vk_max_pool_##suffix(const vk_conv_geometry *, float *, size_t, size_t, float, float);                \
     void vk_avg_pool_##suffix(const vk_conv_geometry *, float *, size_t, size_t, int, float, float);           \
-    void vk_avg_pool_passes_##suffix(const vk_conv_geometry *, size_t, size_t, float *);                      \
+    void vk_avg_pool_pass_rows_##suffix(const vk_conv_geometry *, size_t, size_t, float *);                   \
     void vk_avg_pool_chain_##suffix(const float *, size_t, size_t, size_t, float, float, float *);             \
     void vk_hard_swish_##suffix(const float *, float *, size_t);                                             \
     void vk_rsqrt_##suffix(const float *, float *, size_t);                                                  \
@@ -275,9 +275,9 @@ void vk_avg_pool(vk_isa isa, const vk_conv_geometry *geometry, float *output, si
     VK_DISPATCH(isa, vk_avg_pool, geometry, output, row_begin, row_end, valid_only, lo, hi)
 }
 
-void vk_avg_pool_passes(vk_isa isa, const vk_conv_geometry *geometry, size_t pass_begin, size_t pass_end,
-                        float *sums) {
-    VK_DISPATCH(isa, vk_avg_pool_passes, geometry, pass_begin, pass_end, sums)
+void vk_avg_pool_pass_rows(vk_isa isa, const vk_conv_geometry *geometry, size_t row_begin, size_t row_end,
+                           float *sums) {
+    VK_DISPATCH(isa, vk_avg_pool_pass_rows, geometry, row_begin, row_end, sums)
 }
 
 void vk_avg_pool_chain(vk_isa isa, const float *sums, size_t passes, size_t channels, size_t count, float lo,

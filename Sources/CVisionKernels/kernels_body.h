@@ -866,29 +866,36 @@ void VK_SUFFIX(vk_avg_pool)(const vk_conv_geometry *g, float *output, size_t row
 }
 #undef VK_AVG_BLOCK
 
-// Pass sums of a whole-image average (see vk_avg_pool_passes in CVisionKernels.h): the same
-// taps, steps and pairing as VK_AVG_BLOCK's for a window inside the input.
-#define VK_AVG_PASSES_BLOCK(T, L, LOAD, STORE, MAXF, MINF)                                                  \
+// Pass sums of a whole-image average (see vk_avg_pool_pass_rows in CVisionKernels.h): the same
+// taps, steps and pairing as VK_AVG_BLOCK's for a window inside the input, for the passes whose
+// first tap lies in window rows [row_begin, row_end). A window column has a pass start every
+// nine rows, so a band of rows finds its passes column by column without a search.
+#define VK_AVG_PASS_ROWS_BLOCK(T, L, LOAD, STORE, MAXF, MINF)                                               \
     for (; c + L <= C; c += L) {                                                                           \
-        size_t ky = t_begin % KH, kx = t_begin / KH;                                                       \
-        const float *p = g->input + (ky * W + kx) * C + c;                                                 \
-        for (size_t t0 = t_begin; t0 < t_end; t0 += 9) {                                                   \
-            T in[9];                                                                                       \
-            const size_t count = taps - t0 < 9 ? taps - t0 : 9;                                            \
-            VK_AVG_LOAD_PASS(T, LOAD, in, count)                                                           \
-            STORE(sums + (t0 / 9) * C + c, VK_AVG_TREE(in));                                               \
+        for (size_t x = 0; x < W; x++) {                                                                   \
+            const size_t column_first = x * KH;                                                            \
+            size_t y = (column_first + 8) / 9 * 9 - column_first;                                          \
+            if (y < row_begin) y += (row_begin - y + 8) / 9 * 9;                                           \
+            for (; y < row_end && y < KH; y += 9) {                                                        \
+                const size_t t0 = column_first + y;                                                        \
+                size_t ky = y, kx = x;                                                                     \
+                const float *p = g->input + (ky * W + kx) * C + c;                                         \
+                const size_t count = taps - t0 < 9 ? taps - t0 : 9;                                        \
+                T in[9];                                                                                   \
+                VK_AVG_LOAD_PASS(T, LOAD, in, count)                                                       \
+                (void)kx;                                                                                  \
+                STORE(sums + (t0 / 9) * C + c, VK_AVG_TREE(in));                                           \
+            }                                                                                              \
         }                                                                                                  \
     }
 
-void VK_SUFFIX(vk_avg_pool_passes)(const vk_conv_geometry *g, size_t pass_begin, size_t pass_end, float *sums) {
+void VK_SUFFIX(vk_avg_pool_pass_rows)(const vk_conv_geometry *g, size_t row_begin, size_t row_end, float *sums) {
     const size_t C = g->channels, W = g->input_width, KH = g->input_height, taps = KH * W;
-    const size_t t_begin = pass_begin * 9, t_end = pass_end * 9 < taps ? pass_end * 9 : taps;
     const ptrdiff_t row_step = (ptrdiff_t)(W * C), column_step = (ptrdiff_t)C - (ptrdiff_t)(KH * W * C);
-    if (t_begin >= taps) return;
     size_t c = 0;
-    VK_EACH_WIDTH(VK_AVG_PASSES_BLOCK)
+    VK_EACH_WIDTH(VK_AVG_PASS_ROWS_BLOCK)
 }
-#undef VK_AVG_PASSES_BLOCK
+#undef VK_AVG_PASS_ROWS_BLOCK
 #undef VK_AVG_LOAD_PASS
 #undef VK_AVG_TREE
 

@@ -343,10 +343,12 @@ void vk_avg_pool(vk_isa isa, const vk_conv_geometry *geometry, float *output, si
 /// The pass sums of vk_avg_pool for a window that is the whole image `geometry->input` (one
 /// output pixel, no padding; `input_height` × `input_width` taps): pass k, its nine taps
 /// `9k … 9k + 8` column by column (zeros past the last), summed as vk_avg_pool sums them, goes
-/// to `sums + k · channels`, for passes `[pass_begin, pass_end)`. Passes are independent, so
-/// threads may compute ranges of them; vk_avg_pool_chain then adds them in order.
-void vk_avg_pool_passes(vk_isa isa, const vk_conv_geometry *geometry, size_t pass_begin, size_t pass_end,
-                        float *sums);
+/// to `sums + k · channels`, for the passes whose first tap lies in image rows
+/// `[row_begin, row_end)`. Passes are independent, so threads may compute bands of rows (a band
+/// reads its own rows, up to eight below them, and the top rows of the next column for passes
+/// that run off a column's foot); vk_avg_pool_chain then adds the passes in order.
+void vk_avg_pool_pass_rows(vk_isa isa, const vk_conv_geometry *geometry, size_t row_begin, size_t row_end,
+                           float *sums);
 
 /// The end of vk_avg_pool from its pass sums: the running sum from zero over `passes` pass
 /// sums in order, times `1 / count` rounded to float, clamped to `[lo, hi]`, to `output`.

@@ -10,13 +10,15 @@ import ModelFile
 ///
 /// A large whole-image average (one output pixel whose window is the unpadded input: the
 /// squeeze of a squeeze-and-excitation block) is one output row, so one task; with several
-/// threads its passes of nine taps, which are independent, are summed in parallel ranges
-/// (`vk_avg_pool_passes`), then added in order on the calling thread (`vk_avg_pool_chain`):
-/// the same additions in the same order, so the same bits.
+/// threads its passes of nine taps, which are independent, are summed in parallel by bands of
+/// the rows they start in (`vk_avg_pool_pass_rows`), then added in order on the calling thread
+/// (`vk_avg_pool_chain`): the same additions in the same order, so the same bits. Bands of rows
+/// follow the split of the kernels that wrote the input, so each thread reads mostly what its
+/// own core wrote.
 final class Pool2DKernel: Kernel, ParallelJob {
     /// Whole-image averages over fewer floats than this stay on one thread.
     static let minimumSplitFloats = 64 * 1024
-    /// Tasks a split whole-image average is cut into.
+    /// Bands of rows a split whole-image average is cut into.
     static let passTasks = 16
 
     enum Kind { case max, average }
@@ -119,9 +121,9 @@ final class Pool2DKernel: Kernel, ParallelJob {
         if let b = summedImage, let passSums {
             var image = geometry
             image.input = UnsafePointer(input + b * inputShape.height * inputShape.width * inputShape.channels)
-            let first = passCount * range.lowerBound / Pool2DKernel.passTasks
-            let end = passCount * range.upperBound / Pool2DKernel.passTasks
-            withUnsafePointer(to: image) { vk_avg_pool_passes(instructionSet.isa, $0, first, end, passSums.floats) }
+            let first = inputShape.height * range.lowerBound / Pool2DKernel.passTasks
+            let end = inputShape.height * range.upperBound / Pool2DKernel.passTasks
+            withUnsafePointer(to: image) { vk_avg_pool_pass_rows(instructionSet.isa, $0, first, end, passSums.floats) }
             return
         }
         if !clamp.hasFunction {
