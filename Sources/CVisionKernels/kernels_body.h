@@ -640,15 +640,27 @@ void VK_SUFFIX(vk_add_pixels)(const float *a, const float *b, size_t bc, float *
 // repeats its row's first value (inner step 0), and moves by its own row step from row to row.
 // The clamp is two selects, `v < lo ? lo : v` then `> hi ? hi : ...`, so a NaN passes and a -0
 // stays -0 on every instruction set, as in the Swift kernel this replaced.
+// One width's step of VK_BINARY_LOOP: vectors of L lanes of type T while they fit in the row.
+#define VK_BINARY_STEP(T, L, LOAD, STORE, EXPR)                                                          \
+    for (; i + (L) <= inner; i += (L)) {                                                                 \
+        const T x = a_inner ? LOAD(a + i) : (T)(a[0]);                                                   \
+        const T y = b_inner ? LOAD(b + i) : (T)(b[0]);                                                   \
+        const T v = (EXPR), low = v < (T)(lo) ? (T)(lo) : v;                                             \
+        STORE(out + i, low > (T)(hi) ? (T)(hi) : low);                                                   \
+    }
+#if VK_LANES == 16
+#define VK_BINARY_HALF_STEP(EXPR) VK_BINARY_STEP(vk_h, 8, VK_LOADH, VK_STOREH, EXPR)
+#else
+#define VK_BINARY_HALF_STEP(EXPR)
+#endif
+// Rows whose length is not a multiple of the vector width (e.g. 24 channels by a channel vector)
+// finish in 8- and 4-lane vectors before single floats: the same operations lane by lane.
 #define VK_BINARY_LOOP(EXPR)                                                                               \
     for (size_t r = 0; r < rows; r++, a += a_row, b += b_row, out += inner) {                           \
         size_t i = 0;                                                                                      \
-        for (; i + VK_LANES <= inner; i += VK_LANES) {                                                     \
-            const vk_v x = a_inner ? VK_LOAD(a + i) : (vk_v)(a[0]);                                        \
-            const vk_v y = b_inner ? VK_LOAD(b + i) : (vk_v)(b[0]);                                        \
-            const vk_v v = (EXPR), low = v < vlo ? vlo : v;                                               \
-            VK_STORE(out + i, low > vhi ? vhi : low);                                                      \
-        }                                                                                                  \
+        VK_BINARY_STEP(vk_v, VK_LANES, VK_LOAD, VK_STORE, EXPR)                                            \
+        VK_BINARY_HALF_STEP(EXPR)                                                                          \
+        VK_BINARY_STEP(VK_SUFFIX(vk_q), 4, VK_LOADQ, VK_STOREQ, EXPR)                                      \
         for (; i < inner; i++) {                                                                           \
             const float x = a[a_inner ? i : 0], y = b[b_inner ? i : 0];                                    \
             const float v = (EXPR), low = v < lo ? lo : v;                                                 \
@@ -659,7 +671,6 @@ void VK_SUFFIX(vk_add_pixels)(const float *a, const float *b, size_t bc, float *
 void VK_SUFFIX(vk_binary_rows)(vk_binary_op op, const float *a, size_t a_row, int a_inner, const float *b,
                                size_t b_row, int b_inner, float *out, size_t rows, size_t inner, float lo,
                                float hi) {
-    const vk_v vlo = (vk_v)(lo), vhi = (vk_v)(hi);
     switch (op) {
     case VK_BINARY_ADD: VK_BINARY_LOOP(x + y) break;
     case VK_BINARY_SUB: VK_BINARY_LOOP(x - y) break;
@@ -672,6 +683,8 @@ void VK_SUFFIX(vk_binary_rows)(vk_binary_op op, const float *a, size_t a_row, in
     }
 }
 #undef VK_BINARY_LOOP
+#undef VK_BINARY_HALF_STEP
+#undef VK_BINARY_STEP
 
 void VK_SUFFIX(vk_prelu_pixels)(const float *x, float *out, size_t pixels, size_t C, const float *alpha) {
     for (size_t p = 0; p < pixels; p++, x += C, out += C) {
