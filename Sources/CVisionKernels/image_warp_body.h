@@ -125,6 +125,63 @@ static void VK_SUFFIX(warp_sample1)(const vk_warp *p, int32_t sx, int32_t sy, in
       + VK_WARP_BYTE(bottom, shift) * w10 + VK_WARP_BYTE(bottom, (shift) + next) * w11 + 512)               \
      >> 10)
 
+// Stores eight tensor pixels' channel values `*red`, `*green`, `*blue` (0...255) from pixel
+// `index` on, channels interleaved (vectors by address: by value they change the ABI).
+static inline __attribute__((always_inline)) void VK_SUFFIX(warp_store8)(const vk_warp *p, size_t index,
+                                                                         const VK_SUFFIX(vk_wi) *red,
+                                                                         const VK_SUFFIX(vk_wi) *green,
+                                                                         const VK_SUFFIX(vk_wi) *blue) {
+    const VK_SUFFIX(vk_wi) r = *red, g = *green, b = *blue;
+    if (p->float_output) {
+        typedef VK_SUFFIX(vk_wf) vf;
+        const vf scale = p->scale, offset = p->offset;
+        vf rf = __builtin_convertvector(r, vf) * scale;
+        rf = rf + offset;
+        vf gf = __builtin_convertvector(g, vf) * scale;
+        gf = gf + offset;
+        vf bf = __builtin_convertvector(b, vf) * scale;
+        bf = bf + offset;
+        typedef float vf16 __attribute__((ext_vector_type(16)));
+        const vf16 rg = __builtin_shufflevector(rf, gf, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+        const vf16 bb = __builtin_shufflevector(bf, bf, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7);
+        float *out = p->float_output + 3 * index;
+        *(VK_SUFFIX(vk_wfu) *)out = __builtin_shufflevector(rg, bb, 0, 8, 16, 1, 9, 17, 2, 10);
+        *(VK_SUFFIX(vk_wfu) *)(out + 8) = __builtin_shufflevector(rg, bb, 18, 3, 11, 19, 4, 12, 20, 5);
+        *(VK_SUFFIX(vk_wfu) *)(out + 16) = __builtin_shufflevector(rg, bb, 13, 21, 6, 14, 22, 7, 15, 23);
+    } else {
+        typedef VK_SUFFIX(vk_wb) vb;
+        typedef uint8_t vb16 __attribute__((ext_vector_type(16)));
+        const vb rb = __builtin_convertvector(r, vb), gb = __builtin_convertvector(g, vb);
+        const vb bb8 = __builtin_convertvector(b, vb);
+        const vb16 rg = __builtin_shufflevector(rb, gb, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+        const vb16 bb = __builtin_shufflevector(bb8, bb8, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7);
+        const vb o0 = __builtin_shufflevector(rg, bb, 0, 8, 16, 1, 9, 17, 2, 10);
+        const vb o1 = __builtin_shufflevector(rg, bb, 18, 3, 11, 19, 4, 12, 20, 5);
+        const vb o2 = __builtin_shufflevector(rg, bb, 13, 21, 6, 14, 22, 7, 15, 23);
+        uint8_t *out = p->byte_output + 3 * index;
+        memcpy(out, &o0, 8);
+        memcpy(out + 8, &o1, 8);
+        memcpy(out + 16, &o2, 8);
+    }
+}
+
+// `words[lane]` = the 32-bit word at `base + offsets[lane]` (unaligned), as int32 lanes.
+static inline __attribute__((always_inline)) void VK_SUFFIX(warp_gather32)(const uint8_t *base,
+                                                                           const VK_SUFFIX(vk_wi) *offsets,
+                                                                           VK_SUFFIX(vk_wi) *words) {
+    for (int lane = 0; lane < 8; lane++) {
+        int32_t word;
+        memcpy(&word, base + (*offsets)[lane], 4);
+        (*words)[lane] = word;
+    }
+}
+
+// Channel `shift / 8` of the four neighbours, each kept where its mask is set, weighted and rounded.
+#define VK_WARP_BORDER_CHANNEL(shift)                                                                     \
+    (((((v00 >> (shift)) & 255) & m00) * w00 + (((v01 >> (shift)) & 255) & m01) * w01                       \
+      + (((v10 >> (shift)) & 255) & m10) * w10 + (((v11 >> (shift)) & 255) & m11) * w11 + 512)              \
+     >> 10)
+
 // Eight tensor pixels from index `index` on (`count` of them stored), positions in 1/32 pixel.
 static inline __attribute__((always_inline)) void VK_SUFFIX(warp_group)(const vk_warp *p,
                                                                         const VK_SUFFIX(vk_wi) *position_x,
@@ -163,37 +220,44 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(warp_group)(const vk
             const int next = 8 * (int)p->step_x;
             const vi r = VK_WARP_CHANNEL(8 * p->red), g = VK_WARP_CHANNEL(8 * p->green);
             const vi b = VK_WARP_CHANNEL(8 * p->blue);
-            if (p->float_output) {
-                typedef VK_SUFFIX(vk_wf) vf;
-                const vf scale = p->scale, offset = p->offset;
-                vf rf = __builtin_convertvector(r, vf) * scale;
-                rf = rf + offset;
-                vf gf = __builtin_convertvector(g, vf) * scale;
-                gf = gf + offset;
-                vf bf = __builtin_convertvector(b, vf) * scale;
-                bf = bf + offset;
-                typedef float vf16 __attribute__((ext_vector_type(16)));
-                const vf16 rg = __builtin_shufflevector(rf, gf, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-                const vf16 bb = __builtin_shufflevector(bf, bf, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7);
-                float *out = p->float_output + 3 * index;
-                *(VK_SUFFIX(vk_wfu) *)out = __builtin_shufflevector(rg, bb, 0, 8, 16, 1, 9, 17, 2, 10);
-                *(VK_SUFFIX(vk_wfu) *)(out + 8) = __builtin_shufflevector(rg, bb, 18, 3, 11, 19, 4, 12, 20, 5);
-                *(VK_SUFFIX(vk_wfu) *)(out + 16) = __builtin_shufflevector(rg, bb, 13, 21, 6, 14, 22, 7, 15, 23);
-            } else {
-                typedef VK_SUFFIX(vk_wb) vb;
-                typedef uint8_t vb16 __attribute__((ext_vector_type(16)));
-                const vb rb = __builtin_convertvector(r, vb), gb = __builtin_convertvector(g, vb);
-                const vb bb8 = __builtin_convertvector(b, vb);
-                const vb16 rg = __builtin_shufflevector(rb, gb, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-                const vb16 bb = __builtin_shufflevector(bb8, bb8, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7);
-                const vb o0 = __builtin_shufflevector(rg, bb, 0, 8, 16, 1, 9, 17, 2, 10);
-                const vb o1 = __builtin_shufflevector(rg, bb, 18, 3, 11, 19, 4, 12, 20, 5);
-                const vb o2 = __builtin_shufflevector(rg, bb, 13, 21, 6, 14, 22, 7, 15, 23);
-                uint8_t *out = p->byte_output + 3 * index;
-                memcpy(out, &o0, 8);
-                memcpy(out + 8, &o1, 8);
-                memcpy(out + 16, &o2, 8);
-            }
+            VK_SUFFIX(warp_store8)(p, index, &r, &g, &b);
+            return;
+        }
+    }
+    if (count == 8) {
+        // A neighbour outside the image, a word past the bitmap's end or pixels not 3 or 4 bytes
+        // apart: each neighbour's pixel read on its own, clamped into the image (replicate) or
+        // zeroed where it lies outside (zero border) — what warp_sample1 does, eight at a time.
+        const vi last_x = (vi)(int32_t)(p->width - 1), last_y = (vi)(int32_t)(p->height - 1);
+        vi x0 = sx, x1 = sx + 1, y0 = sy, y1 = sy + 1;
+        vi m00 = -1, m01 = -1, m10 = -1, m11 = -1;
+        if (p->zero_border) {
+            const vi x0_in = (x0 >= 0) & (x0 <= last_x), x1_in = (x1 >= 0) & (x1 <= last_x);
+            const vi y0_in = (y0 >= 0) & (y0 <= last_y), y1_in = (y1 >= 0) & (y1 <= last_y);
+            m00 = x0_in & y0_in;
+            m01 = x1_in & y0_in;
+            m10 = x0_in & y1_in;
+            m11 = x1_in & y1_in;
+        }
+        const vi zero = 0;
+        x0 = x0 < zero ? zero : (x0 > last_x ? last_x : x0);
+        x1 = x1 < zero ? zero : (x1 > last_x ? last_x : x1);
+        y0 = y0 < zero ? zero : (y0 > last_y ? last_y : y0);
+        y1 = y1 < zero ? zero : (y1 > last_y ? last_y : y1);
+        const vi origin = (vi)(int32_t)p->origin, step_x = (vi)(int32_t)p->step_x, step_y = (vi)(int32_t)p->step_y;
+        const vi o00 = origin + x0 * step_x + y0 * step_y, o01 = origin + x1 * step_x + y0 * step_y;
+        const vi o10 = origin + x0 * step_x + y1 * step_y, o11 = origin + x1 * step_x + y1 * step_y;
+        const vi limit = (vi)(int32_t)(p->byte_count - 4);
+        if (__builtin_reduce_and((o00 <= limit) & (o01 <= limit) & (o10 <= limit) & (o11 <= limit)) != 0) {
+            vi v00, v01, v10, v11;
+            VK_SUFFIX(warp_gather32)(p->pixels, &o00, &v00);
+            VK_SUFFIX(warp_gather32)(p->pixels, &o01, &v01);
+            VK_SUFFIX(warp_gather32)(p->pixels, &o10, &v10);
+            VK_SUFFIX(warp_gather32)(p->pixels, &o11, &v11);
+            const vi w00 = (32 - fy) * (32 - fx), w01 = (32 - fy) * fx, w10 = fy * (32 - fx), w11 = fy * fx;
+            const vi r = VK_WARP_BORDER_CHANNEL(8 * p->red), g = VK_WARP_BORDER_CHANNEL(8 * p->green);
+            const vi b = VK_WARP_BORDER_CHANNEL(8 * p->blue);
+            VK_SUFFIX(warp_store8)(p, index, &r, &g, &b);
             return;
         }
     }
@@ -202,6 +266,7 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(warp_group)(const vk
 }
 #undef VK_WARP_CHANNEL
 #undef VK_WARP_BYTE
+#undef VK_WARP_BORDER_CHANNEL
 
 void VK_SUFFIX(vk_warp_rows)(const vk_warp *p, size_t row_begin, size_t row_end) {
     typedef VK_SUFFIX(vk_wd) vd;
