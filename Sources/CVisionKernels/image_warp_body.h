@@ -12,8 +12,10 @@
 // Eight tensor pixels run side by side: their positions in double vectors, their neighbours
 // gathered as one 64-bit word per source row (a pixel and the next one, when pixels are 3 or 4
 // bytes apart along the upright row), their channels blended in int32 lanes. A group with a lane
-// whose neighbours leave the image, or whose word would read past the bitmap's last byte, and
-// every group of an orientation whose upright rows are not stored rows, runs pixel by pixel.
+// whose neighbours leave the image, and every group of an orientation whose upright rows are not
+// stored rows, reads each neighbour as its own 32-bit word instead, clamped into the image or
+// masked to zero as the border asks. Only a group one of whose words would read past the
+// bitmap's last byte, and a block's partial last group, run pixel by pixel.
 
 #pragma clang fp contract(off)
 
