@@ -636,11 +636,8 @@ void VK_SUFFIX(vk_add_pixels)(const float *a, const float *b, size_t bc, float *
 
 // MARK: Element-wise rows
 
-// `rows` rows of `inner` outputs; each operand either steps through its row (inner step 1) or
-// repeats its row's first value (inner step 0), and moves by its own row step from row to row.
-// The clamp is two selects, `v < lo ? lo : v` then `> hi ? hi : ...`, so a NaN passes and a -0
-// stays -0 on every instruction set, as in the Swift kernel this replaced.
-// One width's step of VK_BINARY_LOOP: vectors of L lanes of type T while they fit in the row.
+// One width's step of VK_BINARY_LOOP: vectors of L lanes of type T (single floats for L = 1)
+// while they fit in the row.
 #define VK_BINARY_STEP(T, L, LOAD, STORE, EXPR)                                                          \
     for (; i + (L) <= inner; i += (L)) {                                                                 \
         const T x = a_inner ? LOAD(a + i) : (T)(a[0]);                                                   \
@@ -653,19 +650,19 @@ void VK_SUFFIX(vk_add_pixels)(const float *a, const float *b, size_t bc, float *
 #else
 #define VK_BINARY_HALF_STEP(EXPR)
 #endif
-// Rows whose length is not a multiple of the vector width (e.g. 24 channels by a channel vector)
-// finish in 8- and 4-lane vectors before single floats: the same operations lane by lane.
+// `rows` rows of `inner` outputs; each operand either steps through its row (inner step 1) or
+// repeats its row's first value (inner step 0), and moves by its own row step from row to row.
+// The clamp is two selects, `v < lo ? lo : v` then `> hi ? hi : ...`, so a NaN passes and a -0
+// stays -0 on every instruction set, as in the Swift kernel this replaced. A row runs in the
+// widths of VK_EACH_WIDTH, widest first (which cannot carry the operation, hence the steps
+// spelled out): a row of 24 channels by a channel vector is one 16-lane and one 8-lane step.
 #define VK_BINARY_LOOP(EXPR)                                                                               \
     for (size_t r = 0; r < rows; r++, a += a_row, b += b_row, out += inner) {                           \
         size_t i = 0;                                                                                      \
         VK_BINARY_STEP(vk_v, VK_LANES, VK_LOAD, VK_STORE, EXPR)                                            \
         VK_BINARY_HALF_STEP(EXPR)                                                                          \
         VK_BINARY_STEP(VK_SUFFIX(vk_q), 4, VK_LOADQ, VK_STOREQ, EXPR)                                      \
-        for (; i < inner; i++) {                                                                           \
-            const float x = a[a_inner ? i : 0], y = b[b_inner ? i : 0];                                    \
-            const float v = (EXPR), low = v < lo ? lo : v;                                                 \
-            out[i] = low > hi ? hi : low;                                                                  \
-        }                                                                                                  \
+        VK_BINARY_STEP(float, 1, VK_LOAD1, VK_STORE1, EXPR)                                                \
     }
 
 void VK_SUFFIX(vk_binary_rows)(vk_binary_op op, const float *a, size_t a_row, int a_inner, const float *b,
@@ -896,7 +893,7 @@ void VK_SUFFIX(vk_avg_pool)(const vk_conv_geometry *g, float *output, size_t row
                 const size_t count = taps - t0 < 9 ? taps - t0 : 9;                                        \
                 T in[9];                                                                                   \
                 VK_AVG_LOAD_PASS(T, LOAD, in, count)                                                       \
-                (void)kx;                                                                                  \
+                (void)kx; /* stepped by the macro when a pass runs off a column's foot; not read */        \
                 STORE(sums + (t0 / 9) * C + c, VK_AVG_TREE(in));                                           \
             }                                                                                              \
         }                                                                                                  \

@@ -19,7 +19,7 @@ final class Pool2DKernel: Kernel, ParallelJob {
     /// Whole-image averages over fewer floats than this stay on one thread.
     static let minimumSplitFloats = 64 * 1024
     /// Bands of rows a split whole-image average is cut into.
-    static let passTasks = 16
+    static let passBands = 16
 
     enum Kind { case max, average }
 
@@ -103,7 +103,7 @@ final class Pool2DKernel: Kernel, ParallelJob {
         if let passSums, context.pool.threadCount > 1 {
             for b in 0..<inputShape.batch {
                 summedImage = b
-                context.pool.run(self, taskCount: Pool2DKernel.passTasks)
+                context.pool.run(self, taskCount: Pool2DKernel.passBands)
                 vk_avg_pool_chain(
                     instructionSet.isa, passSums.floats, passCount, inputShape.channels,
                     inputShape.height * inputShape.width, clamp.lower, clamp.upper, output + b * inputShape.channels)
@@ -121,8 +121,8 @@ final class Pool2DKernel: Kernel, ParallelJob {
         if let b = summedImage, let passSums {
             var image = geometry
             image.input = UnsafePointer(input + b * inputShape.height * inputShape.width * inputShape.channels)
-            let first = inputShape.height * range.lowerBound / Pool2DKernel.passTasks
-            let end = inputShape.height * range.upperBound / Pool2DKernel.passTasks
+            let first = inputShape.height * range.lowerBound / Pool2DKernel.passBands
+            let end = inputShape.height * range.upperBound / Pool2DKernel.passBands
             withUnsafePointer(to: image) { vk_avg_pool_pass_rows(instructionSet.isa, $0, first, end, passSums.floats) }
             return
         }
