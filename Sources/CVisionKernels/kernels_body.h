@@ -365,6 +365,13 @@ static void VK_SUFFIX(dw_pixel)(const vk_dwconv *p, const float *const *rows, si
 // zeros there too, as XNNPACK's indirection does with its zero buffer.
 /// Output pixels per step of the fixed-window depthwise kernel.
 #define VK_DW_PIXELS 4
+/// Output pixels per step of a pair of 5×5 rows (VK_DW_GROUP2). Four by default, for 16 vector
+/// registers (AVX2, and NEON's 32 halves): eight sums, the five weights of a window column and
+/// an input vector. The AVX-512 build defines three: its 32 registers then hold the window's 25
+/// weights beside six sums, and four (eight sums) spill them.
+#ifndef VK_DW_PAIR_PIXELS
+#define VK_DW_PAIR_PIXELS 4
+#endif
 
 // One group of P output pixels (P constant after inlining) at column `ox` of one output row.
 // A 5×5 window goes tap by tap, each tap over the group's pixels with its input vector read
@@ -391,8 +398,38 @@ static void VK_SUFFIX(dw_pixel)(const vk_dwconv *p, const float *const *rows, si
         for (size_t q = 0; q < P; q++) STORE(out + q * C, MINF(bounds[2], MAXF(bounds[1], acc[q])));            \
     }
 
-#define VK_DW_BLOCK(NAME, GROUP, T, LOAD, STORE, MAXF, MINF)                                                   \
+// The same group for two adjacent output rows (SW is then the vertical stride too). The two
+// windows share KH - SW input rows, so an input vector read from a shared row feeds one
+// multiply-add of each row. Each sum still adds its taps column by column in XNNPACK's order;
+// only the two rows' sums interleave. Per window column and four pixels: 24 input and 5 weight
+// loads for 40 multiply-adds, where one row at a time reads 20 inputs and, with AVX2's 16
+// registers, reloads its 5 weights for 20 (0.7 loads per multiply-add against 1.25), and 2P
+// independent sums hide the multiply-add latency.
+#define VK_DW_GROUP2(NAME, T, LOAD, STORE, MAXF, MINF)                                                         \
+    static inline __attribute__((always_inline)) void NAME(                                                     \
+        size_t KH, size_t SW, size_t P, int inside, const float *const *in, const float *zeros, ptrdiff_t ix0,  \
+        size_t C, size_t W, const T *w, const T *bounds, float *out, float *out_next) {                         \
+        T acc[VK_DW_PAIR_PIXELS], acc_next[VK_DW_PAIR_PIXELS];                                                            \
+        for (size_t q = 0; q < P; q++) acc[q] = acc_next[q] = bounds[0];                                        \
+        _Pragma("clang loop unroll(full)")                                                                      \
+        for (size_t kx = 0; kx < 5; kx++)                                                                       \
+            _Pragma("clang loop unroll(full)")                                                                  \
+            for (size_t r = 0; r < KH + SW; r++)                                                                \
+                _Pragma("clang loop unroll(full)")                                                              \
+                for (size_t q = 0; q < P; q++) {                                                                \
+                    const ptrdiff_t ix = ix0 + (ptrdiff_t)(q * SW + kx);                                        \
+                    const float *x = inside || (ix >= 0 && ix < (ptrdiff_t)W) ? in[r] + (size_t)ix * C : zeros; \
+                    const T v = LOAD(x);                                                                        \
+                    if (r < KH) acc[q] = VK_FMA(v, w[r * 5 + kx], acc[q]);                                      \
+                    if (r >= SW) acc_next[q] = VK_FMA(v, w[(r - SW) * 5 + kx], acc_next[q]);                    \
+                }                                                                                               \
+        for (size_t q = 0; q < P; q++) STORE(out + q * C, MINF(bounds[2], MAXF(bounds[1], acc[q])));            \
+        for (size_t q = 0; q < P; q++) STORE(out_next + q * C, MINF(bounds[2], MAXF(bounds[1], acc_next[q])));  \
+    }
+
+#define VK_DW_BLOCK(NAME, GROUP, GROUP2, T, LOAD, STORE, MAXF, MINF)                                           \
     VK_DW_GROUP(GROUP, T, LOAD, STORE, MAXF, MINF)                                                             \
+    VK_DW_GROUP2(GROUP2, T, LOAD, STORE, MAXF, MINF)                                                           \
     static inline __attribute__((always_inline)) void NAME(const vk_dwconv *p, size_t KH, size_t KW, size_t SW, \
                                                            size_t c, size_t row_begin, size_t row_end,         \
                                                            size_t inner_lo, size_t inner_hi) {                 \
@@ -405,6 +442,32 @@ static void VK_SUFFIX(dw_pixel)(const vk_dwconv *p, const float *const *rows, si
         const float *zeros = p->zeros + c;                                                                      \
         for (size_t oy = row_begin; oy < row_end; oy++) {                                                       \
             const ptrdiff_t iy0 = (ptrdiff_t)(oy * p->stride_h) - (ptrdiff_t)p->pad_top;                         \
+            if (KW == 5 && p->stride_h == SW && oy + 1 < row_end) {                                             \
+                /* Two output rows from their windows' KH + SW input rows. */                                      \
+                const float *in2[7];                                                                            \
+                for (size_t r = 0; r < KH + SW; r++) {                                                          \
+                    ptrdiff_t iy = iy0 + (ptrdiff_t)r;                                                          \
+                    in2[r] = (iy >= 0 && iy < (ptrdiff_t)p->input_height ? p->input + (size_t)(iy - (ptrdiff_t)p->input_row_offset) * W * C : p->zeros) + c; \
+                }                                                                                               \
+                float *out = p->output + (oy - p->output_row_offset) * OW * C + c, *out_next = out + OW * C;     \
+                size_t ox = 0;                                                                                  \
+                for (; ox + VK_DW_PAIR_PIXELS <= OW; ox += VK_DW_PAIR_PIXELS) {                                           \
+                    const ptrdiff_t ix0 = (ptrdiff_t)(ox * SW) - (ptrdiff_t)p->pad_left;                         \
+                    if (ox >= inner_lo && ox + VK_DW_PAIR_PIXELS <= inner_hi)                                        \
+                        GROUP2(KH, SW, VK_DW_PAIR_PIXELS, 1, in2, zeros, ix0, C, W, w, bounds, out + ox * C, out_next + ox * C); \
+                    else                                                                                        \
+                        GROUP2(KH, SW, VK_DW_PAIR_PIXELS, 0, in2, zeros, ix0, C, W, w, bounds, out + ox * C, out_next + ox * C); \
+                }                                                                                               \
+                const ptrdiff_t ix0 = (ptrdiff_t)(ox * SW) - (ptrdiff_t)p->pad_left;                             \
+                switch (OW - ox) { /* the pixels left, fewer than a group */                                                                              \
+                case 3: if (3 < VK_DW_PAIR_PIXELS) GROUP2(KH, SW, 3, 0, in2, zeros, ix0, C, W, w, bounds, out + ox * C, out_next + ox * C); break; \
+                case 2: if (2 < VK_DW_PAIR_PIXELS) GROUP2(KH, SW, 2, 0, in2, zeros, ix0, C, W, w, bounds, out + ox * C, out_next + ox * C); break; \
+                case 1: GROUP2(KH, SW, 1, 0, in2, zeros, ix0, C, W, w, bounds, out + ox * C, out_next + ox * C); break; \
+                default: break;                                                                                 \
+                }                                                                                               \
+                oy++;                                                                                           \
+                continue;                                                                                       \
+            }                                                                                                   \
             const float *in[5];                                                                                 \
             for (size_t ky = 0; ky < KH; ky++) {                                                                \
                 ptrdiff_t iy = iy0 + (ptrdiff_t)(ky * p->dilation_h);                                           \
@@ -467,12 +530,12 @@ static void VK_SUFFIX(dw_pixel)(const vk_dwconv *p, const float *const *rows, si
         }                                                                                                       \
     }
 
-VK_DW_BLOCK(VK_SUFFIX(dw_block), VK_SUFFIX(dw_group), vk_v, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)
+VK_DW_BLOCK(VK_SUFFIX(dw_block), VK_SUFFIX(dw_group), VK_SUFFIX(dw_group2), vk_v, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)
 #if VK_LANES == 16
-VK_DW_BLOCK(VK_SUFFIX(dw_block_h), VK_SUFFIX(dw_group_h), vk_h, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
+VK_DW_BLOCK(VK_SUFFIX(dw_block_h), VK_SUFFIX(dw_group_h), VK_SUFFIX(dw_group2_h), vk_h, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
 #endif
-VK_DW_BLOCK(VK_SUFFIX(dw_block_q), VK_SUFFIX(dw_group_q), VK_SUFFIX(vk_q), VK_LOADQ, VK_STOREQ, VK_SELMAX, VK_SELMIN)
-VK_DW_BLOCK(VK_SUFFIX(dw_block_1), VK_SUFFIX(dw_group_1), float, VK_LOAD1, VK_STORE1, VK_SELMAX, VK_SELMIN)
+VK_DW_BLOCK(VK_SUFFIX(dw_block_q), VK_SUFFIX(dw_group_q), VK_SUFFIX(dw_group2_q), VK_SUFFIX(vk_q), VK_LOADQ, VK_STOREQ, VK_SELMAX, VK_SELMIN)
+VK_DW_BLOCK(VK_SUFFIX(dw_block_1), VK_SUFFIX(dw_group_1), VK_SUFFIX(dw_group2_1), float, VK_LOAD1, VK_STORE1, VK_SELMAX, VK_SELMIN)
 
 // Channels [c_begin, c_end) of rows [row_begin, row_end) for a fixed undilated KH x KW window.
 static inline __attribute__((always_inline)) void VK_SUFFIX(dw_fixed)(const vk_dwconv *p, size_t KH, size_t KW,
@@ -502,6 +565,8 @@ void VK_SUFFIX(vk_dwconv_run)(const vk_dwconv *p, size_t row_begin, size_t row_e
         const size_t row_bytes = W * C * sizeof(float) * p->stride_h;
         size_t band = row_bytes > 0 ? (128 * 1024) / row_bytes : 1;
         if (band < 1) band = 1;
+        // 5×5 windows go two rows at a time (VK_DW_GROUP2): an even band pairs all its rows.
+        if (KW == 5 && p->stride_h == p->stride_w) band += band & 1;
         for (size_t r = row_begin; r < row_end; r += band) {
             size_t end = r + band < row_end ? r + band : row_end;
             if (KH == 3 && p->stride_w == 1) VK_SUFFIX(dw_fixed)(p, 3, 3, 1, r, end, c_begin, c_end);

@@ -204,6 +204,53 @@ import Testing
         }
     }
 
+    /// Each depthwise output is the bias, then one fused multiply-add per tap, window column by
+    /// window column (XNNPACK's order), to the bit: on 5×5 windows at stride 1 and 2, whose rows
+    /// go in pairs (an odd last row alone, row ranges split between two threads), and on 3×3.
+    @Test(arguments: instructionSets)
+    func depthwiseAddsTapsColumnByColumnInXNNPACKsOrder(_ isa: InstructionSet) {
+        let h = KernelHarness(threads: 2)
+        // (height, width, channels, filter, stride)
+        let cases: [(Int, Int, Int, Int, Int)] = [
+            (8, 9, 40, 5, 1), (7, 7, 21, 5, 1), (6, 14, 24, 5, 1), (14, 14, 36, 5, 1), (3, 16, 8, 5, 1),
+            (14, 10, 16, 5, 2), (5, 13, 33, 5, 2), (9, 7, 20, 5, 2), (9, 13, 37, 3, 1), (12, 11, 24, 3, 2),
+        ]
+        for (index, (height, width, channels, f, stride)) in cases.enumerated() {
+            let rows = WindowAxis(input: height, filter: f, stride: stride, dilation: 1, padding: .same)!
+            let columns = WindowAxis(input: width, filter: f, stride: stride, dilation: 1, padding: .same)!
+            let inShape = NHWC(batch: 1, height: height, width: width, channels: channels)
+            let outShape = NHWC(batch: 1, height: rows.output, width: columns.output, channels: channels)
+            let input = RandomInput.values(seed: UInt64(index + 17), count: height * width * channels, low: -2, high: 2)
+            let filter = RandomInput.values(seed: UInt64(index + 170), count: f * f * channels, low: -1, high: 1)
+            let bias = RandomInput.values(seed: UInt64(index + 1700), count: channels, low: -1, high: 1)
+            let out = h.output(outShape.height * outShape.width * channels)
+            h.run(
+                DepthwiseConv2DKernel(
+                    input: h.buffer(input), output: out, inputShape: inShape, outputShape: outShape,
+                    rows: rows, columns: columns, filter: h.buffer(filter), bias: h.buffer(bias),
+                    clamp: ActivationClamp(lower: -3, upper: 3, function: .none), instructionSet: isa))
+            var failures = 0
+            for y in 0..<outShape.height {
+                for x in 0..<outShape.width {
+                    for c in 0..<channels {
+                        var sum = bias[c]
+                        for kx in 0..<f {
+                            let ix = columns.origin(x) + kx
+                            guard ix >= 0, ix < width else { continue }
+                            for ky in 0..<f {
+                                let iy = rows.origin(y) + ky
+                                let value = iy >= 0 && iy < height ? input[(iy * width + ix) * channels + c] : 0
+                                sum.addProduct(value, filter[(ky * f + kx) * channels + c])
+                            }
+                        }
+                        if out[(y * outShape.width + x) * channels + c] != min(max(sum, -3), 3) { failures += 1 }
+                    }
+                }
+            }
+            #expect(failures == 0, "\(isa) case \(index): \(failures) outputs differ")
+        }
+    }
+
     /// A HARD_SWISH fused into a depthwise convolution gives the bits of the convolution followed
     /// by the HARD_SWISH operator, on whole rows and on rows whose channels are split between
     /// three threads (one output row: a task per channel slice).

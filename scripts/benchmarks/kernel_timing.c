@@ -55,8 +55,9 @@ static void run_stem(void *p) {
                  vk_gemm_panel_count(s->shape), -1e30f, 1e30f);
 }
 
-// Depthwise convolutions, stride 1 (the hand landmark model's 5x5 layers at 14 x 14 x 672,
-// 7 x 7 x 1152 and 28 x 28 x 240, and its 3x3 layer at 56 x 56 x 144).
+// Depthwise convolutions (the hand landmark model's 5x5 layers at 14 x 14 x 672, 7 x 7 x 1152
+// and 28 x 28 x 240, and its 3x3 layer at 56 x 56 x 144, all stride 1; its stride-2 5x5 layer
+// from 14 x 14 x 672 to 7 x 7).
 typedef struct { vk_dwconv d; } dw_state;
 static void run_dw(void *p) {
     dw_state *s = p;
@@ -91,18 +92,18 @@ int main(int argc, char **argv) {
         stem.zeros = calloc(4096, sizeof(float));
         stem.g = (vk_conv_geometry){filled(224 * 224 * 3, 6), 224, 224, 3, 112, 112, 3, 3, 2, 2, 1, 1, 0, 0};
 
-        dw_state dws[4];
-        // Height (= width), channels, window: the hand landmark model's 5x5 layers at 14 x 14,
-        // 7 x 7 and 28 x 28, and its 3x3 layer at 56 x 56.
-        const size_t sizes[4][3] = {{14, 672, 5}, {7, 1152, 5}, {28, 240, 5}, {56, 144, 3}};
-        for (int d = 0; d < 4; d++) {
-            const size_t H = sizes[d][0], C = sizes[d][1], K = sizes[d][2];
+        dw_state dws[5];
+        // Input height (= width), channels, window, stride: the hand landmark model's 5x5 layers
+        // at 14 x 14, 7 x 7 and 28 x 28, its 3x3 layer at 56 x 56, its 5x5 stride-2 layer.
+        const size_t sizes[5][4] = {{14, 672, 5, 1}, {7, 1152, 5, 1}, {28, 240, 5, 1}, {56, 144, 3, 1}, {14, 672, 5, 2}};
+        for (int d = 0; d < 5; d++) {
+            const size_t H = sizes[d][0], C = sizes[d][1], K = sizes[d][2], S = sizes[d][3], OH = (H + S - 1) / S;
             memset(&dws[d].d, 0, sizeof dws[d].d);
             vk_dwconv *c = &dws[d].d;
             c->isa = isa, c->input = filled(H * H * C, 7), c->input_height = H, c->input_width = H;
-            c->channels = C, c->output = filled(H * H * C, 8), c->output_height = H, c->output_width = H;
-            c->kernel_height = K, c->kernel_width = K, c->stride_h = 1, c->stride_w = 1;
-            c->dilation_h = 1, c->dilation_w = 1, c->pad_top = K / 2, c->pad_left = K / 2;
+            c->channels = C, c->output = filled(OH * OH * C, 8), c->output_height = OH, c->output_width = OH;
+            c->kernel_height = K, c->kernel_width = K, c->stride_h = S, c->stride_w = S;
+            c->dilation_h = 1, c->dilation_w = 1, c->pad_top = S == 1 ? K / 2 : 1, c->pad_left = S == 1 ? K / 2 : 1;
             c->weights = filled((K * K + 1) * C, 9), c->zeros = calloc(H * C + 64, sizeof(float));
             c->lo = -1e30f, c->hi = 1e30f;
         }
@@ -117,6 +118,7 @@ int main(int argc, char **argv) {
             printf("dw5x5-7x7x1152 %s %.4f\n", name, best_of_five(run_dw, &dws[1]));
             printf("dw5x5-28x28x240 %s %.4f\n", name, best_of_five(run_dw, &dws[2]));
             printf("dw3x3-56x56x144 %s %.4f\n", name, best_of_five(run_dw, &dws[3]));
+            printf("dw5x5s2-14x14x672 %s %.4f\n", name, best_of_five(run_dw, &dws[4]));
             printf("avgpool-whole-128x128x16 %s %.4f\n", name, best_of_five(run_pool, &pool));
             printf("avgpool-whole-16x16x96 %s %.4f\n", name, best_of_five(run_pool, &se));
         }
