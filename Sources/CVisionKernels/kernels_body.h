@@ -372,6 +372,12 @@ static void VK_SUFFIX(dw_pixel)(const vk_dwconv *p, const float *const *rows, si
 #ifndef VK_DW_PAIR_PIXELS
 #define VK_DW_PAIR_PIXELS 4
 #endif
+/// Whether windows KW wide go two rows at a time. 5×5 only by default: with 16 registers the
+/// 3×3 pairs were 3-8 % slower than one row (which reads each input vector once and keeps the
+/// nine weights in registers). The AVX-512 build pairs 3×3 windows too.
+#ifndef VK_DW_PAIRS
+#define VK_DW_PAIRS(KW) ((KW) == 5)
+#endif
 
 // One group of P output pixels (P constant after inlining) at column `ox` of one output row.
 // A 5×5 window goes tap by tap, each tap over the group's pixels with its input vector read
@@ -401,18 +407,18 @@ static void VK_SUFFIX(dw_pixel)(const vk_dwconv *p, const float *const *rows, si
 // The same group for two adjacent output rows (SW is then the vertical stride too). The two
 // windows share KH - SW input rows, so an input vector read from a shared row feeds one
 // multiply-add of each row. Each sum still adds its taps column by column in XNNPACK's order;
-// only the two rows' sums interleave. Per window column and four pixels: 24 input and 5 weight
-// loads for 40 multiply-adds, where one row at a time reads 20 inputs and, with AVX2's 16
-// registers, reloads its 5 weights for 20 (0.7 loads per multiply-add against 1.25), and 2P
-// independent sums hide the multiply-add latency.
+// only the two rows' sums interleave. A 5×5 window at stride 1, per column and four pixels:
+// 24 input and 5 weight loads for 40 multiply-adds, where one row at a time reads 20 inputs
+// and, with AVX2's 16 registers, reloads its 5 weights for 20 (0.7 loads per multiply-add
+// against 1.25); and 2P independent sums hide the multiply-add latency.
 #define VK_DW_GROUP2(NAME, T, LOAD, STORE, MAXF, MINF)                                                         \
     static inline __attribute__((always_inline)) void NAME(                                                     \
-        size_t KH, size_t SW, size_t P, int inside, const float *const *in, const float *zeros, ptrdiff_t ix0,  \
-        size_t C, size_t W, const T *w, const T *bounds, float *out, float *out_next) {                         \
+        size_t KH, size_t KW, size_t SW, size_t P, int inside, const float *const *in, const float *zeros,      \
+        ptrdiff_t ix0, size_t C, size_t W, const T *w, const T *bounds, float *out, float *out_next) {          \
         T acc[VK_DW_PAIR_PIXELS], acc_next[VK_DW_PAIR_PIXELS];                                                            \
         for (size_t q = 0; q < P; q++) acc[q] = acc_next[q] = bounds[0];                                        \
         _Pragma("clang loop unroll(full)")                                                                      \
-        for (size_t kx = 0; kx < 5; kx++)                                                                       \
+        for (size_t kx = 0; kx < KW; kx++)                                                                      \
             _Pragma("clang loop unroll(full)")                                                                  \
             for (size_t r = 0; r < KH + SW; r++)                                                                \
                 _Pragma("clang loop unroll(full)")                                                              \
@@ -420,12 +426,16 @@ static void VK_SUFFIX(dw_pixel)(const vk_dwconv *p, const float *const *rows, si
                     const ptrdiff_t ix = ix0 + (ptrdiff_t)(q * SW + kx);                                        \
                     const float *x = inside || (ix >= 0 && ix < (ptrdiff_t)W) ? in[r] + (size_t)ix * C : zeros; \
                     const T v = LOAD(x);                                                                        \
-                    if (r < KH) acc[q] = VK_FMA(v, w[r * 5 + kx], acc[q]);                                      \
-                    if (r >= SW) acc_next[q] = VK_FMA(v, w[(r - SW) * 5 + kx], acc_next[q]);                    \
+                    if (r < KH) acc[q] = VK_FMA(v, w[r * KW + kx], acc[q]);                                     \
+                    if (r >= SW) acc_next[q] = VK_FMA(v, w[(r - SW) * KW + kx], acc_next[q]);                   \
                 }                                                                                               \
         for (size_t q = 0; q < P; q++) STORE(out + q * C, MINF(bounds[2], MAXF(bounds[1], acc[q])));            \
         for (size_t q = 0; q < P; q++) STORE(out_next + q * C, MINF(bounds[2], MAXF(bounds[1], acc_next[q])));  \
     }
+
+// One VK_DW_GROUP2 call of the block below, P pixels from column `ox`.
+#define VK_DW_PAIR_STEP(GROUP2, P, INSIDE) \
+    GROUP2(KH, KW, SW, P, INSIDE, in2, zeros, ix0, C, W, w, bounds, out + ox * C, next + ox * C)
 
 #define VK_DW_BLOCK(NAME, GROUP, GROUP2, T, LOAD, STORE, MAXF, MINF)                                           \
     VK_DW_GROUP(GROUP, T, LOAD, STORE, MAXF, MINF)                                                             \
@@ -442,27 +452,28 @@ static void VK_SUFFIX(dw_pixel)(const vk_dwconv *p, const float *const *rows, si
         const float *zeros = p->zeros + c;                                                                      \
         for (size_t oy = row_begin; oy < row_end; oy++) {                                                       \
             const ptrdiff_t iy0 = (ptrdiff_t)(oy * p->stride_h) - (ptrdiff_t)p->pad_top;                         \
-            if (KW == 5 && p->stride_h == SW && oy + 1 < row_end) {                                             \
+            if (VK_DW_PAIRS(KW) && p->stride_h == SW && oy + 1 < row_end) {                                     \
                 /* Two output rows from their windows' KH + SW input rows. */                                      \
                 const float *in2[7];                                                                            \
                 for (size_t r = 0; r < KH + SW; r++) {                                                          \
-                    ptrdiff_t iy = iy0 + (ptrdiff_t)r;                                                          \
-                    in2[r] = (iy >= 0 && iy < (ptrdiff_t)p->input_height ? p->input + (size_t)(iy - (ptrdiff_t)p->input_row_offset) * W * C : p->zeros) + c; \
+                    const ptrdiff_t iy = iy0 + (ptrdiff_t)r;                                                    \
+                    const int inside_rows = iy >= 0 && iy < (ptrdiff_t)p->input_height;                         \
+                    const size_t offset = (size_t)(iy - (ptrdiff_t)p->input_row_offset) * W * C;                \
+                    in2[r] = (inside_rows ? p->input + offset : p->zeros) + c;                                  \
                 }                                                                                               \
-                float *out = p->output + (oy - p->output_row_offset) * OW * C + c, *out_next = out + OW * C;     \
+                float *out = p->output + (oy - p->output_row_offset) * OW * C + c, *next = out + OW * C;        \
+                const size_t P2 = VK_DW_PAIR_PIXELS;                                                            \
                 size_t ox = 0;                                                                                  \
-                for (; ox + VK_DW_PAIR_PIXELS <= OW; ox += VK_DW_PAIR_PIXELS) {                                           \
+                for (; ox + P2 <= OW; ox += P2) {                                                               \
                     const ptrdiff_t ix0 = (ptrdiff_t)(ox * SW) - (ptrdiff_t)p->pad_left;                         \
-                    if (ox >= inner_lo && ox + VK_DW_PAIR_PIXELS <= inner_hi)                                        \
-                        GROUP2(KH, SW, VK_DW_PAIR_PIXELS, 1, in2, zeros, ix0, C, W, w, bounds, out + ox * C, out_next + ox * C); \
-                    else                                                                                        \
-                        GROUP2(KH, SW, VK_DW_PAIR_PIXELS, 0, in2, zeros, ix0, C, W, w, bounds, out + ox * C, out_next + ox * C); \
+                    if (ox >= inner_lo && ox + P2 <= inner_hi) VK_DW_PAIR_STEP(GROUP2, P2, 1);                  \
+                    else VK_DW_PAIR_STEP(GROUP2, P2, 0);                                                        \
                 }                                                                                               \
                 const ptrdiff_t ix0 = (ptrdiff_t)(ox * SW) - (ptrdiff_t)p->pad_left;                             \
                 switch (OW - ox) { /* the pixels left, fewer than a group */                                                                              \
-                case 3: if (3 < VK_DW_PAIR_PIXELS) GROUP2(KH, SW, 3, 0, in2, zeros, ix0, C, W, w, bounds, out + ox * C, out_next + ox * C); break; \
-                case 2: if (2 < VK_DW_PAIR_PIXELS) GROUP2(KH, SW, 2, 0, in2, zeros, ix0, C, W, w, bounds, out + ox * C, out_next + ox * C); break; \
-                case 1: GROUP2(KH, SW, 1, 0, in2, zeros, ix0, C, W, w, bounds, out + ox * C, out_next + ox * C); break; \
+                case 3: if (3 < P2) VK_DW_PAIR_STEP(GROUP2, 3, 0); break;                                       \
+                case 2: if (2 < P2) VK_DW_PAIR_STEP(GROUP2, 2, 0); break;                                       \
+                case 1: VK_DW_PAIR_STEP(GROUP2, 1, 0); break;                                                   \
                 default: break;                                                                                 \
                 }                                                                                               \
                 oy++;                                                                                           \
@@ -556,6 +567,19 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(dw_fixed)(const vk_d
     for (; c < c_end; c++) VK_SUFFIX(dw_block_1)(p, KH, KW, SW, c, row_begin, row_end, lo, hi);
 }
 
+// Each window and stride compiled on its own: inlined side by side into one function, their
+// loops' register allocation interfered.
+#define VK_DW_FIXED(K, S)                                                                                       \
+    static __attribute__((noinline)) void VK_SUFFIX(dw_fixed_##K##x##K##s##S)(                                 \
+        const vk_dwconv *p, size_t row_begin, size_t row_end, size_t c_begin, size_t c_end) {                  \
+        VK_SUFFIX(dw_fixed)(p, K, K, S, row_begin, row_end, c_begin, c_end);                                    \
+    }
+VK_DW_FIXED(3, 1)
+VK_DW_FIXED(3, 2)
+VK_DW_FIXED(5, 1)
+VK_DW_FIXED(5, 2)
+#undef VK_DW_FIXED
+
 void VK_SUFFIX(vk_dwconv_run)(const vk_dwconv *p, size_t row_begin, size_t row_end, size_t c_begin, size_t c_end) {
     const size_t C = p->channels, W = p->input_width, KH = p->kernel_height, KW = p->kernel_width;
     if (c_end > C) c_end = C;
@@ -565,14 +589,14 @@ void VK_SUFFIX(vk_dwconv_run)(const vk_dwconv *p, size_t row_begin, size_t row_e
         const size_t row_bytes = W * C * sizeof(float) * p->stride_h;
         size_t band = row_bytes > 0 ? (128 * 1024) / row_bytes : 1;
         if (band < 1) band = 1;
-        // 5×5 windows go two rows at a time (VK_DW_GROUP2): an even band pairs all its rows.
-        if (KW == 5 && p->stride_h == p->stride_w) band += band & 1;
+        // Windows that go two rows at a time (VK_DW_GROUP2): an even band pairs all its rows.
+        if (VK_DW_PAIRS(KW) && p->stride_h == p->stride_w) band += band & 1;
         for (size_t r = row_begin; r < row_end; r += band) {
             size_t end = r + band < row_end ? r + band : row_end;
-            if (KH == 3 && p->stride_w == 1) VK_SUFFIX(dw_fixed)(p, 3, 3, 1, r, end, c_begin, c_end);
-            else if (KH == 3) VK_SUFFIX(dw_fixed)(p, 3, 3, 2, r, end, c_begin, c_end);
-            else if (p->stride_w == 1) VK_SUFFIX(dw_fixed)(p, 5, 5, 1, r, end, c_begin, c_end);
-            else VK_SUFFIX(dw_fixed)(p, 5, 5, 2, r, end, c_begin, c_end);
+            if (KH == 3 && p->stride_w == 1) VK_SUFFIX(dw_fixed_3x3s1)(p, r, end, c_begin, c_end);
+            else if (KH == 3) VK_SUFFIX(dw_fixed_3x3s2)(p, r, end, c_begin, c_end);
+            else if (p->stride_w == 1) VK_SUFFIX(dw_fixed_5x5s1)(p, r, end, c_begin, c_end);
+            else VK_SUFFIX(dw_fixed_5x5s2)(p, r, end, c_begin, c_end);
         }
         return;
     }
