@@ -8,6 +8,8 @@ typedef float vk_v __attribute__((ext_vector_type(8)));
 typedef float vk_h __attribute__((ext_vector_type(8)));
 #define VK_LANES 8
 #define VK_MR 6
+// Matrix products prefetch their packed weights 4 KB ahead (see VK_GEMM_PREFETCH_W).
+#define VK_GEMM_PREFETCH 4096
 #define VK_SUFFIX(name) name##_avx2
 #define VK_FMA(a, b, c) __builtin_elementwise_fma(a, b, c)
 #define VK_MAX(bound, x) ((vk_v)_mm256_max_ps((__m256)(bound), (__m256)(x)))
