@@ -9,7 +9,7 @@ typedef float vk_h __attribute__((ext_vector_type(8)));
 #define VK_LANES 16
 #define VK_MR 8
 #define VK_DW_PAIR_PIXELS 3  // see kernels_body.h
-#define VK_DW_PAIRS(KW) 1
+#define VK_DW_PAIRS(KW) 1  // 3×3 and 5×5 depthwise rows in pairs
 #define VK_SUFFIX(name) name##_avx512
 #define VK_FMA(a, b, c) __builtin_elementwise_fma(a, b, c)
 #define VK_MAX(bound, x) ((vk_v)_mm512_max_ps((__m512)(bound), (__m512)(x)))

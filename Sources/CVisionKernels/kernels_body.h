@@ -380,15 +380,15 @@ static void VK_SUFFIX(dw_pixel)(const vk_dwconv *p, const float *const *rows, si
 // zeros there too, as XNNPACK's indirection does with its zero buffer.
 /// Output pixels per step of the fixed-window depthwise kernel.
 #define VK_DW_PIXELS 4
-/// Output pixels per step of a pair of 5×5 rows (VK_DW_GROUP2). Four by default, for 16 vector
-/// registers (AVX2, and NEON's 32 halves): eight sums, the five weights of a window column and
-/// an input vector. The AVX-512 build defines three: its 32 registers then hold the window's 25
-/// weights beside six sums, and four (eight sums) spill them.
+/// Output pixels per step of a pair of rows (VK_DW_GROUP2). Four by default, for 16 vector
+/// registers (AVX2, and NEON's 32 halves): eight sums, the five weights of a 5×5 window column
+/// and an input vector. The AVX-512 build defines three: its 32 registers then hold a 5×5
+/// window's 25 weights beside six sums, and four (eight sums) spill them.
 #ifndef VK_DW_PAIR_PIXELS
 #define VK_DW_PAIR_PIXELS 4
 #endif
 /// Whether windows KW wide go two rows at a time. 5×5 only by default: with 16 registers the
-/// 3×3 pairs were 3-8 % slower than one row (which reads each input vector once and keeps the
+/// 3×3 pairs were 3-6 % slower than one row (which reads each input vector once and keeps the
 /// nine weights in registers). The AVX-512 build pairs 3×3 windows too.
 #ifndef VK_DW_PAIRS
 #define VK_DW_PAIRS(KW) ((KW) == 5)
