@@ -138,6 +138,28 @@ import Testing
         }
     }
 
+    /// Runs `DepthwiseConv2DKernel` with multiplier 1 on random values (input in [-2, 2], filter and
+    /// bias in [-1, 1], from `seeds`) and a clamp to [-bound, bound]; returns the values and the
+    /// output buffer.
+    private func runDepthwise(
+        _ h: KernelHarness, _ isa: InstructionSet, input shape: NHWC, rows: WindowAxis, columns: WindowAxis,
+        filterSize f: Int, seeds: (UInt64, UInt64, UInt64), bound: Float
+    ) -> (input: [Float], filter: [Float], bias: [Float], out: UnsafeMutablePointer<Float>) {
+        let c = shape.channels
+        let outShape = NHWC(batch: shape.batch, height: rows.output, width: columns.output, channels: c)
+        let input = RandomInput.values(
+            seed: seeds.0, count: shape.batch * shape.height * shape.width * c, low: -2, high: 2)
+        let filter = RandomInput.values(seed: seeds.1, count: f * f * c, low: -1, high: 1)
+        let bias = RandomInput.values(seed: seeds.2, count: c, low: -1, high: 1)
+        let out = h.output(outShape.batch * outShape.height * outShape.width * c)
+        h.run(
+            DepthwiseConv2DKernel(
+                input: h.buffer(input), output: out, inputShape: shape, outputShape: outShape, rows: rows,
+                columns: columns, filter: h.buffer(filter), bias: h.buffer(bias),
+                clamp: ActivationClamp(lower: -bound, upper: bound, function: .none), instructionSet: isa))
+        return (input, filter, bias, out)
+    }
+
     @Test(arguments: instructionSets)
     func depthwiseMatchesDirectSum(_ isa: InstructionSet) {
         let h = KernelHarness(threads: 2)
@@ -157,19 +179,12 @@ import Testing
         for (index, (height, width, channels, f, stride, dilation, padding)) in cases.enumerated() {
             let rows = WindowAxis(input: height, filter: f, stride: stride, dilation: dilation, padding: padding)!
             let columns = WindowAxis(input: width, filter: f, stride: stride, dilation: dilation, padding: padding)!
-            let inShape = NHWC(batch: 2, height: height, width: width, channels: channels)
             let outShape = NHWC(batch: 2, height: rows.output, width: columns.output, channels: channels)
-            let input = RandomInput.values(
-                seed: UInt64(index + 7), count: 2 * height * width * channels, low: -2, high: 2)
-            let filter = RandomInput.values(seed: UInt64(index + 70), count: f * f * channels, low: -1, high: 1)
-            let bias = RandomInput.values(seed: UInt64(index + 700), count: channels, low: -1, high: 1)
             let count = 2 * outShape.height * outShape.width * channels
-            let out = h.output(count)
-            h.run(
-                DepthwiseConv2DKernel(
-                    input: h.buffer(input), output: out, inputShape: inShape, outputShape: outShape,
-                    rows: rows, columns: columns, filter: h.buffer(filter), bias: h.buffer(bias),
-                    clamp: ActivationClamp(lower: -1.5, upper: 1.5, function: .none), instructionSet: isa))
+            let (input, filter, bias, out) = runDepthwise(
+                h, isa, input: NHWC(batch: 2, height: height, width: width, channels: channels), rows: rows,
+                columns: columns, filterSize: f, seeds: (UInt64(index + 7), UInt64(index + 70), UInt64(index + 700)),
+                bound: 1.5)
             var failures = 0
             for b in 0..<2 {
                 for y in 0..<outShape.height {
@@ -218,17 +233,11 @@ import Testing
         for (index, (height, width, channels, f, stride)) in cases.enumerated() {
             let rows = WindowAxis(input: height, filter: f, stride: stride, dilation: 1, padding: .same)!
             let columns = WindowAxis(input: width, filter: f, stride: stride, dilation: 1, padding: .same)!
-            let inShape = NHWC(batch: 1, height: height, width: width, channels: channels)
             let outShape = NHWC(batch: 1, height: rows.output, width: columns.output, channels: channels)
-            let input = RandomInput.values(seed: UInt64(index + 17), count: height * width * channels, low: -2, high: 2)
-            let filter = RandomInput.values(seed: UInt64(index + 170), count: f * f * channels, low: -1, high: 1)
-            let bias = RandomInput.values(seed: UInt64(index + 1700), count: channels, low: -1, high: 1)
-            let out = h.output(outShape.height * outShape.width * channels)
-            h.run(
-                DepthwiseConv2DKernel(
-                    input: h.buffer(input), output: out, inputShape: inShape, outputShape: outShape,
-                    rows: rows, columns: columns, filter: h.buffer(filter), bias: h.buffer(bias),
-                    clamp: ActivationClamp(lower: -3, upper: 3, function: .none), instructionSet: isa))
+            let (input, filter, bias, out) = runDepthwise(
+                h, isa, input: NHWC(batch: 1, height: height, width: width, channels: channels), rows: rows,
+                columns: columns, filterSize: f, seeds: (UInt64(index + 17), UInt64(index + 170), UInt64(index + 1700)),
+                bound: 3)
             var failures = 0
             for y in 0..<outShape.height {
                 for x in 0..<outShape.width {
