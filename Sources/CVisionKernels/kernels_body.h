@@ -344,6 +344,12 @@ void VK_SUFFIX(vk_gemm_run)(vk_gemm_shape shape, const float *packed, const floa
 
 // MARK: Depthwise convolution
 
+// Input row `iy` from channel `c` on: a row outside the input reads the zero row.
+static inline const float *VK_SUFFIX(dw_input_row)(const vk_dwconv *p, ptrdiff_t iy, size_t c) {
+    if (iy < 0 || iy >= (ptrdiff_t)p->input_height) return p->zeros + c;
+    return p->input + (size_t)(iy - (ptrdiff_t)p->input_row_offset) * p->input_width * p->channels + c;
+}
+
 // One output pixel, any window: taps outside the input columns are skipped; rows outside the
 // input read `rows[ky]`, which then points at zeros. Channels [c_begin, c_end).
 static void VK_SUFFIX(dw_pixel)(const vk_dwconv *p, const float *const *rows, size_t ox, size_t c_begin, size_t c_end,
@@ -448,9 +454,31 @@ static void VK_SUFFIX(dw_pixel)(const vk_dwconv *p, const float *const *rows, si
         for (size_t q = 0; q < P; q++) STORE(out_next + q * C, MINF(bounds[2], MAXF(bounds[1], acc_next[q])));  \
     }
 
-// One VK_DW_GROUP2 call of the block below, P pixels from column `ox`.
+// One call of the block below's group function for one row or a pair of rows, P pixels from
+// column `ox`.
+#define VK_DW_ROW_STEP(GROUP, P, INSIDE) GROUP(KH, SW, P, INSIDE, in, zeros, ix0, C, W, w, bounds, out + ox * C)
 #define VK_DW_PAIR_STEP(GROUP2, P, INSIDE) \
     GROUP2(KH, KW, SW, P, INSIDE, in2, zeros, ix0, C, W, w, bounds, out + ox * C, next + ox * C)
+
+// The groups of an output row (or pair of rows) in the block below: P pixels at a time, as
+// STEP(GROUP, P, 1) inside the input columns and STEP(GROUP, P, 0) at their edges, then the
+// fewer than P pixels left.
+#define VK_DW_GROUPS(P, STEP, GROUP)                                                                            \
+    {                                                                                                           \
+        size_t ox = 0;                                                                                          \
+        for (; ox + (P) <= OW; ox += (P)) {                                                                     \
+            const ptrdiff_t ix0 = (ptrdiff_t)(ox * SW) - (ptrdiff_t)p->pad_left;                                \
+            if (ox >= inner_lo && ox + (P) <= inner_hi) STEP(GROUP, P, 1);                                      \
+            else STEP(GROUP, P, 0);                                                                             \
+        }                                                                                                       \
+        const ptrdiff_t ix0 = (ptrdiff_t)(ox * SW) - (ptrdiff_t)p->pad_left;                                    \
+        switch (OW - ox) {                                                                                      \
+        case 3: if (3 < (P)) STEP(GROUP, 3, 0); break;                                                          \
+        case 2: if (2 < (P)) STEP(GROUP, 2, 0); break;                                                          \
+        case 1: STEP(GROUP, 1, 0); break;                                                                       \
+        default: break;                                                                                         \
+        }                                                                                                       \
+    }
 
 #define VK_DW_BLOCK(NAME, GROUP, GROUP2, T, LOAD, STORE, MAXF, MINF)                                           \
     VK_DW_GROUP(GROUP, T, LOAD, STORE, MAXF, MINF)                                                             \
@@ -468,54 +496,20 @@ static void VK_SUFFIX(dw_pixel)(const vk_dwconv *p, const float *const *rows, si
         for (size_t oy = row_begin; oy < row_end; oy++) {                                                       \
             const ptrdiff_t iy0 = (ptrdiff_t)(oy * p->stride_h) - (ptrdiff_t)p->pad_top;                         \
             if (VK_DW_PAIRS(KW) && p->stride_h == SW && oy + 1 < row_end) {                                     \
-                /* Two output rows from their windows' KH + SW input rows. */                                      \
+                /* Two output rows from their windows' KH + SW input rows (at most 5 + 2). */                   \
                 const float *in2[7];                                                                            \
-                for (size_t r = 0; r < KH + SW; r++) {                                                          \
-                    const ptrdiff_t iy = iy0 + (ptrdiff_t)r;                                                    \
-                    const int inside_rows = iy >= 0 && iy < (ptrdiff_t)p->input_height;                         \
-                    const size_t offset = (size_t)(iy - (ptrdiff_t)p->input_row_offset) * W * C;                \
-                    in2[r] = (inside_rows ? p->input + offset : p->zeros) + c;                                  \
-                }                                                                                               \
+                for (size_t r = 0; r < KH + SW; r++) in2[r] = VK_SUFFIX(dw_input_row)(p, iy0 + (ptrdiff_t)r, c); \
                 float *out = p->output + (oy - p->output_row_offset) * OW * C + c, *next = out + OW * C;        \
-                const size_t P2 = VK_DW_PAIR_PIXELS;                                                            \
-                size_t ox = 0;                                                                                  \
-                for (; ox + P2 <= OW; ox += P2) {                                                               \
-                    const ptrdiff_t ix0 = (ptrdiff_t)(ox * SW) - (ptrdiff_t)p->pad_left;                         \
-                    if (ox >= inner_lo && ox + P2 <= inner_hi) VK_DW_PAIR_STEP(GROUP2, P2, 1);                  \
-                    else VK_DW_PAIR_STEP(GROUP2, P2, 0);                                                        \
-                }                                                                                               \
-                const ptrdiff_t ix0 = (ptrdiff_t)(ox * SW) - (ptrdiff_t)p->pad_left;                             \
-                switch (OW - ox) { /* the pixels left, fewer than a group */                                                                              \
-                case 3: if (3 < P2) VK_DW_PAIR_STEP(GROUP2, 3, 0); break;                                       \
-                case 2: if (2 < P2) VK_DW_PAIR_STEP(GROUP2, 2, 0); break;                                       \
-                case 1: VK_DW_PAIR_STEP(GROUP2, 1, 0); break;                                                   \
-                default: break;                                                                                 \
-                }                                                                                               \
+                VK_DW_GROUPS(VK_DW_PAIR_PIXELS, VK_DW_PAIR_STEP, GROUP2)                                        \
                 oy++;                                                                                           \
                 continue;                                                                                       \
             }                                                                                                   \
             const float *in[5];                                                                                 \
-            for (size_t ky = 0; ky < KH; ky++) {                                                                \
-                ptrdiff_t iy = iy0 + (ptrdiff_t)(ky * p->dilation_h);                                           \
-                in[ky] = (iy >= 0 && iy < (ptrdiff_t)p->input_height ? p->input + (size_t)(iy - (ptrdiff_t)p->input_row_offset) * W * C : p->zeros) + c; \
-            }                                                                                                   \
+            for (size_t ky = 0; ky < KH; ky++)                                                                  \
+                in[ky] = VK_SUFFIX(dw_input_row)(p, iy0 + (ptrdiff_t)(ky * p->dilation_h), c);                  \
             float *out = p->output + (oy - p->output_row_offset) * OW * C + c;                                  \
             if (KW == 5) {                                                                                      \
-                size_t ox = 0;                                                                                  \
-                for (; ox + VK_DW_PIXELS <= OW; ox += VK_DW_PIXELS) {                                           \
-                    const ptrdiff_t ix0 = (ptrdiff_t)(ox * SW) - (ptrdiff_t)p->pad_left;                         \
-                    if (ox >= inner_lo && ox + VK_DW_PIXELS <= inner_hi)                                        \
-                        GROUP(KH, SW, VK_DW_PIXELS, 1, in, zeros, ix0, C, W, w, bounds, out + ox * C);          \
-                    else                                                                                        \
-                        GROUP(KH, SW, VK_DW_PIXELS, 0, in, zeros, ix0, C, W, w, bounds, out + ox * C);          \
-                }                                                                                               \
-                const ptrdiff_t ix0 = (ptrdiff_t)(ox * SW) - (ptrdiff_t)p->pad_left;                             \
-                switch (OW - ox) {                                                                              \
-                case 3: GROUP(KH, SW, 3, 0, in, zeros, ix0, C, W, w, bounds, out + ox * C); break;              \
-                case 2: GROUP(KH, SW, 2, 0, in, zeros, ix0, C, W, w, bounds, out + ox * C); break;              \
-                case 1: GROUP(KH, SW, 1, 0, in, zeros, ix0, C, W, w, bounds, out + ox * C); break;              \
-                default: break;                                                                                 \
-                }                                                                                               \
+                VK_DW_GROUPS(VK_DW_PIXELS, VK_DW_ROW_STEP, GROUP)                                               \
                 continue;                                                                                       \
             }                                                                                                   \
             for (size_t ox = 0; ox < OW; ox += VK_DW_PIXELS) {                                                  \
@@ -620,8 +614,7 @@ void VK_SUFFIX(vk_dwconv_run)(const vk_dwconv *p, size_t row_begin, size_t row_e
     for (size_t oy = row_begin; oy < row_end; oy++) {
         const ptrdiff_t iy0 = (ptrdiff_t)(oy * p->stride_h) - (ptrdiff_t)p->pad_top;
         for (size_t ky = 0; ky < KH; ky++) {
-            ptrdiff_t iy = iy0 + (ptrdiff_t)(ky * p->dilation_h);
-            rows[ky] = iy >= 0 && iy < (ptrdiff_t)p->input_height ? p->input + (size_t)(iy - (ptrdiff_t)p->input_row_offset) * W * C : p->zeros;
+            rows[ky] = VK_SUFFIX(dw_input_row)(p, iy0 + (ptrdiff_t)(ky * p->dilation_h), 0);
         }
         for (size_t ox = 0; ox < p->output_width; ox++)
             VK_SUFFIX(dw_pixel)(p, rows, ox, c_begin, c_end,
