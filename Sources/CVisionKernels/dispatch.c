@@ -8,6 +8,8 @@
 #define VK_DECLARE(suffix)                                                                                   \
     void vk_gemm_run_##suffix(vk_gemm_shape, const float *, const float *, size_t, float *, size_t, size_t,  \
                               size_t, size_t, size_t, float, float);                                        \
+    void vk_gemm_run_skipping_zeros_##suffix(vk_gemm_shape, const float *, const float *, size_t, float *, size_t,  \
+                                             size_t, size_t, size_t, size_t, float, float);                        \
     void vk_dwconv_run_##suffix(const vk_dwconv *, size_t, size_t, size_t, size_t);                                         \
     void vk_gemm_conv_##suffix(vk_gemm_shape, const float *, const vk_conv_geometry *, const float *, float *,  \
                                size_t, size_t, size_t, size_t, size_t, float, float);                                         \
@@ -148,6 +150,33 @@ void vk_gemm_run(vk_gemm_shape shape, const float *packed, const float *a, size_
 #endif
     default:
         vk_gemm_run_portable(shape, packed, a, a_stride, c, c_stride, row_begin, row_end, panel_begin, panel_end, lo, hi);
+        return;
+    }
+}
+
+void vk_gemm_run_skipping_zeros(vk_gemm_shape shape, const float *packed, const float *a, size_t a_stride, float *c,
+                                size_t c_stride, size_t row_begin, size_t row_end, size_t panel_begin,
+                                size_t panel_end, float lo, float hi) {
+    switch (shape.isa) {
+#if defined(__x86_64__) || defined(_M_X64)
+    case VK_ISA_AVX512:
+        vk_gemm_run_skipping_zeros_avx512(shape, packed, a, a_stride, c, c_stride, row_begin, row_end, panel_begin,
+                                          panel_end, lo, hi);
+        return;
+    case VK_ISA_AVX2:
+        vk_gemm_run_skipping_zeros_avx2(shape, packed, a, a_stride, c, c_stride, row_begin, row_end, panel_begin,
+                                        panel_end, lo, hi);
+        return;
+#endif
+#if defined(__aarch64__)
+    case VK_ISA_NEON:
+        vk_gemm_run_skipping_zeros_neon(shape, packed, a, a_stride, c, c_stride, row_begin, row_end, panel_begin,
+                                        panel_end, lo, hi);
+        return;
+#endif
+    default:
+        vk_gemm_run_skipping_zeros_portable(shape, packed, a, a_stride, c, c_stride, row_begin, row_end, panel_begin,
+                                            panel_end, lo, hi);
         return;
     }
 }

@@ -7,6 +7,8 @@
 
 /// Window taps the indirect convolution kernel takes (larger windows use im2col).
 #define VK_CONV_MAX_TAPS 64
+/// Longest k that vk_gemm_run_skipping_zeros skips steps of (its step list is on the stack).
+#define VK_SKIP_MAX_K 4096
 
 /// Floats of one planar (channel-major, zero-padded) input row of vk_conv_planar: `channels`
 /// planes of the padded width rounded up, plus room for a whole vector past the end.

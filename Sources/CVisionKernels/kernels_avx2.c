@@ -1,6 +1,7 @@
 // AVX2/FMA build of the kernels (x86-64 only; chosen at run time).
 #if defined(__x86_64__) || defined(_M_X64)
 #include <immintrin.h>
+#include <stdint.h>
 
 #pragma clang attribute push(__attribute__((target("avx2,fma"))), apply_to = function)
 
@@ -20,6 +21,23 @@ typedef float vk_h __attribute__((ext_vector_type(8)));
 #define VK_RSQRT_ESTIMATE(x) ((vk_v)_mm256_rsqrt_ps((__m256)(x)))
 // A lane-wise lookup in a 32-float table (a gather).
 #define VK_LUT32(table, index) ((vk_v)_mm256_i32gather_ps((table), (__m256i)(index), 4))
+// Appends to `ks` the steps j + l of the lanes l of `bits` that are not zero, four lanes at a
+// time: `vk_nibble_steps[m]` holds the lanes set in the 4-bit mask m as bytes, in order (`ks`
+// has 16 spare entries).
+static const uint32_t vk_nibble_steps[16] = {0,          0x00,     0x01,       0x0100,   0x02,     0x0200,
+                                             0x0201,     0x020100, 0x03,       0x0300,   0x0301,   0x030100,
+                                             0x0302,     0x030200, 0x030201,   0x03020100};
+#define VK_COMPRESS_STEPS(bits, j, ks, count)                                                             \
+    {                                                                                                      \
+        const int zero = _mm256_movemask_ps((__m256)_mm256_cmpeq_epi32((__m256i)(bits), _mm256_setzero_si256())); \
+        for (int half = 0; half < 2; half++) {                                                             \
+            const int nonzero = ~(zero >> (4 * half)) & 15;                                                \
+            const __m128i lanes = _mm_cvtepu8_epi32(_mm_cvtsi32_si128((int)vk_nibble_steps[nonzero]));     \
+            const __m128i steps = _mm_add_epi32(lanes, _mm_set1_epi32((int)(j) + 4 * half));               \
+            _mm_storeu_si128((__m128i *)((ks) + (count)), steps);                                          \
+            (count) += (size_t)__builtin_popcount((unsigned)nonzero);                                      \
+        }                                                                                                  \
+    }
 #include "kernels_body.h"
 
 #pragma clang attribute pop

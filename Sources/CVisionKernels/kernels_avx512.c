@@ -21,6 +21,17 @@ typedef float vk_h __attribute__((ext_vector_type(8)));
 // A lane-wise lookup in a 32-float table (two registers, one two-source permute).
 #define VK_LUT32(table, index) \
     ((vk_v)_mm512_permutex2var_ps(_mm512_loadu_ps(table), (__m512i)(index), _mm512_loadu_ps((table) + 16)))
+// Appends to `ks` the steps j + l of the lanes l of `bits` that are not zero (a register compress
+// and a whole-vector store: `ks` has 16 spare entries; a compress straight to memory is slow on
+// Zen 4).
+#define VK_COMPRESS_STEPS(bits, j, ks, count)                                                             \
+    {                                                                                                      \
+        const __m512i lanes = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);      \
+        const __mmask16 nonzero = _mm512_test_epi32_mask((__m512i)(bits), (__m512i)(bits));                \
+        const __m512i steps = _mm512_add_epi32(lanes, _mm512_set1_epi32((int)(j)));                        \
+        _mm512_storeu_si512((void *)((ks) + (count)), _mm512_maskz_compress_epi32(nonzero, steps));        \
+        (count) += (size_t)__builtin_popcount(nonzero);                                                    \
+    }
 #include "kernels_body.h"
 
 #pragma clang attribute pop

@@ -43,7 +43,8 @@ package final class Interpreter {
     private let pool: ThreadPool
     /// The job of ``parallelFor(_:work:_:)``, kept so that a call allocates nothing.
     private let rangeJob = RangeJob()
-    private let kernels: [Kernel]
+    /// The kernels in run order.
+    let kernels: [Kernel]
     /// Operator name and index of each kernel, for profiles.
     package let kernelLabels: [String]
     /// Tensors of which only a part is read, and that part (``DemandAnalysis``): their writers

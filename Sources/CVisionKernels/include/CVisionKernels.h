@@ -72,6 +72,15 @@ void vk_gemm_run(vk_gemm_shape shape, const float *packed, const float *a, size_
                  size_t c_stride, size_t row_begin, size_t row_end, size_t panel_begin, size_t panel_end,
                  float lo, float hi);
 
+/// vk_gemm_run for inputs with whole columns of zeros (the 1×1 convolution after a RELU): within
+/// a tile of rows, the k steps at which every row reads ±0 are left out, and the others run in
+/// the same order. With every weight finite and no bias -0 (the caller checks), the results are
+/// vk_gemm_run's bit for bit: a sum that starts from a bias other than -0 is never -0, and adding
+/// ±0 to anything else leaves it unchanged. Products with k above 4096 are not skipped.
+void vk_gemm_run_skipping_zeros(vk_gemm_shape shape, const float *packed, const float *a, size_t a_stride, float *c,
+                                size_t c_stride, size_t row_begin, size_t row_end, size_t panel_begin,
+                                size_t panel_end, float lo, float hi);
+
 // MARK: Quantized matrix product (CONV_2D on UINT8 / INT8)
 
 /// Weights and requantization of `out[m][n] = requantize(bias[n] + sum_k a[m][k] * w[n][k])` with

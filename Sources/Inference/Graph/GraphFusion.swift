@@ -142,7 +142,7 @@ struct GraphFusion {
     }
 
     /// The fused activation of `options`; `nil` for options without one.
-    private static func fusedActivation(of options: BuiltinOptions) -> FusedActivation? {
+    static func fusedActivation(of options: BuiltinOptions) -> FusedActivation? {
         switch options {
         case .conv2D(let conv): return conv.activation
         case .depthwiseConv2D(let depthwise): return depthwise.activation
@@ -150,6 +150,16 @@ struct GraphFusion {
         case .elementwise(let activation): return activation
         default: return nil
         }
+    }
+
+    /// Whether every value operator `index` writes (after the rewrites) is clamped below at 0: its
+    /// last step is a fused RELU or RELU6 (the residual ADD's activation when one is fused, and
+    /// no PRELU or HARD_SWISH after it).
+    func clampsAtZero(_ index: Int, _ op: Operator, _ operators: [Operator]) -> Bool {
+        if prelu[index] != nil || hardSwish.contains(index) { return false }
+        let last = residual[index].map { options(of: $0.add, operators[$0.add]) } ?? options(of: index, op)
+        let activation = GraphFusion.fusedActivation(of: last)
+        return activation == .relu || activation == .relu6
     }
 
     /// The inputs operator `index` reads after the rewrites.

@@ -29,6 +29,11 @@ final class KernelAssembly {
         self.arena = arena
         self.store = store
         let graph = model.mainSubgraph
+        // Tensors written clamped below at 0, for the 1×1 convolutions that read them.
+        var clampedAtZero = Set<Int>()
+        for index in runtimeOperators where fusion.clampsAtZero(index, graph.operators[index], graph.operators) {
+            clampedAtZero.formUnion(fusion.outputs(of: index, graph.operators[index]).filter { $0 >= 0 })
+        }
         func context(_ index: Int) -> OperatorContext {
             let op = graph.operators[index]
             let outputs = fusion.outputs(of: index, op)
@@ -43,6 +48,7 @@ final class KernelAssembly {
                 residualChannelPadded: fusion.residual[index]?.channelPadded ?? false,
                 fusedHardSwish: fusion.hardSwish.contains(index))
             ctx.fusedLayerNorm = fusion.layerNorm.contains(index)
+            if let input = ctx.inputIndices.first, input >= 0 { ctx.inputClampedAtZero = clampedAtZero.contains(input) }
             if outputs.count == 1, outputs[0] >= 0 { ctx.outputDemand = demand.demand(of: outputs[0]) }
             return ctx
         }

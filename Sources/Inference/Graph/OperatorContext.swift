@@ -39,6 +39,9 @@ struct OperatorContext {
     /// The part of output 0 that is ever read (``DemandAnalysis``); a kernel may compute only
     /// that part.
     var outputDemand: DemandAnalysis.Demand = .all
+    /// Whether input 0 is written clamped below at 0 (a fused RELU or RELU6; see
+    /// ``GraphFusion/clampsAtZero(_:_:_:)``), so that whole columns of it are often zero.
+    var inputClampedAtZero = false
     /// A depthwise convolution fused into this 1×1 convolution: it computes input 0, which is
     /// then the depthwise convolution's input.
     var fusedDepthwise: DepthwiseConv2DKernel? = nil

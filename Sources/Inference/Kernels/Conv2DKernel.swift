@@ -95,7 +95,9 @@ final class Conv2DKernel: Kernel, ParallelJob {
             let pointwiseStage = PointwiseWeights(
                 filter: filter.floats, bias: bias?.floats, n: filterShape.batch,
                 k: filterShape.channels, clamp: clamp, instructionSet: ctx.instructionSet,
-                placeholder: ctx.outputFloats(0))
+                placeholder: ctx.outputFloats(0),
+                skippingZeroSteps: PackedWeights.worthSkippingZeroSteps(
+                    inputClampedAtZero: stage.clamp.lower >= 0 && stage.epilogue.isEmpty, n: filterShape.batch))
             return DepthwisePointwiseKernel(
                 expansion: ctx.fusedExpansion, depthwise: stage, pointwise: pointwiseStage,
                 output: ctx.outputFloats(0), outputChannels: filterShape.batch, epilogue: epilogue)
@@ -128,7 +130,9 @@ final class Conv2DKernel: Kernel, ParallelJob {
         }
         let weights = PackedWeights(
             weights: filter.floats + channels.lowerBound * k, bias: bias.map { $0.floats + channels.lowerBound },
-            n: channels.count, k: k, instructionSet: ctx.instructionSet)
+            n: channels.count, k: k, instructionSet: ctx.instructionSet,
+            skippingZeroSteps: pointwise
+                && PackedWeights.worthSkippingZeroSteps(inputClampedAtZero: ctx.inputClampedAtZero, n: channels.count))
         return Conv2DKernel(
             input: ctx.inputFloats(0), output: ctx.outputFloats(0), inputShape: inputShape, outputShape: outputShape,
             rows: rows, columns: columns, weights: weights, clamp: clamp, epilogue: epilogue, pixels: pixels,

@@ -15,10 +15,14 @@ final class PackedWeights {
     /// Rows per micro-kernel call: tasks are made of whole tiles of this many rows.
     let tileRows: Int
     let data: AlignedBuffer
+    /// Whether products leave out the steps at which every row of a tile reads ±0
+    /// (`vk_gemm_run_skipping_zeros`): asked for where the input comes out of a RELU, and only
+    /// when that gives the same bits (``skippingZerosIsExact(weights:bias:n:k:)``).
+    let skipsZeroSteps: Bool
 
     init(
         weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?, n: Int, k: Int,
-        instructionSet: InstructionSet = .best
+        instructionSet: InstructionSet = .best, skippingZeroSteps: Bool = false
     ) {
         self.k = k
         self.n = n
@@ -27,6 +31,34 @@ final class PackedWeights {
         tileRows = vk_gemm_tile_rows(instructionSet.isa)
         data = AlignedBuffer(byteCount: vk_gemm_packed_count(shape) * MemoryLayout<Float>.stride)
         vk_gemm_pack(shape, weights, bias, data.floats)
+        skipsZeroSteps =
+            skippingZeroSteps && PackedWeights.skippingZerosIsExact(weights: weights, bias: bias, n: n, k: k)
+    }
+
+    /// Fewest output columns for which leaving out zero steps pays: finding the steps costs about
+    /// a cycle per step and tile, and a step of `n` columns takes about `n / 2` cycles (AVX-512,
+    /// 8 rows), so narrow products lose more than the few steps they leave out.
+    static let minimumSkippingColumns = 64
+
+    /// Whether a 1×1 convolution of `n` output columns is worth running with
+    /// `vk_gemm_run_skipping_zeros`: when its input is clamped below at 0 (a RELU's output,
+    /// often zero on whole columns of a tile) and its product is wide enough.
+    static func worthSkippingZeroSteps(inputClampedAtZero: Bool, n: Int) -> Bool {
+        inputClampedAtZero && n >= minimumSkippingColumns
+    }
+
+    /// Whether a product that leaves out steps multiplying ±0 gives the bits of the full one:
+    /// when every weight is finite (0 · ∞ is NaN) and no bias is -0. Each sum starts from its
+    /// bias; a sum that starts other than -0 is never -0 (an exact cancellation rounds to +0),
+    /// and adding ±0 to anything but -0 leaves it unchanged.
+    static func skippingZerosIsExact(weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?, n: Int, k: Int)
+        -> Bool
+    {
+        for i in 0..<(n * k) where !weights[i].isFinite { return false }
+        if let bias {
+            for i in 0..<n where bias[i] == 0 && bias[i].sign == .minus { return false }
+        }
+        return true
     }
 
     /// Bytes of packed weights.
@@ -40,9 +72,15 @@ final class PackedWeights {
         a: UnsafePointer<Float>, aStride: Int, c: UnsafeMutablePointer<Float>, cStride: Int,
         rows: Range<Int>, panels: Range<Int>, clamp: ActivationClamp
     ) {
-        vk_gemm_run(
-            shape, data.floats, a, aStride, c, cStride, rows.lowerBound, rows.upperBound,
-            panels.lowerBound, panels.upperBound, clamp.lower, clamp.upper)
+        if skipsZeroSteps {
+            vk_gemm_run_skipping_zeros(
+                shape, data.floats, a, aStride, c, cStride, rows.lowerBound, rows.upperBound,
+                panels.lowerBound, panels.upperBound, clamp.lower, clamp.upper)
+        } else {
+            vk_gemm_run(
+                shape, data.floats, a, aStride, c, cStride, rows.lowerBound, rows.upperBound,
+                panels.lowerBound, panels.upperBound, clamp.lower, clamp.upper)
+        }
         applyFunction(of: clamp, to: c, cStride: cStride, rows: rows, panels: panels)
     }
 

@@ -15,7 +15,7 @@ struct PointwiseWeights {
     /// `n` rows of `k` weights, their bias and the activation after them.
     init(
         filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?, n: Int, k: Int, clamp: ActivationClamp,
-        instructionSet: InstructionSet, placeholder: UnsafeMutablePointer<Float>
+        instructionSet: InstructionSet, placeholder: UnsafeMutablePointer<Float>, skippingZeroSteps: Bool = false
     ) {
         self.clamp = clamp
         // The sparse kernel's own input and output are not used by `multiply`.
@@ -26,7 +26,10 @@ struct PointwiseWeights {
         {
             weights = .sparse(sparse)
         } else {
-            weights = .dense(PackedWeights(weights: filter, bias: bias, n: n, k: k, instructionSet: instructionSet))
+            weights = .dense(
+                PackedWeights(
+                    weights: filter, bias: bias, n: n, k: k, instructionSet: instructionSet,
+                    skippingZeroSteps: skippingZeroSteps))
         }
     }
 

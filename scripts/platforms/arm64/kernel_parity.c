@@ -290,6 +290,12 @@ static void test_gemm(size_t cases) {
         float lo, hi;
         random_clamp(&lo, &hi);
         float *ref = NULL;
+        // The input with about half its columns ±0 in every row (for vk_gemm_run_skipping_zeros).
+        float *zeroed = xalloc(m * as * sizeof(float));
+        memcpy(zeroed, a, m * as * sizeof(float));
+        for (size_t kk = 0; kk < k; kk++)
+            if (rng_next() % 2)
+                for (size_t r = 0; r < m; r++) zeroed[r * as + kk] = r % 2 ? 0.0f : -0.0f;
         for (size_t i = 0; i < isa_count; i++) {
             vk_gemm_shape shape = {isas[i], n, k};
             float *packed = xalloc(vk_gemm_packed_count(shape) * sizeof(float));
@@ -316,6 +322,14 @@ static void test_gemm(size_t cases) {
                 memcpy(dense_split + r * n, split + r * cs, n * sizeof(float));
             }
             compare_f32(stat_get("gemm-split-vs-whole"), dense, dense_split, m * n);
+            // vk_gemm_run_skipping_zeros on the input with about half its columns zero in every
+            // row: the steps it leaves out must not change a bit (the bias is never -0).
+            float *full = out_buffer(m * cs), *skipped = out_buffer(m * cs);
+            vk_gemm_run(shape, packed, zeroed, as, full, cs, 0, m, 0, panels, lo, hi);
+            vk_gemm_run_skipping_zeros(shape, packed, zeroed, as, skipped, cs, 0, m, 0, panels, lo, hi);
+            compare_f32(stat_get("gemm-skipping-zeros-vs-full"), full, skipped, m * cs);
+            free(full);
+            free(skipped);
             if (i == 0) {
                 ref = dense;
                 digest_f32(s, dense, m * n);
@@ -330,6 +344,7 @@ static void test_gemm(size_t cases) {
         }
         free(ref);
         free(a);
+        free(zeroed);
         free(w);
         free(bias);
     }

@@ -1,0 +1,135 @@
+import CVisionKernels
+import ModelFile
+import TestSupport
+import Testing
+
+@testable import Inference
+
+/// `vk_gemm_run_skipping_zeros`, which leaves out the steps at which every row of a tile reads
+/// ±0 (the 1×1 convolutions after a RELU), against `vk_gemm_run` on every build this CPU runs.
+@Suite struct ZeroStepSkippingTests {
+    static let instructionSets = InstructionSet.all.filter(\.isSupported)
+
+    /// `m` rows of `k` inputs in which, per tile of `tileRows` rows, about half the columns are ±0
+    /// in every row; a few lone zeros, denormals and one NaN elsewhere.
+    private func zeroColumnInput(m: Int, k: Int, tileRows: Int, seed: UInt64) -> [Float] {
+        var a = RandomInput.fullMantissaValues(seed: seed, count: m * k, low: -1, high: 1)
+        let picks = RandomInput.values(seed: seed + 1, count: m * k, low: 0, high: 1)
+        for tile in stride(from: 0, to: m, by: tileRows) {
+            for column in 0..<k where picks[tile * k + column] < 0.5 {
+                for row in tile..<min(m, tile + tileRows) {
+                    a[row * k + column] = row % 3 == 0 ? -0.0 : 0
+                }
+            }
+        }
+        for i in stride(from: 7, to: m * k, by: 13) { a[i] = 0 }
+        for i in stride(from: 11, to: m * k, by: 29) { a[i] = Float.leastNonzeroMagnitude * Float(i % 5 + 1) }
+        if m * k > 40 { a[40] = .nan }
+        return a
+    }
+
+    @Test(arguments: instructionSets)
+    func skippingZeroStepsGivesTheFullProductsBits(_ isa: InstructionSet) {
+        let h = KernelHarness()
+        let tileRows = vk_gemm_tile_rows(isa.isa)
+        // Every panel width (8, 16, 24, 32 and their mixes), k below, at and above a vector's
+        // lanes and not a multiple of them, partial last tiles; k = 5000 exceeds the step list
+        // (VK_SKIP_MAX_K) and runs whole.
+        for (m, k, n) in [
+            (8, 3, 8), (16, 37, 16), (20, 144, 24), (33, 200, 40), (49, 1152, 192), (24, 480, 80), (13, 16, 70),
+            (64, 96, 112), (9, 5000, 32),
+        ] {
+            let a = zeroColumnInput(m: m, k: k, tileRows: tileRows, seed: UInt64(m * 100 + k))
+            let w = RandomInput.fullMantissaValues(seed: UInt64(n * 3 + k), count: n * k, low: -1, high: 1)
+            let bias = RandomInput.values(seed: UInt64(n), count: n, low: -1, high: 1)
+            let weights = PackedWeights(
+                weights: h.buffer(w), bias: h.buffer(bias), n: n, k: k, instructionSet: isa, skippingZeroSteps: true)
+            #expect(weights.skipsZeroSteps)
+            let full = h.output(m * n)
+            let skipped = h.output(m * n)
+            let panels = weights.panelCount
+            vk_gemm_run(weights.shape, weights.data.floats, h.buffer(a), k, full, n, 0, m, 0, panels, -6, 6)
+            vk_gemm_run_skipping_zeros(
+                weights.shape, weights.data.floats, h.buffer(a), k, skipped, n, 0, m, 0, panels, -6, 6)
+            var differences = 0
+            for i in 0..<(m * n) where full[i].bitPattern != skipped[i].bitPattern { differences += 1 }
+            #expect(differences == 0, "\(isa) m \(m) k \(k) n \(n): \(differences) outputs differ")
+            #expect(skipped[m * n].isNaN, "\(isa) m \(m) k \(k) n \(n): wrote past the end")
+        }
+    }
+
+    /// A bias of -0 over a tile whose inputs are all zero: the full product adds +0 products and
+    /// ends at +0, the skipping one keeps the -0. So the kernel does leave steps out, and
+    /// ``PackedWeights`` must not let it for such a bias, nor for weights that are not finite.
+    @Test(arguments: instructionSets)
+    func packedWeightsSkipOnlyWhereTheBitsStayTheSame(_ isa: InstructionSet) {
+        let h = KernelHarness()
+        let (m, k, n) = (2 * vk_gemm_tile_rows(isa.isa), 20, 16)
+        // The first tile reads 0.5 in its first row, column 3; the second tile only zeros.
+        var a = [Float](repeating: 0, count: m * k)
+        a[3] = 0.5
+        let w = [Float](repeating: 0.25, count: n * k)
+        let bias = [Float](repeating: -0.0, count: n)
+        let weights = PackedWeights(
+            weights: h.buffer(w), bias: h.buffer(bias), n: n, k: k, instructionSet: isa, skippingZeroSteps: true)
+        #expect(!weights.skipsZeroSteps)
+        let skipped = h.output(m * n)
+        vk_gemm_run_skipping_zeros(
+            weights.shape, weights.data.floats, h.buffer(a), k, skipped, n, 0, m, 0, weights.panelCount, -.infinity,
+            .infinity)
+        // Row 0 reads 0.5 once: -0 + 0.5·0.25. Its tile's other rows add +0 at step 3 (listed for
+        // row 0) and end at +0. The second tile's rows read only zeros: every sum of the full
+        // product is -0 + (+0) = +0, and the skipping kernel, left with no step, keeps -0.
+        let last = (m - 1) * n
+        #expect(skipped[0] == 0.125)
+        #expect(skipped[n].sign == .plus && skipped[n] == 0)
+        #expect(skipped[last].sign == .minus && skipped[last] == 0, "\(isa): no step was left out")
+        let full = h.output(m * n)
+        weights.run(
+            a: h.buffer(a), aStride: k, c: full, cStride: n, rows: 0..<m, panels: 0..<weights.panelCount,
+            clamp: .identity)
+        #expect(full[last].sign == .plus && full[last] == 0)
+
+        let positiveBias = [Float](repeating: 0, count: n)
+        for bad in [Float.infinity, -.infinity, .nan] {
+            var w = w
+            w[5] = bad
+            let weights = PackedWeights(
+                weights: h.buffer(w), bias: h.buffer(positiveBias), n: n, k: k, instructionSet: isa,
+                skippingZeroSteps: true)
+            #expect(!weights.skipsZeroSteps, "\(isa): skips with a weight \(bad)")
+        }
+        let fine = PackedWeights(
+            weights: h.buffer(w), bias: nil, n: n, k: k, instructionSet: isa, skippingZeroSteps: true)
+        #expect(fine.skipsZeroSteps)
+    }
+
+    /// In the hand landmark model, the products that skip are the 1×1 convolutions that read a
+    /// RELU's output and have 64 or more output channels — the projections of the blocks from
+    /// 14 × 14 on, standalone (after depthwise layers with small outputs: 7) and fused after their
+    /// depthwise stage (3) — and no expansion (whose input is a residual sum).
+    @Test func skipsZeroStepsInTheWideProductsAfterReLUsOfTheHandLandmarkModel() throws {
+        guard let path = SharedData.path("models/hand_landmarker.task") else {
+            print("skipping: ../shared/models/hand_landmarker.task is absent")
+            return
+        }
+        let model = try ModelContainer(contentsOfFile: path).model(named: "hand_landmarks_detector.tflite")
+        let interpreter = try Interpreter(model: model, options: InterpreterOptions(threadCount: 1))
+        var standalone = 0
+        var fused = 0
+        for kernel in interpreter.kernels {
+            if let conv = kernel as? Conv2DKernel, conv.weights.skipsZeroSteps {
+                #expect(conv.weights.n >= PackedWeights.minimumSkippingColumns)
+                standalone += 1
+            }
+            if let stages = kernel as? DepthwisePointwiseKernel, case .dense(let weights) = stages.pointwise.weights,
+                weights.skipsZeroSteps
+            {
+                #expect(stages.depthwise.clamp.lower == 0)
+                fused += 1
+            }
+        }
+        #expect(standalone == 7)
+        #expect(fused == 3)
+    }
+}
