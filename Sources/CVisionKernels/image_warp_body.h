@@ -219,6 +219,17 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(warp_group)(const vk
             return;
         }
     }
+    if (count == 8 && p->zero_border) {
+        // Every lane's four neighbours outside the image (the padding of a letterbox): zeros, as
+        // warp_sample1 gives them, without reading.
+        const vi last_x = (vi)(int32_t)(p->width - 1), last_y = (vi)(int32_t)(p->height - 1);
+        const vi outside = (sx > last_x) | (sx + 1 < 0) | (sy > last_y) | (sy + 1 < 0);
+        if (__builtin_reduce_and(outside) != 0) {
+            const vi zero = 0;
+            VK_SUFFIX(warp_store8)(p, index, &zero, &zero, &zero);
+            return;
+        }
+    }
     if (count == 8) {
         // A neighbour outside the image, a word past the bitmap's end or pixels not 3 or 4 bytes
         // apart: each neighbour's pixel read on its own, clamped into the image (replicate) or

@@ -108,6 +108,14 @@ static void run_pool(void *p) {
     vk_avg_pool(s->isa, &s->g, s->out, 0, 1, 1, -1e30f, 1e30f);
 }
 
+// The palm detector's input: business-person.png's size (958 x 1358 RGB, pseudo-random bytes)
+// letterboxed into 192 x 192 floats with a zero border (29 % of the tensor is padding).
+typedef struct { vk_isa isa; vk_warp w; } warp_state;
+static void run_warp(void *p) {
+    warp_state *s = p;
+    vk_warp_rows(s->isa, &s->w, 0, s->w.tensor_height);
+}
+
 int main(int argc, char **argv) {
     const int rounds = argc > 1 ? atoi(argv[1]) : 1;
     const vk_isa isas[] = {VK_ISA_AVX512, VK_ISA_AVX2};
@@ -152,6 +160,14 @@ int main(int argc, char **argv) {
         vk_gemm_pack(projection.shape, pw, pb, projection.packed);
         projection.a = filled(49 * 1152, 14), projection.c = filled(49 * 192, 15);
 
+        warp_state letterbox = {isa, {0}};
+        uint8_t *image = malloc(958 * 1358 * 3);
+        for (size_t i = 0; i < 958 * 1358 * 3; i++) image[i] = (uint8_t)((i * 2654435761u) >> 24);
+        const double scale = 1358.0 / 192;
+        letterbox.w = (vk_warp){image, 958 * 1358 * 3, 958, 1358, 0, 3, 958 * 3, 0, 1, 2, 1,
+                                {scale, 0, -200, 0, scale, 0, 0, 0, 1}, 192, 192, filled(192 * 192 * 3, 16), NULL,
+                                1.0f / 255, 0};
+
         pool_state pool = {isa, {filled(128 * 128 * 16, 10), 128, 128, 16, 1, 1, 128, 128, 1, 1, 1, 1, 0, 0}, {0}};
         pool_state se = {isa, {filled(16 * 16 * 96, 11), 16, 16, 96, 1, 1, 16, 16, 1, 1, 1, 1, 0, 0}, {0}};
 
@@ -167,6 +183,7 @@ int main(int argc, char **argv) {
                    cold_median(run_gemm_panels, &projection, (warm_range){projection.a, 49 * 1152}));
             printf("avgpool-whole-128x128x16 %s %.4f\n", name, best_of_five(run_pool, &pool));
             printf("avgpool-whole-16x16x96 %s %.4f\n", name, best_of_five(run_pool, &se));
+            printf("warp-letterbox-958x1358-192 %s %.4f\n", name, best_of_five(run_warp, &letterbox));
         }
     }
     return 0;
