@@ -192,48 +192,30 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(copy_tail)(float *ds
         VK_UK_FINISH(R, T, L, NV, NH, LD, ST, MX, MN)                                                                  \
     }
 
+// MAKE(name, R, T, L, NV, NH, LD, ST, MX, MN) for every panel width W (32, 24, 16, 8), named
+// KIND_wW_rR: each width's vector types and counts.
+#if VK_LANES == 16
+#define VK_EACH_PANEL_WIDTH(MAKE, KIND, R)                                                                             \
+    MAKE(VK_SUFFIX(KIND##_w32_r##R), R, vk_v, 16, 2, 0, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)                             \
+    MAKE(VK_SUFFIX(KIND##_w24_r##R), R, vk_v, 16, 1, 1, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)                             \
+    MAKE(VK_SUFFIX(KIND##_w16_r##R), R, vk_v, 16, 1, 0, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)                             \
+    MAKE(VK_SUFFIX(KIND##_w8_r##R), R, vk_h, 8, 1, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
+#else
+#define VK_EACH_PANEL_WIDTH(MAKE, KIND, R)                                                                             \
+    MAKE(VK_SUFFIX(KIND##_w32_r##R), R, vk_h, 8, 4, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)                          \
+    MAKE(VK_SUFFIX(KIND##_w24_r##R), R, vk_h, 8, 3, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)                          \
+    MAKE(VK_SUFFIX(KIND##_w16_r##R), R, vk_h, 8, 2, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)                          \
+    MAKE(VK_SUFFIX(KIND##_w8_r##R), R, vk_h, 8, 1, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
+#endif
 // Every panel width's direct and indirect micro-kernels for R rows, suffixed _r##R: the whole
 // tiles (R = VK_MR) and the partial last tiles of a range (R = 4, 2, 1), which then compute
-// only as many rows as they store, or at most twice as many.
-#if VK_LANES == 16
-#define VK_GEMM_UKERNELS_(R)                                                                                           \
-    VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w32_r##R), R, vk_v, 16, 2, 0, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)                    \
-    VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w24_r##R), R, vk_v, 16, 1, 1, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)                    \
-    VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w16_r##R), R, vk_v, 16, 1, 0, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)                    \
-    VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w8_r##R), R, vk_h, 8, 1, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)                  \
-    VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w32_r##R), R, vk_v, 16, 2, 0, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)                  \
-    VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w24_r##R), R, vk_v, 16, 1, 1, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)                  \
-    VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w16_r##R), R, vk_v, 16, 1, 0, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)                  \
-    VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w8_r##R), R, vk_h, 8, 1, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
-#else
-#define VK_GEMM_UKERNELS_(R)                                                                                           \
-    VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w32_r##R), R, vk_h, 8, 4, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)                 \
-    VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w24_r##R), R, vk_h, 8, 3, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)                 \
-    VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w16_r##R), R, vk_h, 8, 2, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)                 \
-    VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w8_r##R), R, vk_h, 8, 1, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)                  \
-    VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w32_r##R), R, vk_h, 8, 4, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)               \
-    VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w24_r##R), R, vk_h, 8, 3, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)               \
-    VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w16_r##R), R, vk_h, 8, 2, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)               \
-    VK_IGEMM_UKERNEL(VK_SUFFIX(igemm_w8_r##R), R, vk_h, 8, 1, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
-#endif
-// Expands R (VK_MR) before it is pasted into the names.
-#define VK_GEMM_UKERNELS(R) VK_GEMM_UKERNELS_(R)
+// only as many rows as they store, or at most twice as many. The step-list kernels (skip_*) are
+// for whole tiles only. These macros expand R (VK_MR) before it is pasted into the names.
+#define VK_GEMM_UKERNELS(R)                                                                                            \
+    VK_EACH_PANEL_WIDTH(VK_GEMM_UKERNEL, gemm, R)                                                                      \
+    VK_EACH_PANEL_WIDTH(VK_IGEMM_UKERNEL, igemm, R)
+#define VK_SKIP_UKERNELS(R) VK_EACH_PANEL_WIDTH(VK_SKIP_UKERNEL, skip, R)
 VK_GEMM_UKERNELS(VK_MR)
-// The k-step-list micro-kernels of whole tiles, every panel width (skip_w##W).
-#if VK_LANES == 16
-#define VK_SKIP_UKERNELS_(R)                                                                                           \
-    VK_SKIP_UKERNEL(VK_SUFFIX(skip_w32_r##R), R, vk_v, 16, 2, 0, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)                    \
-    VK_SKIP_UKERNEL(VK_SUFFIX(skip_w24_r##R), R, vk_v, 16, 1, 1, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)                    \
-    VK_SKIP_UKERNEL(VK_SUFFIX(skip_w16_r##R), R, vk_v, 16, 1, 0, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)                    \
-    VK_SKIP_UKERNEL(VK_SUFFIX(skip_w8_r##R), R, vk_h, 8, 1, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
-#else
-#define VK_SKIP_UKERNELS_(R)                                                                                           \
-    VK_SKIP_UKERNEL(VK_SUFFIX(skip_w32_r##R), R, vk_h, 8, 4, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)                 \
-    VK_SKIP_UKERNEL(VK_SUFFIX(skip_w24_r##R), R, vk_h, 8, 3, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)                 \
-    VK_SKIP_UKERNEL(VK_SUFFIX(skip_w16_r##R), R, vk_h, 8, 2, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)                 \
-    VK_SKIP_UKERNEL(VK_SUFFIX(skip_w8_r##R), R, vk_h, 8, 1, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
-#endif
-#define VK_SKIP_UKERNELS(R) VK_SKIP_UKERNELS_(R)
 VK_SKIP_UKERNELS(VK_MR)
 #if VK_MR > 4
 VK_GEMM_UKERNELS(4)
@@ -407,15 +389,6 @@ static inline size_t VK_SUFFIX(nonzero_steps)(const float *a, size_t as, size_t 
     return count;
 }
 
-#define VK_CALL_SKIP_(R, width, ARGS)                                                                                  \
-    switch (width) {                                                                                                   \
-    case 32: VK_SUFFIX(skip_w32_r##R) ARGS; break;                                                                     \
-    case 24: VK_SUFFIX(skip_w24_r##R) ARGS; break;                                                                     \
-    case 16: VK_SUFFIX(skip_w16_r##R) ARGS; break;                                                                     \
-    default: VK_SUFFIX(skip_w8_r##R) ARGS; break;                                                                      \
-    }
-#define VK_CALL_SKIP(R, width, ARGS) VK_CALL_SKIP_(R, width, ARGS)
-
 static inline __attribute__((always_inline)) void VK_SUFFIX(gemm_rows)(vk_gemm_shape shape, const float *packed,
                                                                        const float *a, size_t a_stride, float *c,
                                                                        size_t c_stride, size_t row_begin,
@@ -432,7 +405,8 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(gemm_rows)(vk_gemm_s
             size_t nc = shape.n - panel.column < panel.width ? shape.n - panel.column : panel.width;
             const float *w = packed + panel.offset;
             if (count < shape.k)
-                VK_CALL_SKIP(VK_MR, panel.width, (mr, ks, count, ar, a_stride, w, cr + panel.column, c_stride, nc, lo, hi))
+                VK_CALL_WIDTH(skip, VK_MR, panel.width,
+                              (mr, ks, count, ar, a_stride, w, cr + panel.column, c_stride, nc, lo, hi))
             else
                 VK_CALL_TILE(gemm, mr, panel.width,
                              (mr, shape.k, ar, a_stride, w, cr + panel.column, c_stride, nc, lo, hi))

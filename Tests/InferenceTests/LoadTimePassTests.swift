@@ -76,11 +76,7 @@ import Testing
     }
 
     @Test func foldsSparseAndHalfWeightsOfThePoseDetector() throws {
-        guard let path = SharedData.path("models/pose_landmarker_lite.task") else {
-            print("skipping: ../shared/models/pose_landmarker_lite.task is absent")
-            return
-        }
-        let model = try ModelContainer(contentsOfFile: path).model(named: "pose_detector.tflite")
+        guard let model = try sharedModel("pose_landmarker_lite.task", member: "pose_detector.tflite") else { return }
         let interpreter = try Interpreter(model: model, options: InterpreterOptions(threadCount: 1))
         // 291 operators: 144 DEQUANTIZE and 38 DENSIFY fold away, 6 RESHAPEs become aliases,
         // 8 spatial zero PADs fold into the convolutions that read them, the 15 residual ADDs
@@ -93,11 +89,7 @@ import Testing
     }
 
     @Test func fusesPadsPReLUsResidualAddsAndDepthwiseStagesOfThePalmDetector() throws {
-        guard let path = SharedData.path("models/hand_landmarker.task") else {
-            print("skipping: ../shared/models/hand_landmarker.task is absent")
-            return
-        }
-        let model = try ModelContainer(contentsOfFile: path).model(named: "hand_detector.tflite")
+        guard let model = try sharedModel("hand_landmarker.task", member: "hand_detector.tflite") else { return }
         let interpreter = try Interpreter(model: model, options: InterpreterOptions(threadCount: 1))
         // 272 operators: 133 DEQUANTIZE fold away, 4 RESHAPEs become aliases, the 31 PRELUs run
         // in the store step of the CONV_2D or ADD before them, the 3 channel PADs inside ADDs,
@@ -107,11 +99,7 @@ import Testing
     }
 
     @Test func fusesReLUsIntoTheOperatorsThatWriteTheirInputInBlazeFace() throws {
-        guard let path = SharedData.path("models/blaze_face_short_range.tflite") else {
-            print("skipping: ../shared/models/blaze_face_short_range.tflite is absent")
-            return
-        }
-        let model = try ModelContainer(contentsOfFile: path).model(named: nil)
+        guard let model = try sharedModel("blaze_face_short_range.tflite") else { return }
         let interpreter = try Interpreter(model: model, options: InterpreterOptions(threadCount: 1))
         // 164 operators: 74 DEQUANTIZE fold away, 4 RESHAPEs become aliases, the 11 channel PADs
         // run inside ADDs, the 16 residual ADDs in the convolutions that write one of their
@@ -122,11 +110,7 @@ import Testing
     }
 
     @Test func fusesHardSwishesAndDepthwiseResidualAddsOfTheSelfieSegmenter() throws {
-        guard let path = SharedData.path("models/selfie_segmenter.tflite") else {
-            print("skipping: ../shared/models/selfie_segmenter.tflite is absent")
-            return
-        }
-        let model = try ModelContainer(contentsOfFile: path).model(named: nil)
+        guard let model = try sharedModel("selfie_segmenter.tflite") else { return }
         let interpreter = try Interpreter(model: model, options: InterpreterOptions(threadCount: 1))
         // 246 operators: 110 DEQUANTIZE fold away, the 22 RELUs and the 11 HARD_SWISHes run in
         // the convolution before them, 5 residual ADDs in the CONV_2D and 3 in the
@@ -236,11 +220,9 @@ import Testing
     }
 
     @Test func fusesTheWholeInvertedResidualBlockWithTheWidestMiddleInTheHandLandmarkModel() throws {
-        guard let path = SharedData.path("models/hand_landmarker.task") else {
-            print("skipping: ../shared/models/hand_landmarker.task is absent")
+        guard let model = try sharedModel("hand_landmarker.task", member: "hand_landmarks_detector.tflite") else {
             return
         }
-        let model = try ModelContainer(contentsOfFile: path).model(named: "hand_landmarks_detector.tflite")
         let interpreter = try Interpreter(model: model, options: InterpreterOptions(threadCount: 1))
         // The 112×112 block (#11 → #14 → #17): its expansion's 3.2 MB output is computed band by
         // band inside the projection, with the depthwise convolution. The 56×56 and 28×28 blocks
@@ -350,11 +332,9 @@ import Testing
     }
 
     @Test func rejectsWrongInputSizeAndIndices() throws {
-        guard let path = SharedData.path("models/hand_landmarker.task") else {
-            print("skipping: ../shared/models/hand_landmarker.task is absent")
+        guard let model = try sharedModel("hand_landmarker.task", member: "hand_landmarks_detector.tflite") else {
             return
         }
-        let model = try ModelContainer(contentsOfFile: path).model(named: "hand_landmarks_detector.tflite")
         let interpreter = try Interpreter(model: model, options: InterpreterOptions(threadCount: 1))
         #expect(throws: InferenceError.self) { try interpreter.copyInput(0, from: [1, 2, 3]) }
         #expect(throws: InferenceError.tensorIndexOutOfRange(kind: "input", index: 1, count: 1)) {

@@ -109,11 +109,9 @@ import Testing
     /// 14 × 14 on, standalone (after depthwise layers with small outputs: 7) and fused after their
     /// depthwise stage (3) — and no expansion (whose input is a residual sum).
     @Test func skipsZeroStepsInTheWideProductsAfterReLUsOfTheHandLandmarkModel() throws {
-        guard let path = SharedData.path("models/hand_landmarker.task") else {
-            print("skipping: ../shared/models/hand_landmarker.task is absent")
+        guard let model = try sharedModel("hand_landmarker.task", member: "hand_landmarks_detector.tflite") else {
             return
         }
-        let model = try ModelContainer(contentsOfFile: path).model(named: "hand_landmarks_detector.tflite")
         let interpreter = try Interpreter(model: model, options: InterpreterOptions(threadCount: 1))
         var standalone = 0
         var fused = 0
