@@ -48,6 +48,24 @@ VK_DECLARE(avx512)
 VK_DECLARE(neon)
 #endif
 
+// Calls the build of `name` for `isa` (the portable one for any other) and returns.
+#if defined(__x86_64__) || defined(_M_X64)
+#define VK_DISPATCH(isa, name, ...)                                               \
+    switch (isa) {                                                                \
+    case VK_ISA_AVX512: name##_avx512(__VA_ARGS__); return;                       \
+    case VK_ISA_AVX2: name##_avx2(__VA_ARGS__); return;                           \
+    default: name##_portable(__VA_ARGS__); return;                                \
+    }
+#elif defined(__aarch64__)
+#define VK_DISPATCH(isa, name, ...)                                               \
+    switch (isa) {                                                                \
+    case VK_ISA_NEON: name##_neon(__VA_ARGS__); return;                           \
+    default: name##_portable(__VA_ARGS__); return;                                \
+    }
+#else
+#define VK_DISPATCH(isa, name, ...) name##_portable(__VA_ARGS__);
+#endif
+
 int vk_isa_is_supported(vk_isa isa) {
     switch (isa) {
     case VK_ISA_PORTABLE: return 1;
@@ -134,51 +152,15 @@ void vk_gemm_pack(vk_gemm_shape shape, const float *weights, const float *bias, 
 void vk_gemm_run(vk_gemm_shape shape, const float *packed, const float *a, size_t a_stride, float *c,
                  size_t c_stride, size_t row_begin, size_t row_end, size_t panel_begin, size_t panel_end,
                  float lo, float hi) {
-    switch (shape.isa) {
-#if defined(__x86_64__) || defined(_M_X64)
-    case VK_ISA_AVX512:
-        vk_gemm_run_avx512(shape, packed, a, a_stride, c, c_stride, row_begin, row_end, panel_begin, panel_end, lo, hi);
-        return;
-    case VK_ISA_AVX2:
-        vk_gemm_run_avx2(shape, packed, a, a_stride, c, c_stride, row_begin, row_end, panel_begin, panel_end, lo, hi);
-        return;
-#endif
-#if defined(__aarch64__)
-    case VK_ISA_NEON:
-        vk_gemm_run_neon(shape, packed, a, a_stride, c, c_stride, row_begin, row_end, panel_begin, panel_end, lo, hi);
-        return;
-#endif
-    default:
-        vk_gemm_run_portable(shape, packed, a, a_stride, c, c_stride, row_begin, row_end, panel_begin, panel_end, lo, hi);
-        return;
-    }
+    VK_DISPATCH(shape.isa, vk_gemm_run, shape, packed, a, a_stride, c, c_stride, row_begin, row_end, panel_begin,
+                panel_end, lo, hi)
 }
 
 void vk_gemm_run_skipping_zeros(vk_gemm_shape shape, const float *packed, const float *a, size_t a_stride, float *c,
                                 size_t c_stride, size_t row_begin, size_t row_end, size_t panel_begin,
                                 size_t panel_end, float lo, float hi) {
-    switch (shape.isa) {
-#if defined(__x86_64__) || defined(_M_X64)
-    case VK_ISA_AVX512:
-        vk_gemm_run_skipping_zeros_avx512(shape, packed, a, a_stride, c, c_stride, row_begin, row_end, panel_begin,
-                                          panel_end, lo, hi);
-        return;
-    case VK_ISA_AVX2:
-        vk_gemm_run_skipping_zeros_avx2(shape, packed, a, a_stride, c, c_stride, row_begin, row_end, panel_begin,
-                                        panel_end, lo, hi);
-        return;
-#endif
-#if defined(__aarch64__)
-    case VK_ISA_NEON:
-        vk_gemm_run_skipping_zeros_neon(shape, packed, a, a_stride, c, c_stride, row_begin, row_end, panel_begin,
-                                        panel_end, lo, hi);
-        return;
-#endif
-    default:
-        vk_gemm_run_skipping_zeros_portable(shape, packed, a, a_stride, c, c_stride, row_begin, row_end, panel_begin,
-                                            panel_end, lo, hi);
-        return;
-    }
+    VK_DISPATCH(shape.isa, vk_gemm_run_skipping_zeros, shape, packed, a, a_stride, c, c_stride, row_begin, row_end,
+                panel_begin, panel_end, lo, hi)
 }
 
 // MARK: Convolution patches
@@ -257,23 +239,6 @@ void vk_dwconv_run_channels(const vk_dwconv *conv, size_t row_begin, size_t row_
 }
 
 // MARK: Element-wise and pooling
-
-#if defined(__x86_64__) || defined(_M_X64)
-#define VK_DISPATCH(isa, name, ...)                                               \
-    switch (isa) {                                                                \
-    case VK_ISA_AVX512: name##_avx512(__VA_ARGS__); return;                       \
-    case VK_ISA_AVX2: name##_avx2(__VA_ARGS__); return;                           \
-    default: name##_portable(__VA_ARGS__); return;                                \
-    }
-#elif defined(__aarch64__)
-#define VK_DISPATCH(isa, name, ...)                                               \
-    switch (isa) {                                                                \
-    case VK_ISA_NEON: name##_neon(__VA_ARGS__); return;                           \
-    default: name##_portable(__VA_ARGS__); return;                                \
-    }
-#else
-#define VK_DISPATCH(isa, name, ...) name##_portable(__VA_ARGS__);
-#endif
 
 void vk_add_pixels(vk_isa isa, const float *a, const float *b, size_t b_channels, float *out, size_t pixels,
                    size_t channels, float lo, float hi, const float *alpha) {
