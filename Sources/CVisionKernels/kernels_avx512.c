@@ -16,6 +16,10 @@ typedef float vk_h __attribute__((ext_vector_type(8)));
 #define VK_MIN(bound, x) ((vk_v)_mm512_min_ps((__m512)(bound), (__m512)(x)))
 #define VK_MAXH(bound, x) ((vk_h)_mm256_max_ps((__m256)(bound), (__m256)(x)))
 #define VK_MINH(bound, x) ((vk_h)_mm256_min_ps((__m256)(bound), (__m256)(x)))
+// The first n (0...16) lanes of a vector at p, zero beyond (masked: nothing past them is read
+// or written).
+#define VK_MASK_LOAD(p, n) ((vk_v)_mm512_maskz_loadu_ps((__mmask16)((1u << (n)) - 1u), (p)))
+#define VK_MASK_STORE(p, v, n) _mm512_mask_storeu_ps((p), (__mmask16)((1u << (n)) - 1u), (__m512)(v))
 // XNNPACK's AVX-512 reciprocal square root estimate (14 bits).
 #define VK_RSQRT_ESTIMATE(x) ((vk_v)_mm512_rsqrt14_ps((__m512)(x)))
 // A lane-wise lookup in a 32-float table (two registers, one two-source permute).

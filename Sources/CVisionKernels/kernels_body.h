@@ -772,20 +772,85 @@ void VK_SUFFIX(vk_conv_dot)(const vk_conv_geometry *g, const float *filter, cons
 
 // MARK: Element-wise
 
-// Channels [0, C) of one pixel: out = prelu(clamp(a + b)), b zero beyond `bc` channels (a
-// channel PAD folded in), prelu skipped when `alpha` is NULL.
-#define VK_ADD_BODY(T, L, LOAD, STORE, MAXF, MINF)                                                   \
-    for (; c + L <= C; c += L) {                                                                     \
-        T x = LOAD(a + c);                                                                           \
-        if (c + L <= bc) x = x + LOAD(b + c);                                                        \
-        else if (c < bc) { T y = (T)(0.0f); for (size_t l = 0; l < bc - c; l++) y[l] = b[c + l]; x = x + y; } \
-        x = MINF((T)(hi), MAXF((T)(lo), x));                                                         \
-        if (alpha) {                                                                                 \
-            T s = x * LOAD(alpha + c);                                                               \
-            x = x >= (T)(0.0f) ? x : s;                                                              \
+// Channels [c, END) of every pixel, L at a time while they fit, each vector position over all
+// the pixels (strides C and bc): out = prelu(clamp(a + y)) with y = b[c] below `bc` and +0 from
+// it on (a channel PAD folded in: -0 + +0 is +0, as the padded ADD gives), prelu skipped when
+// `alpha` is NULL.
+#define VK_ADD_RANGE(T, L, LOAD, STORE, MAXF, MINF, END, WITH_B)                                     \
+    for (; c + L <= (END); c += L) {                                                                 \
+        const T slope = alpha ? LOAD(alpha + c) : (T)(0.0f);                                         \
+        for (size_t p = 0; p < pixels; p++) {                                                        \
+            T x = LOAD(a + p * C + c) + ((WITH_B) ? LOAD(b + p * bc + c) : (T)(0.0f));              \
+            x = MINF((T)(hi), MAXF((T)(lo), x));                                                     \
+            if (alpha) {                                                                             \
+                T s = x * slope;                                                                     \
+                x = x >= (T)(0.0f) ? x : s;                                                          \
+            }                                                                                        \
+            STORE(out + p * C + c, x);                                                               \
         }                                                                                            \
-        STORE(out + c, x);                                                                           \
     }
+
+// Channels [c, END) in vectors of every width, then single floats.
+#if VK_LANES == 16
+#define VK_ADD_HALF_RANGE(END, WITH_B) VK_ADD_RANGE(vk_h, 8, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH, END, WITH_B)
+#else
+#define VK_ADD_HALF_RANGE(END, WITH_B)
+#endif
+#define VK_ADD_CHANNELS(END, WITH_B)                                                                 \
+    VK_ADD_RANGE(vk_v, VK_LANES, VK_LOAD, VK_STORE, VK_MAX, VK_MIN, END, WITH_B)                     \
+    VK_ADD_HALF_RANGE(END, WITH_B)                                                                   \
+    VK_ADD_RANGE(VK_SUFFIX(vk_q), 4, VK_LOADQ, VK_STOREQ, VK_SELMAX, VK_SELMIN, END, WITH_B)         \
+    for (; c < (END); c++) {                                                                         \
+        for (size_t p = 0; p < pixels; p++) {                                                        \
+            float x = a[p * C + c] + ((WITH_B) ? b[p * bc + c] : 0.0f);                              \
+            x = VK_SELMIN(hi, VK_SELMAX(lo, x));                                                     \
+            if (alpha && x < 0.0f) x = x * alpha[c];                                                 \
+            out[p * C + c] = x;                                                                      \
+        }                                                                                            \
+    }
+
+// Pixels of different widths (the residual's `bc` channels, then zeros up to C), or with
+// per-channel slopes: the channels the residual has, then the rest, each range from its own
+// first channel in the widest vectors that fit, each vector position over all the pixels.
+static inline __attribute__((always_inline)) void VK_SUFFIX(add_pixels_by_channel)(
+    const float *a, const float *b, size_t bc, float *out, size_t pixels, size_t C, float lo, float hi,
+    const float *alpha) {
+    const size_t shared = bc < C ? bc : C;
+    size_t c = 0;
+    VK_ADD_CHANNELS(shared, 1)
+    VK_ADD_CHANNELS(C, 0)
+}
+
+#ifdef VK_MASK_LOAD
+// The same with masked vectors (an instruction set that has them): each vector position of the
+// pixels is one vector, its lanes past C left alone and the residual's past `bc` read as +0.
+static inline __attribute__((always_inline)) void VK_SUFFIX(add_pixels_masked)(
+    const float *a, const float *b, size_t bc, float *out, size_t pixels, size_t C, float lo, float hi,
+    const float *alpha) {
+    const vk_v vlo = (vk_v)(lo), vhi = (vk_v)(hi);
+    for (size_t c = 0; c < C; c += VK_LANES) {
+        const size_t n = C - c < VK_LANES ? C - c : VK_LANES;
+        const size_t nb = bc > c ? (bc - c < VK_LANES ? bc - c : VK_LANES) : 0;
+        const vk_v slope = alpha ? VK_MASK_LOAD(alpha + c, n) : (vk_v)(0.0f);
+        for (size_t p = 0; p < pixels; p++) {
+            vk_v x = VK_MASK_LOAD(a + p * C + c, n) + (nb > 0 ? VK_MASK_LOAD(b + p * bc + c, nb) : (vk_v)(0.0f));
+            x = VK_MIN(vhi, VK_MAX(vlo, x));
+            if (alpha) {
+                const vk_v s = x * slope;
+                x = x >= (vk_v)(0.0f) ? x : s;
+            }
+            VK_MASK_STORE(out + p * C + c, x, n);
+        }
+    }
+}
+#define VK_ADD_PIXELS_UNEVEN VK_SUFFIX(add_pixels_masked)
+#else
+#define VK_ADD_PIXELS_UNEVEN VK_SUFFIX(add_pixels_by_channel)
+#endif
+
+/// Pixels per block of the uneven add: its vector positions go over a block at a time, which
+/// stays in the first-level cache.
+#define VK_ADD_BLOCK_PIXELS 32
 
 void VK_SUFFIX(vk_add_pixels)(const float *a, const float *b, size_t bc, float *out, size_t pixels, size_t C,
                               float lo, float hi, const float *alpha) {
@@ -803,19 +868,13 @@ void VK_SUFFIX(vk_add_pixels)(const float *a, const float *b, size_t bc, float *
         for (; i < n; i++) out[i] = VK_SELMIN(hi, VK_SELMAX(lo, a[i] + b[i]));
         return;
     }
-    for (size_t p = 0; p < pixels; p++, a += C, b += bc, out += C) {
-        size_t c = 0;
-        VK_ADD_BODY(vk_v, VK_LANES, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)
-#if VK_LANES == 16
-        VK_ADD_BODY(vk_h, 8, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
-#endif
-        VK_ADD_BODY(VK_SUFFIX(vk_q), 4, VK_LOADQ, VK_STOREQ, VK_SELMAX, VK_SELMIN)
-        for (; c < C; c++) {
-            float x = a[c] + (c < bc ? b[c] : 0.0f);
-            x = VK_SELMIN(hi, VK_SELMAX(lo, x));
-            if (alpha && x < 0.0f) x = x * alpha[c];
-            out[c] = x;
-        }
+    // Going pixel by pixel instead, choosing a width per vector, ran BlazeFace's 24 -> 28
+    // channels at a quarter of the flat loop's speed. Inlined with `alpha` NULL or not, so that
+    // no loop tests it.
+    for (size_t p = 0; p < pixels; p += VK_ADD_BLOCK_PIXELS) {
+        const size_t count = pixels - p < VK_ADD_BLOCK_PIXELS ? pixels - p : VK_ADD_BLOCK_PIXELS;
+        if (alpha) VK_ADD_PIXELS_UNEVEN(a + p * C, b + p * bc, bc, out + p * C, count, C, lo, hi, alpha);
+        else VK_ADD_PIXELS_UNEVEN(a + p * C, b + p * bc, bc, out + p * C, count, C, lo, hi, NULL);
     }
 }
 

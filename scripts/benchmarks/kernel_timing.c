@@ -100,6 +100,17 @@ static void run_dw(void *p) {
     vk_dwconv_run(&s->d, 0, s->d.output_height);
 }
 
+// BlazeFace's residual ADD + RELU fused after a 1x1 convolution of 64 x 64 pixels, 24 -> 28
+// channels (the residual has 24, zero beyond them), applied tile by tile (8 pixels) as
+// Conv2DKernel applies its epilogue.
+typedef struct { vk_isa isa; float *out, *residual; size_t pixels, channels, residual_channels, tile; } add_state;
+static void run_add_tiles(void *p) {
+    add_state *s = p;
+    for (size_t first = 0; first < s->pixels; first += s->tile)
+        vk_add_pixels(s->isa, s->out + first * s->channels, s->residual + first * s->residual_channels,
+                      s->residual_channels, s->out + first * s->channels, s->tile, s->channels, 0.0f, 1e30f, NULL);
+}
+
 // Whole-image averages of the selfie segmenter, one thread: its largest (128 x 128 x 16) and one
 // of its squeeze-and-excitation blocks' (16 x 16 x 96).
 typedef struct { vk_isa isa; vk_conv_geometry g; float out[96]; } pool_state;
@@ -168,12 +179,25 @@ int main(int argc, char **argv) {
                                 {scale, 0, -200, 0, scale, 0, 0, 0, 1}, 192, 192, filled(192 * 192 * 3, 16), NULL,
                                 1.0f / 255, 0};
 
+        stem_state face_stem;
+        face_stem.shape = (vk_gemm_shape){isa, 24, 75};
+        float *fw = filled(24 * 75, 17), *fb = filled(24, 18);
+        face_stem.packed = aligned_alloc(64, (vk_gemm_packed_count(face_stem.shape) * sizeof(float) + 63) / 64 * 64);
+        vk_gemm_pack(face_stem.shape, fw, fb, face_stem.packed);
+        face_stem.out = filled(64 * 64 * 24, 19);
+        face_stem.zeros = calloc(4096, sizeof(float));
+        face_stem.g = (vk_conv_geometry){filled(128 * 128 * 3, 20), 128, 128, 3, 64, 64, 5, 5, 2, 2, 1, 1, 1, 1};
+
+        add_state padded_add = {isa, filled(64 * 64 * 28, 21), filled(64 * 64 * 24, 22), 64 * 64, 28, 24, 8};
+
         pool_state pool = {isa, {filled(128 * 128 * 16, 10), 128, 128, 16, 1, 1, 128, 128, 1, 1, 1, 1, 0, 0}, {0}};
         pool_state se = {isa, {filled(16 * 16 * 96, 11), 16, 16, 96, 1, 1, 16, 16, 1, 1, 1, 1, 0, 0}, {0}};
 
         for (int r = 0; r < rounds; r++) {
             printf("sigmoid-65536 %s %.4f\n", name, best_of_five(run_sigmoid, &sig));
             printf("stem-3x3s2-224x224x3-24 %s %.4f\n", name, best_of_five(run_stem, &stem));
+            printf("stem-5x5s2-128x128x3-24 %s %.4f\n", name, best_of_five(run_stem, &face_stem));
+            printf("add-padded-tiles-64x64-24to28 %s %.4f\n", name, best_of_five(run_add_tiles, &padded_add));
             printf("dw5x5-14x14x672 %s %.4f\n", name, best_of_five(run_dw, &dws[0]));
             printf("dw5x5-7x7x1152 %s %.4f\n", name, best_of_five(run_dw, &dws[1]));
             printf("dw5x5-28x28x240 %s %.4f\n", name, best_of_five(run_dw, &dws[2]));

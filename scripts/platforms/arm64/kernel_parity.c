@@ -651,7 +651,8 @@ static void test_dwconv(size_t cases) {
 
 static void test_add_prelu(size_t cases) {
     for (size_t t = 0; t < cases; t++) {
-        const size_t pixels = rint_in(1, 12), C = rint_in(1, 70);
+        // Up to 40 pixels: past the 32-pixel blocks of an uneven add.
+        const size_t pixels = rint_in(1, 40), C = rint_in(1, 70);
         const size_t bc = rng_next() % 2 ? C : rint_in(0, C);
         float *a = xalloc(pixels * C * sizeof(float)), *b = xalloc(pixels * bc * sizeof(float) + 4);
         float *alpha = xalloc(C * sizeof(float));
