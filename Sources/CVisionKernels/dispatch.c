@@ -35,6 +35,8 @@
     void vk_warp_rows_##suffix(const vk_warp *, size_t, size_t);                                             \
     void vk_conv_planar_##suffix(const vk_conv_geometry *, const float *, const float *, size_t, float *, size_t, \
                                  size_t, float, float, float *);                \
+    void vk_deconv_row_##suffix(const float *, size_t, size_t, const float *, const float *, size_t, size_t,  \
+                                size_t, float *, size_t);                                                      \
     size_t vk_sparse_tile_pixels_##suffix(void);                                                               \
     void vk_sparse_run_##suffix(const float *, size_t, size_t, const float *, size_t, float *, size_t, size_t,   \
                                 size_t, size_t, size_t, float, float, const vk_epilogue *, float *);
@@ -487,6 +489,13 @@ void vk_sigmoid(vk_isa isa, const float *x, float *y, size_t count) {
 void vk_conv_planar(vk_isa isa, const vk_conv_geometry *geometry, const float *filter, const float *bias, size_t n,
                     float *output, size_t row_begin, size_t row_end, float lo, float hi, float *scratch) {
     VK_DISPATCH(isa, vk_conv_planar, geometry, filter, bias, n, output, row_begin, row_end, lo, hi, scratch)
+}
+
+void vk_deconv_row(vk_isa isa, const float *input, size_t width, size_t channels, const float *weights,
+                   const float *bias, size_t kernel_height, size_t kernel_width, size_t output_channels, float *output,
+                   size_t output_row_stride) {
+    VK_DISPATCH(isa, vk_deconv_row, input, width, channels, weights, bias, kernel_height, kernel_width,
+                output_channels, output, output_row_stride)
 }
 
 size_t vk_conv_planar_scratch_floats(const vk_conv_geometry *geometry) {

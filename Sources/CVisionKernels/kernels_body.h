@@ -1724,4 +1724,52 @@ void VK_SUFFIX(vk_conv_planar)(const vk_conv_geometry *g, const float *filter, c
     }
 }
 
+// MARK: Transposed convolution with few outputs per input pixel
+
+// Output j of input pixel x, for the outputs [j0, j0 + J) of a block of VK_LANES pixels held as
+// channel planes (`planes[c * VK_LANES + l]`): the bias, then one fused multiply-add per
+// channel in order (XNNPACK's deconvolution GEMM order). J independent sums per channel.
+#define VK_DECONV_SUMS(J)                                                                            \
+    {                                                                                                \
+        vk_v acc[J];                                                                                 \
+        VK_UNROLL for (size_t q = 0; q < (J); q++) acc[q] = (vk_v)(bias ? bias[j0 + q] : 0.0f);      \
+        for (size_t c = 0; c < C; c++) {                                                             \
+            const vk_v x = VK_LOAD(planes + c * VK_LANES);                                           \
+            VK_UNROLL for (size_t q = 0; q < (J); q++)                                               \
+                acc[q] = VK_FMA(x, (vk_v)(weights[(j0 + q) * C + c]), acc[q]);                       \
+        }                                                                                            \
+        VK_UNROLL for (size_t q = 0; q < (J); q++) VK_STORE(sums + (j0 + q) * VK_LANES, acc[q]);     \
+    }
+
+void VK_SUFFIX(vk_deconv_row)(const float *input, size_t W, size_t C, const float *weights, const float *bias,
+                              size_t KH, size_t KW, size_t CO, float *output, size_t output_row_stride) {
+    const size_t n = KH * KW * CO;
+    if (n > VK_DECONV_MAX_OUTPUTS || C > VK_DECONV_MAX_CHANNELS) return;  // the caller checks
+    float planes[VK_DECONV_MAX_CHANNELS * VK_LANES] __attribute__((aligned(64)));
+    float sums[VK_DECONV_MAX_OUTPUTS * VK_LANES] __attribute__((aligned(64)));
+    for (size_t x0 = 0; x0 < W; x0 += VK_LANES) {
+        const size_t count = W - x0 < VK_LANES ? W - x0 : VK_LANES;
+        // The block's pixels as channel planes (lanes past the row's end hold zeros).
+        size_t c0 = 0;
+        if (count == VK_LANES) {
+            for (; c0 + 8 <= C; c0 += 8)
+                for (size_t p = 0; p < VK_LANES; p += 8)
+                    VK_SUFFIX(transpose8)(input + (x0 + p) * C + c0, C, planes + c0 * VK_LANES + p, VK_LANES);
+        }
+        for (size_t c = c0; c < C; c++)
+            for (size_t l = 0; l < VK_LANES; l++) planes[c * VK_LANES + l] = l < count ? input[(x0 + l) * C + c] : 0.0f;
+        size_t j0 = 0;
+        for (; j0 + 4 <= n; j0 += 4) VK_DECONV_SUMS(4)
+        for (; j0 < n; j0++) VK_DECONV_SUMS(1)
+        // Output j = (dy * KW + dx) * CO + o of pixel x goes to row dy, column x * KW + dx,
+        // channel o.
+        for (size_t dy = 0; dy < KH; dy++) {
+            float *row = output + dy * output_row_stride + x0 * KW * CO;
+            const float *from = sums + dy * KW * CO * VK_LANES;
+            for (size_t l = 0; l < count; l++)
+                for (size_t t = 0; t < KW * CO; t++) row[l * KW * CO + t] = from[t * VK_LANES + l];
+        }
+    }
+}
+
 #include "image_warp_body.h"

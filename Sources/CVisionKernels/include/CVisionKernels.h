@@ -214,6 +214,22 @@ void vk_conv_dot(vk_isa isa, const vk_conv_geometry *geometry, const float *filt
 void vk_conv_planar(vk_isa isa, const vk_conv_geometry *geometry, const float *filter, const float *bias, size_t n,
                     float *output, size_t row_begin, size_t row_end, float lo, float hi, float *scratch);
 
+/// Most outputs per input pixel (`kernel_height * kernel_width * output_channels`) and most
+/// input channels vk_deconv_row takes.
+#define VK_DECONV_MAX_OUTPUTS 8
+#define VK_DECONV_MAX_CHANNELS 64
+
+/// One input row (`width` pixels of `channels` floats) of a transposed convolution whose
+/// windows do not overlap (strides equal to the kernel size), pixels in vector lanes: output
+/// `j = (dy * kernel_width + dx) * output_channels + o` of input pixel `x` is `bias[j]` (0 when
+/// `bias` is NULL) plus one fused multiply-add per input channel, in order, with
+/// `weights[j * channels + c]`, stored at `output + dy * output_row_stride + (x * kernel_width +
+/// dx) * output_channels + o`. Does nothing beyond VK_DECONV_MAX_OUTPUTS outputs per pixel or
+/// VK_DECONV_MAX_CHANNELS channels.
+void vk_deconv_row(vk_isa isa, const float *input, size_t width, size_t channels, const float *weights,
+                   const float *bias, size_t kernel_height, size_t kernel_width, size_t output_channels, float *output,
+                   size_t output_row_stride);
+
 /// Floats of scratch memory vk_conv_planar needs per thread.
 size_t vk_conv_planar_scratch_floats(const vk_conv_geometry *geometry);
 

@@ -729,6 +729,45 @@ static void test_transpose(size_t cases) {
     }
 }
 
+// One input row of a transposed convolution, pixels in lanes (vk_deconv_row): every build against
+// the portable one, and against bias-then-channels fused multiply-adds in order.
+static void test_deconv(size_t cases) {
+    for (size_t t = 0; t < cases; t++) {
+        const size_t W = rint_in(1, 40), C = rint_in(1, VK_DECONV_MAX_CHANNELS);
+        const size_t KH = rint_in(1, 2), KW = rint_in(1, 2), CO = rint_in(1, VK_DECONV_MAX_OUTPUTS / (KH * KW));
+        const size_t n = KH * KW * CO, stride = W * KW * CO + rint_in(0, 5);
+        float *in = xalloc(W * C * sizeof(float)), *w = xalloc(n * C * sizeof(float)), *bias = xalloc(n * sizeof(float));
+        fill_special(in, W * C, -2, 2);
+        fill(w, n * C, -1, 1);
+        fill(bias, n, -1, 1);
+        float *expected = xalloc(KH * stride * sizeof(float));
+        for (size_t i = 0; i < KH * stride; i++) expected[i] = 0.0f;
+        for (size_t x = 0; x < W; x++)
+            for (size_t j = 0; j < n; j++) {
+                float acc = bias[j];
+                for (size_t c = 0; c < C; c++) acc = fmaf(in[x * C + c], w[j * C + c], acc);
+                const size_t dy = j / (KW * CO), rest = j % (KW * CO);
+                expected[dy * stride + x * KW * CO + rest] = acc;
+            }
+        float *ref = NULL;
+        for (size_t i = 0; i < isa_count; i++) {
+            float *out = out_buffer(KH * stride);
+            for (size_t k = 0; k < KH * stride; k++) out[k] = 0.0f;
+            vk_deconv_row(isas[i], in, W, C, w, bias, KH, KW, CO, out, stride);
+            stat *s = stat_for("deconv_row", isas[i]);
+            s->cases++;
+            check_guard(s, out, KH * stride);
+            compare_f32(stat_get("deconv_row-vs-definition"), expected, out, KH * stride);
+            settle_f32(s, &ref, out, KH * stride);
+        }
+        free(ref);
+        free(expected);
+        free(in);
+        free(w);
+        free(bias);
+    }
+}
+
 static void test_pools(size_t cases) {
     for (size_t t = 0; t < cases; t++) {
         conv_case cc;
@@ -1630,6 +1669,7 @@ int main(int argc, char **argv) {
         test_dwconv(80 * scale);
         test_add_prelu(60 * scale);
         test_transpose(40 * scale);
+        test_deconv(40 * scale);
         test_pools(60 * scale);
         test_unary("hard_swish", vk_hard_swish, 40 * scale, -8, 8, 0);
         test_unary("sigmoid", vk_sigmoid, 40 * scale, -30, 30, 0);

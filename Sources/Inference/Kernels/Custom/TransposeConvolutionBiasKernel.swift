@@ -1,3 +1,4 @@
+import CVisionKernels
 import ModelFile
 
 /// MediaPipe's custom operator `Convolution2DTransposeBias` (a transposed convolution with a
@@ -11,8 +12,11 @@ import ModelFile
 /// pixel: a matrix product whose `kw · cout` columns for one kernel row are the consecutive
 /// outputs of that input pixel's block in one output row. So the product writes straight into
 /// the output, one pass per kernel row, each output accumulated from the bias in channel order
-/// as XNNPACK's deconvolution does (its GEMM path for stride = kernel). Overlapping windows are
-/// rejected as unsupported.
+/// as XNNPACK's deconvolution does (its GEMM path for stride = kernel). With few outputs per input
+/// pixel (`kh · kw · cout` ≤ `VK_DECONV_MAX_OUTPUTS`: the segmenters' last layer, 2 × 2 × 1) the
+/// columns would fill a quarter of a vector, so pixels go in the vector lanes instead
+/// (`vk_deconv_row`, the same sums in the same order). Overlapping windows are rejected as
+/// unsupported.
 final class TransposeConvolutionBiasKernel: Kernel, ParallelJob {
     static let customCode = TransposeConvolutionParameters.operatorName
 
@@ -21,8 +25,14 @@ final class TransposeConvolutionBiasKernel: Kernel, ParallelJob {
     let inputShape: NHWC
     let outputShape: NHWC
     let kernelHeight: Int
-    /// One matrix product per kernel row `dy`: `kw · cout` columns, `cin` deep.
+    /// One matrix product per kernel row `dy`: `kw · cout` columns, `cin` deep (empty when
+    /// `pixelWeights` is used).
     let rowWeights: [PackedWeights]
+    /// With few outputs per input pixel: `kh · kw · cout` rows of `cin` weights, output `(dy, dx,
+    /// o)` at row `(dy · kw + dx) · cout + o`, then as many biases (`vk_deconv_row`).
+    let pixelWeights: AlignedBuffer?
+    let kernelWidth: Int
+    let instructionSet: InstructionSet
 
     static func make(_ ctx: OperatorContext) throws -> Kernel {
         try ctx.expect(inputs: 3...3, outputs: 1)
@@ -71,8 +81,28 @@ final class TransposeConvolutionBiasKernel: Kernel, ParallelJob {
         self.output = output
         self.inputShape = inputShape
         self.outputShape = outputShape
+        self.instructionSet = instructionSet
         kernelHeight = filterShape.height
+        kernelWidth = filterShape.width
         let (kh, kw, cin, cout) = (filterShape.height, filterShape.width, filterShape.channels, filterShape.batch)
+        let outputsPerPixel = kh * kw * cout
+        if outputsPerPixel <= Int(VK_DECONV_MAX_OUTPUTS), cin <= Int(VK_DECONV_MAX_CHANNELS) {
+            let buffer = AlignedBuffer(byteCount: outputsPerPixel * (cin + 1) * MemoryLayout<Float>.stride)
+            let w = buffer.floats
+            for dy in 0..<kh {
+                for dx in 0..<kw {
+                    for o in 0..<cout {
+                        let j = (dy * kw + dx) * cout + o
+                        (w + j * cin).update(from: filter + ((o * kh + dy) * kw + dx) * cin, count: cin)
+                        w[outputsPerPixel * cin + j] = bias?[o] ?? 0
+                    }
+                }
+            }
+            pixelWeights = buffer
+            rowWeights = []
+            return
+        }
+        pixelWeights = nil
         var weights: [PackedWeights] = []
         var rows = [Float](repeating: 0, count: kw * cout * cin)
         var biases = [Float](repeating: 0, count: kw * cout)
@@ -98,9 +128,17 @@ final class TransposeConvolutionBiasKernel: Kernel, ParallelJob {
         rowWeights = weights
     }
 
-    var constantByteCount: Int { rowWeights.reduce(0) { $0 + $1.byteCount } }
+    var constantByteCount: Int { rowWeights.reduce(pixelWeights?.byteCount ?? 0) { $0 + $1.byteCount } }
 
     func execute(_ context: ExecutionContext) {
+        if pixelWeights != nil {
+            let rows = inputShape.batch * inputShape.height
+            context.pool.run(
+                self, taskCount: rows,
+                work: rows * inputShape.width * inputShape.channels * kernelHeight * kernelWidth
+                    * outputShape.channels)
+            return
+        }
         let tasks = inputShape.batch * inputShape.height * kernelHeight
         context.pool.run(
             self, taskCount: tasks,
@@ -108,10 +146,23 @@ final class TransposeConvolutionBiasKernel: Kernel, ParallelJob {
                 * outputShape.channels)
     }
 
-    /// Task `t`: input row `t / kh` (over the batch) through kernel row `t % kh`.
+    /// Task `t`: input row `t / kh` (over the batch) through kernel row `t % kh`; with
+    /// `pixelWeights`, input row `t` through every kernel row.
     func run(tasks range: Range<Int>, thread: Int) {
         let (w, cin, cout) = (inputShape.width, inputShape.channels, outputShape.channels)
         let kw = outputShape.width / w
+        if let pixelWeights {
+            let outputsPerPixel = kernelHeight * kw * cout
+            let rowStride = outputShape.width * cout
+            for row in range {
+                // Input row `row` of the batch fills output rows `row · kh ..< (row + 1) · kh`.
+                vk_deconv_row(
+                    instructionSet.isa, input + row * w * cin, w, cin, pixelWeights.floats,
+                    pixelWeights.floats + outputsPerPixel * cin, kernelHeight, kw, cout,
+                    output + row * kernelHeight * rowStride, rowStride)
+            }
+            return
+        }
         for task in range {
             let dy = task % kernelHeight
             let row = task / kernelHeight
