@@ -1726,6 +1726,17 @@ void VK_SUFFIX(vk_conv_planar)(const vk_conv_geometry *g, const float *filter, c
 
 // MARK: Transposed convolution with few outputs per input pixel
 
+// The lanes of a and b interleaved (a0 b0 a1 b1 ...): the first VK_LANES of them, then the rest.
+#if VK_LANES == 16
+#define VK_INTERLEAVE_LOW(a, b) \
+    __builtin_shufflevector(a, b, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23)
+#define VK_INTERLEAVE_HIGH(a, b) \
+    __builtin_shufflevector(a, b, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31)
+#else
+#define VK_INTERLEAVE_LOW(a, b) __builtin_shufflevector(a, b, 0, 8, 1, 9, 2, 10, 3, 11)
+#define VK_INTERLEAVE_HIGH(a, b) __builtin_shufflevector(a, b, 4, 12, 5, 13, 6, 14, 7, 15)
+#endif
+
 // Output j of input pixel x, for the outputs [j0, j0 + J) of a block of VK_LANES pixels held as
 // channel planes (`planes[c * VK_LANES + l]`): the bias, then one fused multiply-add per
 // channel in order (XNNPACK's deconvolution GEMM order). J independent sums per channel.
@@ -1766,6 +1777,13 @@ void VK_SUFFIX(vk_deconv_row)(const float *input, size_t W, size_t C, const floa
         for (size_t dy = 0; dy < KH; dy++) {
             float *row = output + dy * output_row_stride + x0 * KW * CO;
             const float *from = sums + dy * KW * CO * VK_LANES;
+            if (KW * CO == 2 && count == VK_LANES) {
+                // Two outputs a pixel (the segmenters' 2 x 2 x 1): the two sums' lanes interleaved.
+                const vk_v first = VK_LOAD(from), second = VK_LOAD(from + VK_LANES);
+                VK_STORE(row, VK_INTERLEAVE_LOW(first, second));
+                VK_STORE(row + VK_LANES, VK_INTERLEAVE_HIGH(first, second));
+                continue;
+            }
             for (size_t l = 0; l < count; l++)
                 for (size_t t = 0; t < KW * CO; t++) row[l * KW * CO + t] = from[t * VK_LANES + l];
         }
