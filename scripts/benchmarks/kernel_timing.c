@@ -82,8 +82,26 @@ static void run_sigmoid(void *p) {
     vk_sigmoid(s->isa, s->x, s->y, 65536);
 }
 
-// The hand landmark model's stem: 3x3 stride 2 over 224 x 224 x 3 to 112 x 112 x 24.
+// The hand landmark model's stem (3x3 stride 2 over 224 x 224 x 3 to 112 x 112 x 24) and
+// BlazeFace's (5x5 stride 2 over 128 x 128 x 3).
 typedef struct { vk_gemm_shape shape; float *packed, *out, *zeros; vk_conv_geometry g; } stem_state;
+
+// A stride-2 window of `window` x `window` taps from an `input` x `input` x 3 image to 24 channels
+// (`pad` rows and columns of zeros before the first), data seeded from `seed` on.
+static stem_state make_stem(vk_isa isa, size_t input, size_t window, size_t pad, unsigned seed) {
+    stem_state s;
+    const size_t k = window * window * 3, output = input / 2;
+    s.shape = (vk_gemm_shape){isa, 24, k};
+    float *w = filled(24 * k, seed), *bias = filled(24, seed + 1);
+    s.packed = aligned_alloc(64, (vk_gemm_packed_count(s.shape) * sizeof(float) + 63) / 64 * 64);
+    vk_gemm_pack(s.shape, w, bias, s.packed);
+    s.out = filled(output * output * 24, seed + 2);
+    s.zeros = calloc(4096, sizeof(float));
+    s.g = (vk_conv_geometry){filled(input * input * 3, seed + 3), input, input, 3, output, output, window, window,
+                             2, 2, 1, 1, pad, pad};
+    return s;
+}
+
 static void run_stem(void *p) {
     stem_state *s = p;
     size_t pixels = s->g.output_height * s->g.output_width;
@@ -138,14 +156,7 @@ int main(int argc, char **argv) {
         sigmoid_state sig = {isa, filled(65536, 1), filled(65536, 2)};
         for (size_t i = 0; i < 65536; i++) sig.x[i] *= 100.0f;
 
-        stem_state stem;
-        stem.shape = (vk_gemm_shape){isa, 24, 27};
-        float *w = filled(24 * 27, 3), *bias = filled(24, 4);
-        stem.packed = aligned_alloc(64, (vk_gemm_packed_count(stem.shape) * sizeof(float) + 63) / 64 * 64);
-        vk_gemm_pack(stem.shape, w, bias, stem.packed);
-        stem.out = filled(112 * 112 * 24, 5);
-        stem.zeros = calloc(4096, sizeof(float));
-        stem.g = (vk_conv_geometry){filled(224 * 224 * 3, 6), 224, 224, 3, 112, 112, 3, 3, 2, 2, 1, 1, 0, 0};
+        stem_state stem = make_stem(isa, 224, 3, 0, 3);
 
         dw_state dws[5];
         // Input height (= width), channels, window, stride: the hand landmark model's 5x5 layers
@@ -179,14 +190,7 @@ int main(int argc, char **argv) {
                                 {scale, 0, -200, 0, scale, 0, 0, 0, 1}, 192, 192, filled(192 * 192 * 3, 16), NULL,
                                 1.0f / 255, 0};
 
-        stem_state face_stem;
-        face_stem.shape = (vk_gemm_shape){isa, 24, 75};
-        float *fw = filled(24 * 75, 17), *fb = filled(24, 18);
-        face_stem.packed = aligned_alloc(64, (vk_gemm_packed_count(face_stem.shape) * sizeof(float) + 63) / 64 * 64);
-        vk_gemm_pack(face_stem.shape, fw, fb, face_stem.packed);
-        face_stem.out = filled(64 * 64 * 24, 19);
-        face_stem.zeros = calloc(4096, sizeof(float));
-        face_stem.g = (vk_conv_geometry){filled(128 * 128 * 3, 20), 128, 128, 3, 64, 64, 5, 5, 2, 2, 1, 1, 1, 1};
+        stem_state face_stem = make_stem(isa, 128, 5, 1, 17);
 
         add_state padded_add = {isa, filled(64 * 64 * 28, 21), filled(64 * 64 * 24, 22), 64 * 64, 28, 24, 8};
 
