@@ -36,7 +36,7 @@ struct TransposeConvolutionBiasKernelTests {
                 filter: h.buffer(filter), filterShape: NHWC(batch: cout, height: kh, width: kw, channels: cin),
                 bias: h.buffer(bias), instructionSet: isa)
             #expect(
-                (kernel.pixelWeights != nil) == (kh * kw * cout <= Int(VK_DECONV_MAX_OUTPUTS)),
+                kernel.putsPixelsInLanes == (kh * kw * cout <= Int(VK_DECONV_MAX_OUTPUTS)),
                 "\(isa) case \(index): path")
             h.run(kernel)
             var failures = 0

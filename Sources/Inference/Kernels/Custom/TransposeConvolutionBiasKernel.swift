@@ -25,14 +25,27 @@ final class TransposeConvolutionBiasKernel: Kernel, ParallelJob {
     let inputShape: NHWC
     let outputShape: NHWC
     let kernelHeight: Int
-    /// One matrix product per kernel row `dy`: `kw · cout` columns, `cin` deep (empty when
-    /// `pixelWeights` is used).
-    let rowWeights: [PackedWeights]
-    /// With few outputs per input pixel: `kh · kw · cout` rows of `cin` weights, output `(dy, dx,
-    /// o)` at row `(dy · kw + dx) · cout + o`, then as many biases (`vk_deconv_row`).
-    let pixelWeights: AlignedBuffer?
-    let kernelWidth: Int
+    /// The weights as the chosen path takes them.
+    private let weights: Weights
     let instructionSet: InstructionSet
+
+    /// The two ways of computing the layer.
+    private enum Weights {
+        /// One matrix product per kernel row `dy`: `kw · cout` columns, `cin` deep.
+        case rows([PackedWeights])
+        /// Few outputs per input pixel: `kh · kw · cout` rows of `cin` weights, output `(dy, dx,
+        /// o)` at row `(dy · kw + dx) · cout + o`, then as many biases (`vk_deconv_row`).
+        case pixels(AlignedBuffer)
+    }
+
+    /// Whether pixels go in the vector lanes (`vk_deconv_row`) rather than through matrix products.
+    var putsPixelsInLanes: Bool {
+        if case .pixels = weights { return true }
+        return false
+    }
+
+    /// Output columns per input column.
+    private var kernelWidth: Int { outputShape.width / Swift.max(1, inputShape.width) }
 
     static func make(_ ctx: OperatorContext) throws -> Kernel {
         try ctx.expect(inputs: 3...3, outputs: 1)
@@ -83,85 +96,68 @@ final class TransposeConvolutionBiasKernel: Kernel, ParallelJob {
         self.outputShape = outputShape
         self.instructionSet = instructionSet
         kernelHeight = filterShape.height
-        kernelWidth = filterShape.width
         let (kh, kw, cin, cout) = (filterShape.height, filterShape.width, filterShape.channels, filterShape.batch)
+        // Row j = (dy · kw + dx) · cout + o holds filter[o][dy][dx][·] (OHWI), then the biases: the
+        // rows of kernel row dy are the `kw · cout` consecutive ones from dy · kw · cout.
         let outputsPerPixel = kh * kw * cout
-        if outputsPerPixel <= Int(VK_DECONV_MAX_OUTPUTS), cin <= Int(VK_DECONV_MAX_CHANNELS) {
-            let buffer = AlignedBuffer(byteCount: outputsPerPixel * (cin + 1) * MemoryLayout<Float>.stride)
-            let w = buffer.floats
-            for dy in 0..<kh {
-                for dx in 0..<kw {
-                    for o in 0..<cout {
-                        let j = (dy * kw + dx) * cout + o
-                        (w + j * cin).update(from: filter + ((o * kh + dy) * kw + dx) * cin, count: cin)
-                        w[outputsPerPixel * cin + j] = bias?[o] ?? 0
-                    }
-                }
-            }
-            pixelWeights = buffer
-            rowWeights = []
-            return
-        }
-        pixelWeights = nil
-        var weights: [PackedWeights] = []
-        var rows = [Float](repeating: 0, count: kw * cout * cin)
-        var biases = [Float](repeating: 0, count: kw * cout)
+        let gathered = AlignedBuffer(byteCount: outputsPerPixel * (cin + 1) * MemoryLayout<Float>.stride)
+        let w = gathered.floats
+        let biases = w + outputsPerPixel * cin
         for dy in 0..<kh {
-            // Column (dx, o) of kernel row dy holds filter[o][dy][dx][·] (OHWI).
             for dx in 0..<kw {
                 for o in 0..<cout {
-                    let column = dx * cout + o
-                    let source = ((o * kh + dy) * kw + dx) * cin
-                    for c in 0..<cin { rows[column * cin + c] = filter[source + c] }
-                    biases[column] = bias?[o] ?? 0
+                    let j = (dy * kw + dx) * cout + o
+                    (w + j * cin).update(from: filter + ((o * kh + dy) * kw + dx) * cin, count: cin)
+                    biases[j] = bias?[o] ?? 0
                 }
             }
-            weights.append(
-                rows.withUnsafeBufferPointer { w in
-                    biases.withUnsafeBufferPointer { b in
-                        PackedWeights(
-                            weights: w.baseAddress!, bias: b.baseAddress, n: kw * cout, k: cin,
-                            instructionSet: instructionSet)
-                    }
+        }
+        if outputsPerPixel <= Int(VK_DECONV_MAX_OUTPUTS), cin <= Int(VK_DECONV_MAX_CHANNELS) {
+            weights = .pixels(gathered)
+        } else {
+            weights = .rows(
+                (0..<kh).map { dy in
+                    PackedWeights(
+                        weights: w + dy * kw * cout * cin, bias: biases + dy * kw * cout, n: kw * cout, k: cin,
+                        instructionSet: instructionSet)
                 })
         }
-        rowWeights = weights
     }
 
-    var constantByteCount: Int { rowWeights.reduce(pixelWeights?.byteCount ?? 0) { $0 + $1.byteCount } }
+    var constantByteCount: Int {
+        switch weights {
+        case .rows(let rows): return rows.reduce(0) { $0 + $1.byteCount }
+        case .pixels(let buffer): return buffer.byteCount
+        }
+    }
 
     func execute(_ context: ExecutionContext) {
-        if pixelWeights != nil {
-            let rows = inputShape.batch * inputShape.height
-            context.pool.run(
-                self, taskCount: rows,
-                work: rows * inputShape.width * inputShape.channels * kernelHeight * kernelWidth
-                    * outputShape.channels)
-            return
-        }
-        let tasks = inputShape.batch * inputShape.height * kernelHeight
+        // Tasks: input rows through one kernel row each, or through all of them.
+        let rows = inputShape.batch * inputShape.height
         context.pool.run(
-            self, taskCount: tasks,
-            work: tasks * inputShape.width * inputShape.channels * (outputShape.width / inputShape.width)
-                * outputShape.channels)
+            self, taskCount: putsPixelsInLanes ? rows : rows * kernelHeight,
+            work: rows * inputShape.width * inputShape.channels * kernelHeight * kernelWidth * outputShape.channels)
     }
 
-    /// Task `t`: input row `t / kh` (over the batch) through kernel row `t % kh`; with
-    /// `pixelWeights`, input row `t` through every kernel row.
+    /// Task `t`: input row `t / kh` (over the batch) through kernel row `t % kh`; with pixels in
+    /// the lanes, input row `t` through every kernel row.
     func run(tasks range: Range<Int>, thread: Int) {
         let (w, cin, cout) = (inputShape.width, inputShape.channels, outputShape.channels)
-        let kw = outputShape.width / w
-        if let pixelWeights {
+        let kw = kernelWidth
+        let rowWeights: [PackedWeights]
+        switch weights {
+        case .pixels(let buffer):
             let outputsPerPixel = kernelHeight * kw * cout
             let rowStride = outputShape.width * cout
             for row in range {
                 // Input row `row` of the batch fills output rows `row · kh ..< (row + 1) · kh`.
                 vk_deconv_row(
-                    instructionSet.isa, input + row * w * cin, w, cin, pixelWeights.floats,
-                    pixelWeights.floats + outputsPerPixel * cin, kernelHeight, kw, cout,
+                    instructionSet.isa, input + row * w * cin, w, cin, buffer.floats,
+                    buffer.floats + outputsPerPixel * cin, kernelHeight, kw, cout,
                     output + row * kernelHeight * rowStride, rowStride)
             }
             return
+        case .rows(let rows): rowWeights = rows
         }
         for task in range {
             let dy = task % kernelHeight
