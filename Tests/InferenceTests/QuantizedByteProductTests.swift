@@ -63,7 +63,7 @@ import Testing
     /// The reference arithmetic hands the exact int32 sums back: they must be
     /// `bias + Σ (x - x_zp) · (w - w_zp)` for every shape and pair of zero points.
     private func checkSums(_ instructionSet: InstructionSet) {
-        var random = Random(seed: 0xB17E_5EED)
+        var random = SplitMix64(seed: 0xB17E_5EED)
         for shape in Self.shapes {
             for inputZeroPoint in Self.zeroPoints {
                 for filterZeroPoint in Self.zeroPoints {
@@ -84,7 +84,7 @@ import Testing
             print("QuantizedByteProductTests: skipped, this CPU has no AVX-512 with AVX512-VNNI")
             return
         }
-        var random = Random(seed: 0x0DD5_1DE5)
+        var random = SplitMix64(seed: 0x0DD5_1DE5)
         for shape in Self.shapes {
             for zeroPoints in [(Int32(0), Int32(255)), (128, 128), (255, 0), (37, 201)] {
                 let problem = Problem(
@@ -103,20 +103,9 @@ import Testing
     }
 }
 
-/// SplitMix64.
-private struct Random {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func byte() -> UInt8 { UInt8(truncatingIfNeeded: next() >> 56) }
+extension SplitMix64 {
+    /// The top 8 bits of the next output.
+    fileprivate mutating func byte() -> UInt8 { UInt8(truncatingIfNeeded: next() >> 56) }
 }
 
 /// One random UINT8 product: `rows × k` activations, `n × k` weights, `n` biases.
@@ -130,7 +119,7 @@ private struct Problem {
     let weights: [UInt8]
     let bias: [Int32]
 
-    init(shape: (rows: Int, n: Int, k: Int), inputZeroPoint: Int32, filterZeroPoint: Int32, random: inout Random) {
+    init(shape: (rows: Int, n: Int, k: Int), inputZeroPoint: Int32, filterZeroPoint: Int32, random: inout SplitMix64) {
         rows = shape.rows
         n = shape.n
         k = shape.k

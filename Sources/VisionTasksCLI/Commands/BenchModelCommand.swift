@@ -166,15 +166,8 @@ package enum BenchModelCommand: Command {
         for index in 0..<interpreter.inputCount {
             if try interpreter.inputType(index) == .float32 {
                 try interpreter.withInputBuffer(index) { buffer in
-                    var state: UInt64 = 0
-                    for i in 0..<buffer.count {
-                        state &+= 0x9E37_79B9_7F4A_7C15
-                        var z = state
-                        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-                        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-                        z ^= z >> 31
-                        buffer[i] = Float(z >> 40) / Float(1 << 24)
-                    }
+                    var generator = SplitMix64(seed: 0)
+                    for i in 0..<buffer.count { buffer[i] = Float(generator.next() >> 40) / Float(1 << 24) }
                 }
             } else {
                 try interpreter.withInputBytes(index) { buffer in

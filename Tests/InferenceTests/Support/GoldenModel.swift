@@ -1,4 +1,5 @@
 import Foundation
+import Inference
 
 /// Reference outputs of one model, written by scripts/reference/make_inference_golden.py.
 struct GoldenModel: Decodable {
@@ -128,16 +129,11 @@ enum GoldenError: Error {
 /// SplitMix64 inputs, identical to `random_input` in make_inference_golden.py.
 enum RandomInput {
     static func values(seed: UInt64, count: Int, low: Double, high: Double) -> [Float] {
-        var state = seed
+        var generator = SplitMix64(seed: seed)
         var values: [Float] = []
         values.reserveCapacity(count)
         for _ in 0..<count {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            z ^= z >> 31
-            let k = Double(z >> 48)
+            let k = Double(generator.next() >> 48)
             values.append(Float(low + (high - low) * (k / 65536)))
         }
         return values

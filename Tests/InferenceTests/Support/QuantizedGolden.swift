@@ -101,14 +101,7 @@ enum QuantizedGolden {
 extension RandomInput {
     /// The top 8 bits of each SplitMix64 output (`random_bytes` in make_quantized_golden.py).
     static func bytes(seed: UInt64, count: Int) -> [UInt8] {
-        var state = seed
-        return (0..<count).map { _ in
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            z ^= z >> 31
-            return UInt8(z >> 56)
-        }
+        var generator = SplitMix64(seed: seed)
+        return (0..<count).map { _ in UInt8(generator.next() >> 56) }
     }
 }
