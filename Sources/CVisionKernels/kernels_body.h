@@ -1643,20 +1643,6 @@ void VK_SUFFIX(vk_sigmoid)(const float *x, float *y, size_t count) {
 
 // MARK: Convolution with few output channels, pixels in lanes
 
-// `pixels` NHWC pixels of C channels at `src` as channel planes: dst[c * plane + x] = src[x * C + c]
-// (8 × 8 blocks transposed in registers, the pixels and channels left over one by one).
-static inline void VK_SUFFIX(pixels_to_planes)(const float *src, size_t pixels, size_t C, float *dst, size_t plane) {
-    size_t x = 0;
-    for (; x + 8 <= pixels; x += 8) {
-        size_t c = 0;
-        for (; c + 8 <= C; c += 8) VK_SUFFIX(transpose8)(src + x * C + c, C, dst + c * plane + x, plane);
-        for (; c < C; c++)
-            for (size_t l = 0; l < 8; l++) dst[c * plane + x + l] = src[(x + l) * C + c];
-    }
-    for (; x < pixels; x++)
-        for (size_t c = 0; c < C; c++) dst[c * plane + x] = src[x * C + c];
-}
-
 void VK_SUFFIX(vk_conv_planar)(const vk_conv_geometry *g, const float *filter, const float *bias, size_t n,
                                float *output, size_t row_begin, size_t row_end, float lo, float hi, float *scratch) {
     const size_t C = g->channels, KH = g->kernel_height, KW = g->kernel_width, W = g->input_width;
@@ -1683,7 +1669,15 @@ void VK_SUFFIX(vk_conv_planar)(const vk_conv_geometry *g, const float *filter, c
             images[s] = b;
             memset(dst, 0, C * plane * sizeof(float));
             if (iy < 0 || iy >= (ptrdiff_t)g->input_height) continue;
-            VK_SUFFIX(pixels_to_planes)(image + (size_t)iy * W * C, W, C, dst + g->pad_left, plane);
+            const float *src = image + (size_t)iy * W * C;
+            size_t x = 0;
+            if (C % 8 == 0) {
+                for (; x + 8 <= W; x += 8)
+                    for (size_t c = 0; c < C; c += 8)
+                        VK_SUFFIX(transpose8)(src + x * C + c, C, dst + c * plane + g->pad_left + x, plane);
+            }
+            for (; x < W; x++)
+                for (size_t c = 0; c < C; c++) dst[c * plane + g->pad_left + x] = src[x * C + c];
         }
         float *out = output + task * OW * n;
         for (size_t o = 0; o < n; o++) {
@@ -1767,9 +1761,14 @@ void VK_SUFFIX(vk_deconv_row)(const float *input, size_t W, size_t C, const floa
     for (size_t x0 = 0; x0 < W; x0 += VK_LANES) {
         const size_t count = W - x0 < VK_LANES ? W - x0 : VK_LANES;
         // The block's pixels as channel planes (lanes past the row's end hold zeros).
-        VK_SUFFIX(pixels_to_planes)(input + x0 * C, count, C, planes, VK_LANES);
-        for (size_t c = 0; count < VK_LANES && c < C; c++)
-            for (size_t l = count; l < VK_LANES; l++) planes[c * VK_LANES + l] = 0.0f;
+        size_t c0 = 0;
+        if (count == VK_LANES) {
+            for (; c0 + 8 <= C; c0 += 8)
+                for (size_t p = 0; p < VK_LANES; p += 8)
+                    VK_SUFFIX(transpose8)(input + (x0 + p) * C + c0, C, planes + c0 * VK_LANES + p, VK_LANES);
+        }
+        for (size_t c = c0; c < C; c++)
+            for (size_t l = 0; l < VK_LANES; l++) planes[c * VK_LANES + l] = l < count ? input[(x0 + l) * C + c] : 0.0f;
         size_t j0 = 0;
         for (; j0 + 4 <= n; j0 += 4) VK_DECONV_SUMS(4)
         for (; j0 < n; j0++) VK_DECONV_SUMS(1)
