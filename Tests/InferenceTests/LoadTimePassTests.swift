@@ -80,11 +80,12 @@ import Testing
         let interpreter = try Interpreter(model: model, options: InterpreterOptions(threadCount: 1))
         // 291 operators: 144 DEQUANTIZE and 38 DENSIFY fold away, 6 RESHAPEs become aliases,
         // 8 spatial zero PADs fold into the convolutions that read them, the 15 residual ADDs
-        // into the convolutions that write one of their operands, the one depthwise
-        // convolution with a large output followed by a dense 1×1 convolution into that one, and
-        // the four 1×1 convolutions whose large outputs feed depthwise convolutions of 28 or more
-        // output rows into those.
-        #expect(interpreter.kernelCount == 291 - 144 - 38 - 6 - 8 - 15 - 1 - 4)
+        // into the convolutions that write one of their operands, the five depthwise
+        // convolutions read only by a dense 1×1 convolution of more than four outputs into that
+        // one (two more feed 2-output heads, which run as dot products), and the four 1×1
+        // convolutions whose large outputs feed depthwise convolutions of 28 or more output rows
+        // into those.
+        #expect(interpreter.kernelCount == 291 - 144 - 38 - 6 - 8 - 15 - 5 - 4)
         #expect(interpreter.arenaByteCount > 0)
     }
 
@@ -93,9 +94,10 @@ import Testing
         let interpreter = try Interpreter(model: model, options: InterpreterOptions(threadCount: 1))
         // 272 operators: 133 DEQUANTIZE fold away, 4 RESHAPEs become aliases, the 31 PRELUs run
         // in the store step of the CONV_2D or ADD before them, the 3 channel PADs inside ADDs,
-        // 24 of the 30 ADDs in the convolution that writes one of their operands, and the 15
-        // depthwise convolutions with outputs of 256 KB or more into the 1×1 convolution after them.
-        #expect(interpreter.kernelCount == 272 - 133 - 4 - 31 - 3 - 24 - 15)
+        // 24 of the 30 ADDs in the convolution that writes one of their operands, and 23 of the 28
+        // depthwise convolutions into the 1×1 convolution after them (the other five have 6 × 6
+        // outputs: too few pixels for a band).
+        #expect(interpreter.kernelCount == 272 - 133 - 4 - 31 - 3 - 24 - 23)
     }
 
     @Test func fusesReLUsIntoTheOperatorsThatWriteTheirInputInBlazeFace() throws {
@@ -104,8 +106,8 @@ import Testing
         // 164 operators: 74 DEQUANTIZE fold away, 4 RESHAPEs become aliases, the 11 channel PADs
         // run inside ADDs, the 16 residual ADDs in the convolutions that write one of their
         // operands, all 17 RELUs in the operator before them (the stem convolution and the 16
-        // fused ADDs), and the two 64×64 depthwise convolutions in the 1×1 convolutions after them.
-        #expect(interpreter.kernelCount == 164 - 74 - 4 - 11 - 16 - 17 - 2)
+        // fused ADDs), and all 16 depthwise convolutions in the 1×1 convolutions after them.
+        #expect(interpreter.kernelCount == 164 - 74 - 4 - 11 - 16 - 17 - 16)
         #expect(interpreter.kernelLabels.allSatisfy { !$0.hasPrefix("RELU") })
     }
 

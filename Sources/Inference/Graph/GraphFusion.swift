@@ -26,12 +26,12 @@ struct ExplicitPadding: Equatable {
 ///   other operand is ready before that convolution runs, is dropped: the convolution adds the
 ///   other operand (and applies the ADD's activation) to each tile it has just computed, while
 ///   the tile is in cache, and writes the ADD's output.
-/// * **Depthwise into the 1×1 convolution after it.** A `DEPTHWISE_CONV_2D` whose output (at
-///   least ``GraphFusion/minimumFusedDepthwiseBytes``, and wide enough that a band of rows holds
-///   enough pixels) is read only by a dense 1×1, stride-1 `CONV_2D` is dropped: that convolution
-///   computes the depthwise rows band by band into
-///   per-thread scratch and multiplies them while they are in cache, so the depthwise output
-///   never goes through memory.
+/// * **Depthwise into the 1×1 convolution after it.** A `DEPTHWISE_CONV_2D` whose output (of any
+///   size, wide enough that a band of rows holds enough pixels) is read only by a dense 1×1,
+///   stride-1 `CONV_2D` is dropped: that convolution computes the depthwise rows band by band
+///   into per-thread scratch and multiplies them while they are in cache, so the depthwise output
+///   never goes through memory. Small outputs are fused too: no row is computed twice, and the
+///   two layers then share out as one job, so threads meet once per block instead of twice.
 /// * **A 1×1 convolution into the depthwise convolution after it.** A 1×1, stride-1 `CONV_2D`
 ///   (more than a few output channels, no fused ADD or PRELU, no TANH) whose output (at least
 ///   ``GraphFusion/minimumFusedPointwiseBytes``) is read only by a `DEPTHWISE_CONV_2D` of
@@ -81,8 +81,6 @@ struct GraphFusion {
     private(set) var channelPadded: Set<Int> = []
     /// The depthwise operator fused into a 1×1 convolution, by the convolution's index.
     private(set) var depthwise: [Int: Int] = [:]
-    /// Depthwise outputs smaller than this stay in cache anyway and are not fused.
-    static let minimumFusedDepthwiseBytes = 256 * 1024
     /// The 1×1 convolution fused into a depthwise convolution, by the depthwise operator's index.
     private(set) var pointwise: [Int: Int] = [:]
     /// 1×1 outputs smaller than this stay in cache anyway and are not fused.
@@ -549,6 +547,8 @@ struct GraphFusion {
             guard list.count >= 2, list[0] >= 0, list[1] >= 0, store.isConstant(list[1]),
                 descriptors[list[1]].shape.count == 4, descriptors[list[1]].shape[1] == 1,
                 descriptors[list[1]].shape[2] == 1,
+                // A few outputs run as dot products (ConvDotKernel), which take no depthwise stage.
+                descriptors[list[1]].shape[0] > ConvDotKernel.maximumOutputChannels,
                 let filter = try? store.value(of: list[1]), filter.descriptor.type == .float32,
                 // Sparse weights multiply tiles of pixels that bands of rows would cut badly.
                 !SparseConvKernel.prefersSparse(
@@ -558,7 +558,6 @@ struct GraphFusion {
             guard descriptors[middle].type == .float32, op.outputs.count == 1,
                 descriptors[Int(op.outputs[0])].type == .float32,
                 DepthwisePointwiseKernel.worthFusing(descriptors[middle].shape), !graphOutputs.contains(middle),
-                (descriptors[middle].byteCount ?? 0) >= GraphFusion.minimumFusedDepthwiseBytes,
                 let producer = writer(of: middle, model, runtimeOperators),
                 code(producer) == .depthwiseConv2D, prelu[producer] == nil, residual[producer] == nil,
                 !hardSwish.contains(producer),

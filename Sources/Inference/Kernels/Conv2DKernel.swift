@@ -78,6 +78,10 @@ final class Conv2DKernel: Kernel, ParallelJob {
         let clamp = try ctx.outputActivation(options.activation)
         let epilogue = try ConvEpilogue(ctx, channels: outputShape.channels)
         if filterShape.batch <= ConvDotKernel.maximumOutputChannels {
+            // GraphFusion fuses depthwise stages only into convolutions with more outputs.
+            guard ctx.fusedDepthwise == nil else {
+                throw ctx.invalid("a convolution of \(filterShape.batch) outputs takes no depthwise stage")
+            }
             return ConvDotKernel(
                 input: ctx.inputFloats(0), output: ctx.outputFloats(0), inputShape: inputShape,
                 outputShape: outputShape, rows: rows, columns: columns, filter: filter.floats,
