@@ -11,7 +11,10 @@
 //   the nearest edge pixel (replicate).
 // Eight tensor pixels run side by side: their positions in double vectors, their neighbours
 // gathered as one 64-bit word per source row (a pixel and the next one, when pixels are 3 or 4
-// bytes apart along the upright row), their channels blended in int32 lanes. A group with a lane
+// bytes apart along the upright row), their channels blended in int32 lanes — or, where the
+// instruction set file defines VK_WARP_BLEND8(p, index, top, bottom, upper, lower) (x86), with
+// 16-bit multiply-adds of each neighbour pair by its packed weights (`upper` = w00 | w01 << 16,
+// `lower` = w10 | w11 << 16), the same sums. A group with a lane
 // whose neighbours leave the image, and every group of an orientation whose upright rows are not
 // stored rows, reads each neighbour as its own 32-bit word instead, clamped into the image or
 // masked to zero as the border asks. Only a group one of whose words would read past the
@@ -203,19 +206,34 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(warp_group)(const vk
             // rotated crop reads a new set of scattered source lines on every tensor row, and
             // after a model has run the image is no longer in the core's caches (a hand crop on
             // business-person.png: 0.8 ms of waiting on loads per conversion without this).
-            const uintptr_t ahead = (uintptr_t)p->pixels + (uintptr_t)lookahead;
-            for (int lane = 0; lane < 8; lane += 2) {
-                __builtin_prefetch((const void *)(ahead + (uintptr_t)(intptr_t)o00[lane]));
-                __builtin_prefetch((const void *)(ahead + (uintptr_t)(intptr_t)o10[lane]));
-            }
+            // Each lane's offset is taken out of the vector once, for both rows' words.
+            const uint8_t *ahead = p->pixels + lookahead;
+            const intptr_t below = (intptr_t)p->step_y;
+            int32_t offsets[8];
+            memcpy(offsets, &o00, sizeof offsets);
             VK_SUFFIX(vk_wq) top, bottom;
-            VK_SUFFIX(warp_gather)(p->pixels, &o00, &top);
-            VK_SUFFIX(warp_gather)(p->pixels, &o10, &bottom);
+            for (int lane = 0; lane < 8; lane++) {
+                if (lane % 2 == 0) {
+                    __builtin_prefetch(ahead + offsets[lane]);
+                    __builtin_prefetch(ahead + offsets[lane] + below);
+                }
+                const uint8_t *source = p->pixels + offsets[lane];
+                uint64_t word;
+                memcpy(&word, source, sizeof word);
+                top[lane] = word;
+                memcpy(&word, source + below, sizeof word);
+                bottom[lane] = word;
+            }
             const vi w00 = (32 - fy) * (32 - fx), w01 = (32 - fy) * fx, w10 = fy * (32 - fx), w11 = fy * fx;
+#ifdef VK_WARP_BLEND8
+            const vi upper = w00 | (w01 << 16), lower = w10 | (w11 << 16);
+            VK_WARP_BLEND8(p, index, &top, &bottom, &upper, &lower);
+#else
             const int next = 8 * (int)p->step_x;
             const vi r = VK_WARP_CHANNEL(8 * p->red), g = VK_WARP_CHANNEL(8 * p->green);
             const vi b = VK_WARP_CHANNEL(8 * p->blue);
             VK_SUFFIX(warp_store8)(p, index, &r, &g, &b);
+#endif
             return;
         }
     }

@@ -38,6 +38,8 @@ static const uint32_t vk_nibble_steps[16] = {0,          0x00,     0x01,       0
             (count) += (size_t)__builtin_popcount((unsigned)nonzero);                                      \
         }                                                                                                  \
     }
+#include "CVisionKernels.h"
+#include "image_warp_blend_x86.h"
 #include "kernels_body.h"
 
 #pragma clang attribute pop

@@ -36,6 +36,8 @@ typedef float vk_h __attribute__((ext_vector_type(8)));
         _mm512_storeu_si512((void *)((ks) + (count)), _mm512_maskz_compress_epi32(nonzero, steps));        \
         (count) += (size_t)__builtin_popcount(nonzero);                                                    \
     }
+#include "CVisionKernels.h"
+#include "image_warp_blend_x86.h"
 #include "kernels_body.h"
 
 #pragma clang attribute pop

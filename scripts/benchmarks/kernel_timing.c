@@ -6,6 +6,7 @@
 // Prints one line per case and instruction set: `case isa median_ms`, each the median over
 // ROUNDS rounds of the best of five runs of ITERATIONS calls (the cores are shared: slower runs
 // are disturbed ones).
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,7 +139,9 @@ static void run_pool(void *p) {
 }
 
 // The palm detector's input: business-person.png's size (958 x 1358 RGB, pseudo-random bytes)
-// letterboxed into 192 x 192 floats with a zero border (29 % of the tensor is padding).
+// letterboxed into 192 x 192 floats with a zero border (29 % of the tensor is padding); a landmark
+// crop of hand_thumb_up.png's size (640 x 521) rotated by 0.4 into 256 x 256 floats; and that
+// image stretched whole into 300 x 300 bytes (the object detector's input, no rotation).
 typedef struct { vk_isa isa; vk_warp w; } warp_state;
 static void run_warp(void *p) {
     warp_state *s = p;
@@ -190,6 +193,16 @@ int main(int argc, char **argv) {
                                 {scale, 0, -200, 0, scale, 0, 0, 0, 1}, 192, 192, filled(192 * 192 * 3, 16), NULL,
                                 1.0f / 255, 0};
 
+        uint8_t *hand = malloc(640 * 521 * 3);
+        for (size_t i = 0; i < 640 * 521 * 3; i++) hand[i] = (uint8_t)((i * 2246822519u) >> 24);
+        const double c = cos(0.4) * 300 / 256, s = sin(0.4) * 300 / 256;
+        warp_state rotated = {isa, {hand, 640 * 521 * 3, 640, 521, 0, 3, 640 * 3, 0, 1, 2, 0,
+                                    {c, -s, 320 - 128 * (c - s), s, c, 260 - 128 * (s + c), 0, 0, 1}, 256, 256,
+                                    filled(256 * 256 * 3, 18), NULL, 1.0f / 127.5f, -1}};
+        warp_state whole = {isa, {hand, 640 * 521 * 3, 640, 521, 0, 3, 640 * 3, 0, 1, 2, 0,
+                                  {640.0 / 300, 0, 0, 0, 521.0 / 300, 0, 0, 0, 1}, 300, 300, NULL,
+                                  malloc(300 * 300 * 3), 1, 0}};
+
         stem_state face_stem = make_stem(isa, 128, 5, 1, 17);
 
         add_state padded_add = {isa, filled(64 * 64 * 28, 21), filled(64 * 64 * 24, 22), 64 * 64, 28, 24, 8};
@@ -212,6 +225,8 @@ int main(int argc, char **argv) {
             printf("avgpool-whole-128x128x16 %s %.4f\n", name, best_of_five(run_pool, &pool));
             printf("avgpool-whole-16x16x96 %s %.4f\n", name, best_of_five(run_pool, &se));
             printf("warp-letterbox-958x1358-192 %s %.4f\n", name, best_of_five(run_warp, &letterbox));
+            printf("warp-rotated-640x521-256 %s %.4f\n", name, best_of_five(run_warp, &rotated));
+            printf("warp-whole-bytes-640x521-300 %s %.4f\n", name, best_of_five(run_warp, &whole));
         }
     }
     return 0;
