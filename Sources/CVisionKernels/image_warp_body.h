@@ -180,6 +180,70 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(warp_store8)(const v
       + (((v10 >> (shift)) & 255) & m10) * w10 + (((v11 >> (shift)) & 255) & m11) * w11 + 512)              \
      >> 10)
 
+// The 64-bit words at `top_offsets[lane]` and `bottom_offsets[lane]` bytes into the bitmap (a
+// pixel and the next one each; without bottom offsets, one row below the top ones), and
+// prefetches for the words four tensor rows further on (`lookahead` bytes away; a rotated crop
+// reads a new set of scattered source lines on every tensor row, and after a model has run the
+// image is no longer in the core's caches: a hand crop on business-person.png waited 0.8 ms on
+// loads per conversion without them). Each lane's offsets leave their vectors once, through
+// memory. With `near_end`, a word that would pass the bitmap's last byte is read as the last 8
+// bytes, shifted down to start at its offset (bytes past the end read as zeros, which only a
+// neighbour of weight 0 would use: the caller's concern).
+static inline __attribute__((always_inline)) void VK_SUFFIX(warp_gather_rows)(const vk_warp *p,
+                                                                             const VK_SUFFIX(vk_wi) *top_offsets,
+                                                                             const VK_SUFFIX(vk_wi) *bottom_offsets,
+                                                                             intptr_t lookahead, int near_end,
+                                                                             VK_SUFFIX(vk_wq) *top,
+                                                                             VK_SUFFIX(vk_wq) *bottom) {
+    const uint8_t *ahead = p->pixels + lookahead;
+    int32_t upper[8], lower[8];
+    memcpy(upper, top_offsets, sizeof upper);
+    if (bottom_offsets) memcpy(lower, bottom_offsets, sizeof lower);
+    // Unrolled, so that each word goes straight into its lane (a loop writes the lanes through
+    // memory and reads the whole vector back: a store-forwarding stall per word).
+    VK_UNROLL for (int lane = 0; lane < 8; lane++) {
+        const intptr_t first = upper[lane], second = bottom_offsets ? lower[lane] : first + (intptr_t)p->step_y;
+        if (lane % 2 == 0) {
+            __builtin_prefetch(ahead + first);
+            __builtin_prefetch(ahead + second);
+        }
+        uint64_t word;
+        if (near_end) {
+            const intptr_t last = (intptr_t)p->byte_count - 8;
+            const intptr_t at_first = first < last ? first : last, at_second = second < last ? second : last;
+            memcpy(&word, p->pixels + at_first, sizeof word);
+            (*top)[lane] = word >> (8 * (first - at_first));
+            memcpy(&word, p->pixels + at_second, sizeof word);
+            (*bottom)[lane] = word >> (8 * (second - at_second));
+            continue;
+        }
+        memcpy(&word, p->pixels + first, sizeof word);
+        (*top)[lane] = word;
+        memcpy(&word, p->pixels + second, sizeof word);
+        (*bottom)[lane] = word;
+    }
+}
+
+// Blends eight tensor pixels from their neighbour words (the right neighbour `step_x` bytes
+// after the left) with weights w00 (top left), w01, w10, w11 and stores them.
+static inline __attribute__((always_inline)) void VK_SUFFIX(warp_blend_words)(
+    const vk_warp *p, size_t index, const VK_SUFFIX(vk_wq) *top_words, const VK_SUFFIX(vk_wq) *bottom_words,
+    const VK_SUFFIX(vk_wi) *w00_, const VK_SUFFIX(vk_wi) *w01_, const VK_SUFFIX(vk_wi) *w10_,
+    const VK_SUFFIX(vk_wi) *w11_) {
+    typedef VK_SUFFIX(vk_wi) vi;
+    const vi w00 = *w00_, w01 = *w01_, w10 = *w10_, w11 = *w11_;
+#ifdef VK_WARP_BLEND8
+    const vi upper = w00 | (w01 << 16), lower = w10 | (w11 << 16);
+    VK_WARP_BLEND8(p, index, top_words, bottom_words, &upper, &lower);
+#else
+    const VK_SUFFIX(vk_wq) top = *top_words, bottom = *bottom_words;
+    const int next = 8 * (int)p->step_x;
+    const vi r = VK_WARP_CHANNEL(8 * p->red), g = VK_WARP_CHANNEL(8 * p->green);
+    const vi b = VK_WARP_CHANNEL(8 * p->blue);
+    VK_SUFFIX(warp_store8)(p, index, &r, &g, &b);
+#endif
+}
+
 // Eight tensor pixels from index `index` on (`count` of them stored), positions in 1/32 pixel.
 static inline __attribute__((always_inline)) void VK_SUFFIX(warp_group)(const vk_warp *p,
                                                                         const VK_SUFFIX(vk_wi) *position_x,
@@ -202,38 +266,10 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(warp_group)(const vk
         const vi limit = (vi)(int32_t)(p->byte_count - 8);
         const vi safe = (o00 <= limit) & (o10 <= limit);
         if ((p->step_x == 3 || p->step_x == 4) && __builtin_reduce_and(safe) != 0) {
-            // Prefetch the neighbours this group's pixels have a few tensor rows further on: a
-            // rotated crop reads a new set of scattered source lines on every tensor row, and
-            // after a model has run the image is no longer in the core's caches (a hand crop on
-            // business-person.png: 0.8 ms of waiting on loads per conversion without this).
-            // Each lane's offset is taken out of the vector once, for both rows' words.
-            const uint8_t *ahead = p->pixels + lookahead;
-            const intptr_t below = (intptr_t)p->step_y;
-            int32_t offsets[8];
-            memcpy(offsets, &o00, sizeof offsets);
             VK_SUFFIX(vk_wq) top, bottom;
-            for (int lane = 0; lane < 8; lane++) {
-                if (lane % 2 == 0) {
-                    __builtin_prefetch(ahead + offsets[lane]);
-                    __builtin_prefetch(ahead + offsets[lane] + below);
-                }
-                const uint8_t *source = p->pixels + offsets[lane];
-                uint64_t word;
-                memcpy(&word, source, sizeof word);
-                top[lane] = word;
-                memcpy(&word, source + below, sizeof word);
-                bottom[lane] = word;
-            }
+            VK_SUFFIX(warp_gather_rows)(p, &o00, NULL, lookahead, 0, &top, &bottom);
             const vi w00 = (32 - fy) * (32 - fx), w01 = (32 - fy) * fx, w10 = fy * (32 - fx), w11 = fy * fx;
-#ifdef VK_WARP_BLEND8
-            const vi upper = w00 | (w01 << 16), lower = w10 | (w11 << 16);
-            VK_WARP_BLEND8(p, index, &top, &bottom, &upper, &lower);
-#else
-            const int next = 8 * (int)p->step_x;
-            const vi r = VK_WARP_CHANNEL(8 * p->red), g = VK_WARP_CHANNEL(8 * p->green);
-            const vi b = VK_WARP_CHANNEL(8 * p->blue);
-            VK_SUFFIX(warp_store8)(p, index, &r, &g, &b);
-#endif
+            VK_SUFFIX(warp_blend_words)(p, index, &top, &bottom, &w00, &w01, &w10, &w11);
             return;
         }
     }
@@ -250,8 +286,8 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(warp_group)(const vk
     }
     if (count == 8) {
         // A neighbour outside the image, a word past the bitmap's end or pixels not 3 or 4 bytes
-        // apart: each neighbour's pixel read on its own, clamped into the image (replicate) or
-        // zeroed where it lies outside (zero border) — what warp_sample1 does, eight at a time.
+        // apart: each neighbour's pixel read clamped into the image (replicate) or zeroed where it
+        // lies outside (zero border) — what warp_sample1 does, eight at a time.
         const vi last_x = (vi)(int32_t)(p->width - 1), last_y = (vi)(int32_t)(p->height - 1);
         vi x0 = sx, x1 = sx + 1, y0 = sy, y1 = sy + 1;
         vi m00 = -1, m01 = -1, m10 = -1, m11 = -1;
@@ -269,6 +305,26 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(warp_group)(const vk
         y0 = y0 < zero ? zero : (y0 > last_y ? last_y : y0);
         y1 = y1 < zero ? zero : (y1 > last_y ? last_y : y1);
         const vi origin = (vi)(int32_t)p->origin, step_x = (vi)(int32_t)p->step_x, step_y = (vi)(int32_t)p->step_y;
+        if ((p->step_x == 3 || p->step_x == 4) && p->byte_count >= 8) {
+            // The words at the left neighbours, as inside: a zeroed neighbour gets weight 0
+            // instead ((v & m) · w = v · (w & m)), and where both horizontal neighbours clamp to
+            // one pixel (an image edge) the right one's weight moves to the left one, which is
+            // that pixel: v · w0 + v · w1 = v · (w0 + w1), exact in integers. A word that would
+            // pass the bitmap's end is read shifted: its pixel's bytes are all there, and its
+            // right neighbour's too unless that neighbour is the pixel itself (weight 0 then).
+            const vi left = origin + x0 * step_x;
+            const vi top_offsets = left + y0 * step_y, bottom_offsets = left + y1 * step_y;
+            VK_SUFFIX(vk_wq) top, bottom;
+            VK_SUFFIX(warp_gather_rows)(p, &top_offsets, &bottom_offsets, lookahead, 1, &top, &bottom);
+            const vi same = x1 == x0;
+            const vi w00 = (32 - fy) * (32 - fx) & m00, w01 = (32 - fy) * fx & m01;
+            const vi w10 = fy * (32 - fx) & m10, w11 = fy * fx & m11;
+            const vi left_top = w00 + (w01 & same), right_top = w01 & ~same;
+            const vi left_bottom = w10 + (w11 & same), right_bottom = w11 & ~same;
+            VK_SUFFIX(warp_blend_words)(p, index, &top, &bottom, &left_top, &right_top, &left_bottom,
+                                        &right_bottom);
+            return;
+        }
         const vi o00 = origin + x0 * step_x + y0 * step_y, o01 = origin + x1 * step_x + y0 * step_y;
         const vi o10 = origin + x0 * step_x + y1 * step_y, o11 = origin + x1 * step_x + y1 * step_y;
         const vi limit = (vi)(int32_t)(p->byte_count - 4);

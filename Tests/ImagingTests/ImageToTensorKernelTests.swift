@@ -105,6 +105,30 @@ import Testing
         #expect(Self.instructionSets.count >= 1)
     }
 
+    /// Crops over the image's last pixels: the kernel reads 64-bit words there, shifted back from
+    /// the bitmap's end, and still gives the reference's bits with either border.
+    @Test func cropsOverTheBitmapsLastPixelsMatchTheReference() throws {
+        var compared = 0
+        var conversion = 0
+        for (index, layout) in [Bitmap.Layout.rgb8, .rgba8, .bgra8].enumerated() {
+            for (width, height) in [(640, 521), (9, 7)] {
+                let image = try SeededBitmap.make(width: width, height: height, layout: layout, seed: 40 + index)
+                for region in [
+                    NormalizedRect(xCenter: 0.95, yCenter: 0.97, width: 0.5, height: 0.4, rotation: 0.4),
+                    NormalizedRect(xCenter: 1.0, yCenter: 1.0, width: 0.3, height: 0.3, rotation: 0),
+                ] {
+                    for border in [BorderMode.zero, .replicate] {
+                        let options = TensorConversionOptions(
+                            width: 64, height: 48, keepAspectRatio: false, borderMode: border)
+                        compared += try compare(image, orientation: .up, region: region, options: options)
+                        conversion += 1
+                    }
+                }
+            }
+        }
+        #expect(compared == conversion * Self.instructionSets.count)
+    }
+
     /// A conversion through the public entry point takes the kernel and matches the reference.
     @Test func convertUsesTheKernelAndMatchesTheReference() throws {
         let image = try SeededBitmap.make(width: 641, height: 480, layout: .rgb8, seed: 3)

@@ -140,8 +140,9 @@ static void run_pool(void *p) {
 
 // The palm detector's input: business-person.png's size (958 x 1358 RGB, pseudo-random bytes)
 // letterboxed into 192 x 192 floats with a zero border (29 % of the tensor is padding); a landmark
-// crop of hand_thumb_up.png's size (640 x 521) rotated by 0.4 into 256 x 256 floats; and that
-// image stretched whole into 300 x 300 bytes (the object detector's input, no rotation).
+// crop of hand_thumb_up.png's size (640 x 521) rotated by 0.4 into 256 x 256 floats, centred
+// in the image and moved past its bottom-right corner (edge pixels replicated); and that image
+// stretched whole into 300 x 300 bytes (the object detector's input, no rotation).
 typedef struct { vk_isa isa; vk_warp w; } warp_state;
 static void run_warp(void *p) {
     warp_state *s = p;
@@ -199,6 +200,9 @@ int main(int argc, char **argv) {
         warp_state rotated = {isa, {hand, 640 * 521 * 3, 640, 521, 0, 3, 640 * 3, 0, 1, 2, 0,
                                     {c, -s, 320 - 128 * (c - s), s, c, 260 - 128 * (s + c), 0, 0, 1}, 256, 256,
                                     filled(256 * 256 * 3, 18), NULL, 1.0f / 127.5f, -1}};
+        warp_state past_edges = rotated;
+        past_edges.w.m[2] += 250;
+        past_edges.w.m[5] += 200;
         warp_state whole = {isa, {hand, 640 * 521 * 3, 640, 521, 0, 3, 640 * 3, 0, 1, 2, 0,
                                   {640.0 / 300, 0, 0, 0, 521.0 / 300, 0, 0, 0, 1}, 300, 300, NULL,
                                   malloc(300 * 300 * 3), 1, 0}};
@@ -226,6 +230,7 @@ int main(int argc, char **argv) {
             printf("avgpool-whole-16x16x96 %s %.4f\n", name, best_of_five(run_pool, &se));
             printf("warp-letterbox-958x1358-192 %s %.4f\n", name, best_of_five(run_warp, &letterbox));
             printf("warp-rotated-640x521-256 %s %.4f\n", name, best_of_five(run_warp, &rotated));
+            printf("warp-past-edges-640x521-256 %s %.4f\n", name, best_of_five(run_warp, &past_edges));
             printf("warp-whole-bytes-640x521-300 %s %.4f\n", name, best_of_five(run_warp, &whole));
         }
     }
