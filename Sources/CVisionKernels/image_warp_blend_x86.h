@@ -3,22 +3,24 @@
 // before kernels_body.h; image_warp_body.h calls it through VK_WARP_BLEND8.
 //
 // Eight tensor pixels come with their neighbour words gathered (`top`, `bottom`: one 64-bit
-// word per pixel and source row, the left neighbour's bytes first and the right one's
-// `step_x` bytes later). Each word is moved to its own 128-bit lane, where a byte shuffle widens
-// each channel's two neighbours into adjacent 16-bit values (red left, red right, green left,
-// ... , then two zeros), and `pmaddwd` by the pixel's packed weights (`upper` = w00 | w01 << 16
-// for the top row, `lower` = w10 | w11 << 16) gives per channel v00·w00 + v01·w01 in a 32-bit
-// lane. The sums are exact (values ≤ 255, weights ≤ 1024), so adding the two rows, 512, and
-// shifting by 10 gives the generic path's bits. A pixel's lane then holds red, green, blue and a
-// zero, which permutes drop while writing the interleaved output.
+// word per pixel and source row, the first neighbour's bytes first and the second one's
+// `distance` bytes later; for a picture turned by a quarter the words run along its columns, and
+// the caller orders the weights to match). Each word is moved to its own 128-bit lane, where a
+// byte shuffle widens each channel's two neighbours into adjacent 16-bit values (red first, red
+// second, green first, ... , then two zeros), and `pmaddwd` by the pixel's packed weights
+// (`upper` = w00 | w01 << 16 for the first word, `lower` = w10 | w11 << 16 for the second) gives
+// per channel v00·w00 + v01·w01 in a 32-bit lane. The sums are exact (values ≤ 255, weights ≤
+// 1024), so adding the two words' sums, 512, and shifting by 10 gives the generic path's bits. A
+// pixel's lane then holds red, green, blue and a zero, which permutes drop while writing the
+// interleaved output.
 
 typedef int32_t vk_warp_weights __attribute__((ext_vector_type(8)));
 typedef uint64_t vk_warp_words __attribute__((ext_vector_type(8)));
 
 // The byte shuffle of one 128-bit lane (the same in every lane) that widens the word's three
 // channels to neighbour pairs of 16-bit values; 0x80 gives a zero byte.
-static inline __attribute__((always_inline)) __m128i vk_warp_pairs(const vk_warp *p) {
-    const int64_t step = p->step_x, red = p->red, green = p->green, blue = p->blue;
+static inline __attribute__((always_inline)) __m128i vk_warp_pairs(const vk_warp *p, int64_t distance) {
+    const int64_t step = distance, red = p->red, green = p->green, blue = p->blue;
     const int64_t high_bytes = (int64_t)0x8000800080008000ull;
     const int64_t first = red | (red + step) << 16 | green << 32 | (green + step) << 48 | high_bytes;
     const int64_t second = blue | (blue + step) << 16 | (int64_t)0x8080808080008000ull;
@@ -30,8 +32,8 @@ static inline __attribute__((always_inline)) void vk_warp_blend8(const vk_warp *
                                                                  const vk_warp_words *top,
                                                                  const vk_warp_words *bottom,
                                                                  const vk_warp_weights *upper,
-                                                                 const vk_warp_weights *lower) {
-    const __m512i pairs = _mm512_broadcast_i32x4(vk_warp_pairs(p));
+                                                                 const vk_warp_weights *lower, int64_t distance) {
+    const __m512i pairs = _mm512_broadcast_i32x4(vk_warp_pairs(p, distance));
     // Pixels 0–3 and 4–7, one per 128-bit lane; their weights in all four 32-bit lanes of it.
     const __m512i first_words = _mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0);
     const __m512i last_words = _mm512_set_epi64(7, 7, 6, 6, 5, 5, 4, 4);
@@ -80,8 +82,8 @@ static inline __attribute__((always_inline)) void vk_warp_blend8(const vk_warp *
                                                                  const vk_warp_words *top,
                                                                  const vk_warp_words *bottom,
                                                                  const vk_warp_weights *upper,
-                                                                 const vk_warp_weights *lower) {
-    const __m128i pairs128 = vk_warp_pairs(p);
+                                                                 const vk_warp_weights *lower, int64_t distance) {
+    const __m128i pairs128 = vk_warp_pairs(p, distance);
     const __m256i pairs = _mm256_set_m128i(pairs128, pairs128);
     const __m256i u = _mm256_loadu_si256((const __m256i *)upper), l = _mm256_loadu_si256((const __m256i *)lower);
     const __m256i round = _mm256_set1_epi32(512);
@@ -135,6 +137,6 @@ static inline __attribute__((always_inline)) void vk_warp_blend8(const vk_warp *
     }
 }
 #endif
-#define VK_WARP_BLEND8(p, index, top, bottom, upper, lower)                                                  \
+#define VK_WARP_BLEND8(p, index, top, bottom, upper, lower, distance)                                        \
     vk_warp_blend8((p), (index), (const vk_warp_words *)(top), (const vk_warp_words *)(bottom),               \
-                   (const vk_warp_weights *)(upper), (const vk_warp_weights *)(lower))
+                   (const vk_warp_weights *)(upper), (const vk_warp_weights *)(lower), (distance))

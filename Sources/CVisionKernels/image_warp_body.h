@@ -10,15 +10,16 @@
 //   `(Σ v·w + 512) >> 10` rounds the blend; neighbours outside the image read 0 (zero border) or
 //   the nearest edge pixel (replicate).
 // Eight tensor pixels run side by side: their positions in double vectors, their neighbours
-// gathered as one 64-bit word per source row (a pixel and the next one, when pixels are 3 or 4
-// bytes apart along the upright row), their channels blended in int32 lanes — or, where the
-// instruction set file defines VK_WARP_BLEND8(p, index, top, bottom, upper, lower) (x86), with
-// 16-bit multiply-adds of each neighbour pair by its packed weights (`upper` = w00 | w01 << 16,
-// `lower` = w10 | w11 << 16), the same sums. A group with a lane
-// whose neighbours leave the image, and every group of an orientation whose upright rows are not
-// stored rows, reads each neighbour as its own 32-bit word instead, clamped into the image or
-// masked to zero as the border asks. Only a group one of whose words would read past the
-// bitmap's last byte, and a block's partial last group, run pixel by pixel.
+// gathered as 64-bit words (a pixel and the next one, where pixels are 3 or 4 bytes apart along
+// the upright rows, or along the upright columns of a picture turned by a quarter), their
+// channels blended in int32 lanes — or, where the instruction set file defines
+// VK_WARP_BLEND8(p, index, first, second, upper, lower, distance) (x86), with 16-bit
+// multiply-adds of each neighbour pair by its packed weights (`upper` = w00 | w01 << 16, `lower`
+// = w10 | w11 << 16), the same sums. Groups with a neighbour outside the image read the words at
+// their clamped neighbours and move or zero weights instead of values (rows only); other
+// orientations' border groups read each neighbour as its own 32-bit word, clamped into the image
+// or masked to zero as the border asks. Only a group none of this covers near the bitmap's last
+// byte, and a block's partial last group, run pixel by pixel.
 
 #pragma clang fp contract(off)
 
@@ -181,7 +182,7 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(warp_store8)(const v
      >> 10)
 
 // The 64-bit words at `top_offsets[lane]` and `bottom_offsets[lane]` bytes into the bitmap (a
-// pixel and the next one each; without bottom offsets, one row below the top ones), and
+// pixel and the next one each; without bottom offsets, `below` bytes after the top ones), and
 // prefetches for the words four tensor rows further on (`lookahead` bytes away; a rotated crop
 // reads a new set of scattered source lines on every tensor row, and after a model has run the
 // image is no longer in the core's caches: a hand crop on business-person.png waited 0.8 ms on
@@ -192,7 +193,8 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(warp_store8)(const v
 static inline __attribute__((always_inline)) void VK_SUFFIX(warp_gather_rows)(const vk_warp *p,
                                                                              const VK_SUFFIX(vk_wi) *top_offsets,
                                                                              const VK_SUFFIX(vk_wi) *bottom_offsets,
-                                                                             intptr_t lookahead, int near_end,
+                                                                             intptr_t below, intptr_t lookahead,
+                                                                             int near_end,
                                                                              VK_SUFFIX(vk_wq) *top,
                                                                              VK_SUFFIX(vk_wq) *bottom) {
     const uint8_t *ahead = p->pixels + lookahead;
@@ -202,7 +204,7 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(warp_gather_rows)(co
     // Unrolled, so that each word goes straight into its lane (a loop writes the lanes through
     // memory and reads the whole vector back: a store-forwarding stall per word).
     VK_UNROLL for (int lane = 0; lane < 8; lane++) {
-        const intptr_t first = upper[lane], second = bottom_offsets ? lower[lane] : first + (intptr_t)p->step_y;
+        const intptr_t first = upper[lane], second = bottom_offsets ? lower[lane] : first + below;
         if (lane % 2 == 0) {
             __builtin_prefetch(ahead + first);
             __builtin_prefetch(ahead + second);
@@ -224,20 +226,21 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(warp_gather_rows)(co
     }
 }
 
-// Blends eight tensor pixels from their neighbour words (the right neighbour `step_x` bytes
-// after the left) with weights w00 (top left), w01, w10, w11 and stores them.
+// Blends eight tensor pixels from two words each (`top_words`, `bottom_words`: two neighbours
+// each, the second `distance` bytes after the first), the first word's weighted w00 and w01, the
+// second's w10 and w11, and stores them.
 static inline __attribute__((always_inline)) void VK_SUFFIX(warp_blend_words)(
     const vk_warp *p, size_t index, const VK_SUFFIX(vk_wq) *top_words, const VK_SUFFIX(vk_wq) *bottom_words,
     const VK_SUFFIX(vk_wi) *w00_, const VK_SUFFIX(vk_wi) *w01_, const VK_SUFFIX(vk_wi) *w10_,
-    const VK_SUFFIX(vk_wi) *w11_) {
+    const VK_SUFFIX(vk_wi) *w11_, int64_t distance) {
     typedef VK_SUFFIX(vk_wi) vi;
     const vi w00 = *w00_, w01 = *w01_, w10 = *w10_, w11 = *w11_;
 #ifdef VK_WARP_BLEND8
     const vi upper = w00 | (w01 << 16), lower = w10 | (w11 << 16);
-    VK_WARP_BLEND8(p, index, top_words, bottom_words, &upper, &lower);
+    VK_WARP_BLEND8(p, index, top_words, bottom_words, &upper, &lower, distance);
 #else
     const VK_SUFFIX(vk_wq) top = *top_words, bottom = *bottom_words;
-    const int next = 8 * (int)p->step_x;
+    const int next = 8 * (int)distance;
     const vi r = VK_WARP_CHANNEL(8 * p->red), g = VK_WARP_CHANNEL(8 * p->green);
     const vi b = VK_WARP_CHANNEL(8 * p->blue);
     VK_SUFFIX(warp_store8)(p, index, &r, &g, &b);
@@ -258,18 +261,32 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(warp_group)(const vk
     sy = sy < lo ? lo : (sy > hi ? hi : sy);
     const vi fx = fixed_x & 31, fy = fixed_y & 31;
     const vi inside = (sx >= 0) & (sx < (vi)(p->width - 1)) & (sy >= 0) & (sy < (vi)(p->height - 1));
-    if (count == 8 && __builtin_reduce_and(inside) != 0) {
+    // The axis along which neighbours are 3 or 4 bytes apart in memory (`along`: their step, ± as
+    // stored; `across`: the other axis' step): the upright rows when they are stored rows, the
+    // upright columns when the orientation turns the picture by a quarter.
+    const int64_t step_x = p->step_x, step_y = p->step_y;
+    const int x_pairs = step_x == 3 || step_x == 4 || step_x == -3 || step_x == -4;
+    const int y_pairs = step_y == 3 || step_y == 4 || step_y == -3 || step_y == -4;
+    if (count == 8 && (x_pairs || y_pairs) && __builtin_reduce_and(inside) != 0) {
         // Offsets fit in int32: the caller checks that the bitmap is smaller than 2^31 bytes. One
-        // 64-bit word per source row holds both horizontal neighbours (step_x is 3 or 4 bytes).
-        const vi o00 = (vi)(int32_t)p->origin + sx * (vi)(int32_t)p->step_x + sy * (vi)(int32_t)p->step_y;
-        const vi o10 = o00 + (vi)(int32_t)p->step_y;
+        // 64-bit word holds both neighbours along that axis, read from the lower address of the
+        // two; the other word is one step across.
+        const int64_t along = x_pairs ? step_x : step_y, across = x_pairs ? step_y : step_x;
+        const vi o00 = (vi)(int32_t)p->origin + sx * (vi)(int32_t)step_x + sy * (vi)(int32_t)step_y;
+        const vi first = o00 + (vi)(int32_t)(along < 0 ? along : 0);
+        const vi second = first + (vi)(int32_t)across;
         const vi limit = (vi)(int32_t)(p->byte_count - 8);
-        const vi safe = (o00 <= limit) & (o10 <= limit);
-        if ((p->step_x == 3 || p->step_x == 4) && __builtin_reduce_and(safe) != 0) {
-            VK_SUFFIX(vk_wq) top, bottom;
-            VK_SUFFIX(warp_gather_rows)(p, &o00, NULL, lookahead, 0, &top, &bottom);
+        if (__builtin_reduce_and((first <= limit) & (second <= limit)) != 0) {
+            VK_SUFFIX(vk_wq) words_first, words_second;
+            VK_SUFFIX(warp_gather_rows)(p, &first, NULL, (intptr_t)across, lookahead, 0, &words_first, &words_second);
             const vi w00 = (32 - fy) * (32 - fx), w01 = (32 - fy) * fx, w10 = fy * (32 - fx), w11 = fy * fx;
-            VK_SUFFIX(warp_blend_words)(p, index, &top, &bottom, &w00, &w01, &w10, &w11);
+            // Each word's two weights in address order: along a row (x0, x1) or a column (y0, y1).
+            const vi a0 = w00, a1 = x_pairs ? w01 : w10, b0 = x_pairs ? w10 : w01, b1 = w11;
+            const int backwards = along < 0;
+            const vi first_low = backwards ? a1 : a0, first_high = backwards ? a0 : a1;
+            const vi second_low = backwards ? b1 : b0, second_high = backwards ? b0 : b1;
+            VK_SUFFIX(warp_blend_words)(p, index, &words_first, &words_second, &first_low, &first_high, &second_low,
+                                        &second_high, along < 0 ? -along : along);
             return;
         }
     }
@@ -315,14 +332,14 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(warp_group)(const vk
             const vi left = origin + x0 * step_x;
             const vi top_offsets = left + y0 * step_y, bottom_offsets = left + y1 * step_y;
             VK_SUFFIX(vk_wq) top, bottom;
-            VK_SUFFIX(warp_gather_rows)(p, &top_offsets, &bottom_offsets, lookahead, 1, &top, &bottom);
+            VK_SUFFIX(warp_gather_rows)(p, &top_offsets, &bottom_offsets, 0, lookahead, 1, &top, &bottom);
             const vi same = x1 == x0;
             const vi w00 = (32 - fy) * (32 - fx) & m00, w01 = (32 - fy) * fx & m01;
             const vi w10 = fy * (32 - fx) & m10, w11 = fy * fx & m11;
             const vi left_top = w00 + (w01 & same), right_top = w01 & ~same;
             const vi left_bottom = w10 + (w11 & same), right_bottom = w11 & ~same;
             VK_SUFFIX(warp_blend_words)(p, index, &top, &bottom, &left_top, &right_top, &left_bottom,
-                                        &right_bottom);
+                                        &right_bottom, p->step_x);
             return;
         }
         const vi o00 = origin + x0 * step_x + y0 * step_y, o01 = origin + x1 * step_x + y0 * step_y;
