@@ -27,6 +27,17 @@ static inline __attribute__((always_inline)) __m128i vk_warp_pairs(const vk_warp
     return _mm_set_epi64x(second, first);
 }
 
+// Stores 24 bytes at `out`: eight pixels given as 32-bit groups of bytes (red, green, blue, zero),
+// four in `low` and four in `high`, without their zeros.
+static inline __attribute__((always_inline)) void vk_warp_store_bytes(uint8_t *out, __m128i low, __m128i high) {
+    const __m128i drop = _mm_set_epi8(-1, -1, -1, -1, 14, 13, 12, 10, 9, 8, 6, 5, 4, 2, 1, 0);
+    const __m128i f = _mm_shuffle_epi8(low, drop), g = _mm_shuffle_epi8(high, drop);
+    _mm_storeu_si64(out, f);
+    _mm_storeu_si32(out + 8, _mm_srli_si128(f, 8));
+    _mm_storeu_si64(out + 12, g);
+    _mm_storeu_si32(out + 20, _mm_srli_si128(g, 8));
+}
+
 #if VK_LANES == 16
 static inline __attribute__((always_inline)) void vk_warp_blend8(const vk_warp *p, size_t index,
                                                                  const vk_warp_words *top,
@@ -67,14 +78,7 @@ static inline __attribute__((always_inline)) void vk_warp_blend8(const vk_warp *
         _mm512_storeu_ps(out, _mm512_permutex2var_ps(f, head, g));
         _mm256_storeu_ps(out + 16, _mm512_castps512_ps256(_mm512_permutex2var_ps(f, tail, g)));
     } else {
-        const __m128i drop = _mm_set_epi8(-1, -1, -1, -1, 14, 13, 12, 10, 9, 8, 6, 5, 4, 2, 1, 0);
-        const __m128i f = _mm_shuffle_epi8(_mm512_cvtepi32_epi8(first), drop);
-        const __m128i g = _mm_shuffle_epi8(_mm512_cvtepi32_epi8(last), drop);
-        uint8_t *out = p->byte_output + 3 * index;
-        _mm_storeu_si64(out, f);
-        _mm_storeu_si32(out + 8, _mm_srli_si128(f, 8));
-        _mm_storeu_si64(out + 12, g);
-        _mm_storeu_si32(out + 20, _mm_srli_si128(g, 8));
+        vk_warp_store_bytes(p->byte_output + 3 * index, _mm512_cvtepi32_epi8(first), _mm512_cvtepi32_epi8(last));
     }
 }
 #else
@@ -121,19 +125,12 @@ static inline __attribute__((always_inline)) void vk_warp_blend8(const vk_warp *
         _mm_storeu_ps(out + 18, _mm256_castps256_ps128(packed[3]));
         _mm_storeu_si64(out + 22, _mm_castps_si128(_mm256_extractf128_ps(packed[3], 1)));
     } else {
-        // Pixels as 32-bit groups of bytes (red, green, blue, zero), in order, then each 128-bit
-        // lane's four pixels without their zeros.
+        // Pixels as 32-bit groups of bytes (red, green, blue, zero), in order.
         const __m256i words = _mm256_packus_epi16(_mm256_packus_epi32(sums[0], sums[1]),
                                                   _mm256_packus_epi32(sums[2], sums[3]));
         const __m256i ordered = _mm256_permutevar8x32_epi32(words, _mm256_set_epi32(7, 3, 6, 2, 5, 1, 4, 0));
-        const __m128i drop = _mm_set_epi8(-1, -1, -1, -1, 14, 13, 12, 10, 9, 8, 6, 5, 4, 2, 1, 0);
-        const __m128i f = _mm_shuffle_epi8(_mm256_castsi256_si128(ordered), drop);
-        const __m128i g = _mm_shuffle_epi8(_mm256_extracti128_si256(ordered, 1), drop);
-        uint8_t *out = p->byte_output + 3 * index;
-        _mm_storeu_si64(out, f);
-        _mm_storeu_si32(out + 8, _mm_srli_si128(f, 8));
-        _mm_storeu_si64(out + 12, g);
-        _mm_storeu_si32(out + 20, _mm_srli_si128(g, 8));
+        vk_warp_store_bytes(p->byte_output + 3 * index, _mm256_castsi256_si128(ordered),
+                            _mm256_extracti128_si256(ordered, 1));
     }
 }
 #endif
