@@ -178,8 +178,9 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(warp_store8)(const v
       + (((v10 >> (shift)) & 255) & m10) * w10 + (((v11 >> (shift)) & 255) & m11) * w11 + 512)              \
      >> 10)
 
-// The 64-bit words at `top_offsets[lane]` and `bottom_offsets[lane]` bytes into the bitmap (a
-// pixel and the next one each; without bottom offsets, `below` bytes after the top ones), and
+// The 64-bit words at `top_offsets[lane]` and `bottom_offsets[lane]` bytes into the bitmap (two
+// neighbours each, along an upright row or, for a picture turned by a quarter, an upright
+// column; without bottom offsets, `below` bytes after the top ones), and
 // prefetches for the words four tensor rows further on (`lookahead` bytes away; a rotated crop
 // reads a new set of scattered source lines on every tensor row, and after a model has run the
 // image is no longer in the core's caches: a hand crop on business-person.png waited 0.8 ms on
@@ -187,13 +188,13 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(warp_store8)(const v
 // memory. With `near_end`, a word that would pass the bitmap's last byte is read as the last 8
 // bytes, shifted down to start at its offset (bytes past the end read as zeros, which only a
 // neighbour of weight 0 would use: the caller's concern).
-static inline __attribute__((always_inline)) void VK_SUFFIX(warp_gather_rows)(const vk_warp *p,
-                                                                             const VK_SUFFIX(vk_wi) *top_offsets,
-                                                                             const VK_SUFFIX(vk_wi) *bottom_offsets,
-                                                                             intptr_t below, intptr_t lookahead,
-                                                                             int near_end,
-                                                                             VK_SUFFIX(vk_wq) *top,
-                                                                             VK_SUFFIX(vk_wq) *bottom) {
+static inline __attribute__((always_inline)) void VK_SUFFIX(warp_gather_words)(const vk_warp *p,
+                                                                               const VK_SUFFIX(vk_wi) *top_offsets,
+                                                                               const VK_SUFFIX(vk_wi) *bottom_offsets,
+                                                                               intptr_t below, intptr_t lookahead,
+                                                                               int near_end,
+                                                                               VK_SUFFIX(vk_wq) *top,
+                                                                               VK_SUFFIX(vk_wq) *bottom) {
     const uint8_t *ahead = p->pixels + lookahead;
     int32_t upper[8], lower[8];
     memcpy(upper, top_offsets, sizeof upper);
@@ -275,7 +276,7 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(warp_group)(const vk
         const vi limit = (vi)(int32_t)(p->byte_count - 8);
         if (__builtin_reduce_and((first <= limit) & (second <= limit)) != 0) {
             VK_SUFFIX(vk_wq) words_first, words_second;
-            VK_SUFFIX(warp_gather_rows)(p, &first, NULL, (intptr_t)across, lookahead, 0, &words_first, &words_second);
+            VK_SUFFIX(warp_gather_words)(p, &first, NULL, (intptr_t)across, lookahead, 0, &words_first, &words_second);
             const vi w00 = (32 - fy) * (32 - fx), w01 = (32 - fy) * fx, w10 = fy * (32 - fx), w11 = fy * fx;
             // Each word's two weights in address order: along a row (x0, x1) or a column (y0, y1).
             const vi a0 = w00, a1 = x_pairs ? w01 : w10, b0 = x_pairs ? w10 : w01, b1 = w11;
@@ -329,7 +330,7 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(warp_group)(const vk
             const vi left = origin + x0 * step_x;
             const vi top_offsets = left + y0 * step_y, bottom_offsets = left + y1 * step_y;
             VK_SUFFIX(vk_wq) top, bottom;
-            VK_SUFFIX(warp_gather_rows)(p, &top_offsets, &bottom_offsets, 0, lookahead, 1, &top, &bottom);
+            VK_SUFFIX(warp_gather_words)(p, &top_offsets, &bottom_offsets, 0, lookahead, 1, &top, &bottom);
             const vi same = x1 == x0;
             const vi w00 = (32 - fy) * (32 - fx) & m00, w01 = (32 - fy) * fx & m01;
             const vi w10 = fy * (32 - fx) & m10, w11 = fy * fx & m11;
