@@ -206,6 +206,23 @@ import Testing
         #expect(wrong.isEmpty, "\(wrong.prefix(5))")
     }
 
+    @Test func depthwiseBandsGrowToReachEnoughPixelsForThePointwiseStage() {
+        // 14×14×480: 4 rows fit 128 KB, 56 pixels.
+        #expect(DepthwisePointwiseKernel.bandRows(height: 14, width: 14, channels: 480) == 4)
+        // 14×14×672: 3 rows fit (42 pixels), so the band grows to 4 rows (56 pixels, 147 KB).
+        #expect(DepthwisePointwiseKernel.bandRows(height: 14, width: 14, channels: 672) == 4)
+        #expect(DepthwisePointwiseKernel.worthFusing([1, 14, 14, 672]))
+        // 7×7×1152: the whole layer (49 pixels, 221 KB) in one band.
+        #expect(DepthwisePointwiseKernel.bandRows(height: 7, width: 7, channels: 1152) == 7)
+        #expect(DepthwisePointwiseKernel.worthFusing([1, 7, 7, 1152]))
+        // 6×6 layers never reach 48 pixels; 7×7×4096 would need 7 rows of 802 KB.
+        #expect(!DepthwisePointwiseKernel.worthFusing([1, 6, 6, 288]))
+        #expect(DepthwisePointwiseKernel.bandRows(height: 7, width: 7, channels: 4096) == 2)
+        #expect(!DepthwisePointwiseKernel.worthFusing([1, 7, 7, 4096]))
+        // Large layers keep the 128 KB band.
+        #expect(DepthwisePointwiseKernel.bandRows(height: 112, width: 112, channels: 32) == 9)
+    }
+
     @Test func fusedDepthwiseBandsGiveTheSameBitsForAnyThreadCount() throws {
         // The hand landmark model's depthwise → 1×1 fusions cut their bands by thread count, and
         // where the 1×1 expansion before them is fused too, into strips of bands by thread count
@@ -276,7 +293,7 @@ import Testing
         }
         let model = try ModelContainer(contentsOfFile: path).model(named: "face_blendshapes.tflite")
         let graph = model.mainSubgraph
-        var options = InterpreterOptions(threadCount: 2)
+        let options = InterpreterOptions(threadCount: 2)
         options.instructionSet = isa
         let fused = try Interpreter(model: model, options: options)
         // Reading every RSQRT's output keeps the ten operators of each layer norm apart.

@@ -25,9 +25,17 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
     /// Whether a depthwise output of `shape` (NHWC) is worth computing band by band.
     static func worthFusing(_ shape: [Int]) -> Bool {
         guard shape.count == 4, shape[1] > 0, shape[2] > 0, shape[3] > 0 else { return false }
-        let rowBytes = shape[2] * shape[3] * MemoryLayout<Float>.stride
-        let rows = Swift.max(1, Swift.min(shape[1], bandBytes / rowBytes))
-        return rows * shape[2] >= minimumBandPixels
+        return bandRows(height: shape[1], width: shape[2], channels: shape[3]) * shape[2] >= minimumBandPixels
+    }
+
+    /// Rows of a band of depthwise output: as many as fit ``bandBytes``, or up to twice that
+    /// when fewer would leave the 1×1 stage under ``minimumBandPixels``.
+    static func bandRows(height: Int, width: Int, channels: Int) -> Int {
+        let rowBytes = Swift.max(1, width * channels * MemoryLayout<Float>.stride)
+        let fitting = bandBytes / rowBytes
+        let wanted = (minimumBandPixels + width - 1) / Swift.max(1, width)
+        let rows = fitting * width >= minimumBandPixels ? fitting : Swift.min(wanted, 2 * bandBytes / rowBytes)
+        return Swift.max(1, Swift.min(height, rows))
     }
 
     /// The 1×1 convolution that computes the depthwise input, when fused.
@@ -60,8 +68,7 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
         self.outputChannels = outputChannels
         self.epilogue = epilogue
         middle = depthwise.outputShape
-        let rowBytes = Swift.max(1, middle.width * middle.channels * MemoryLayout<Float>.stride)
-        var rows = Swift.max(1, Swift.min(middle.height, DepthwisePointwiseKernel.bandBytes / rowBytes))
+        var rows = Self.bandRows(height: middle.height, width: middle.width, channels: middle.channels)
         if let expansion {
             // Few enough rows that the expanded rows they reach fit their own budget.
             let axis = depthwise.rows
