@@ -160,9 +160,9 @@ import Testing
         return (input, filter, bias, out)
     }
 
-    @Test(arguments: instructionSets)
-    func depthwiseMatchesDirectSum(_ isa: InstructionSet) {
-        let h = KernelHarness(threads: 2)
+    @Test(arguments: instructionSets, [2, 3])
+    func depthwiseMatchesDirectSum(_ isa: InstructionSet, threads: Int) {
+        let h = KernelHarness(threads: threads)
         // (height, width, channels, filter, stride, dilation, padding)
         let cases: [(Int, Int, Int, Int, Int, Int, Padding)] = [
             (9, 13, 37, 3, 1, 1, .same), (12, 11, 24, 3, 2, 1, .same), (8, 9, 40, 5, 1, 1, .same),
@@ -214,17 +214,18 @@ import Testing
                     }
                 }
             }
-            #expect(failures == 0, "\(isa) case \(index): \(failures) outputs differ")
-            #expect(out[count].isNaN, "\(isa) case \(index): wrote past the end")
+            #expect(failures == 0, "\(isa), \(threads) threads, case \(index): \(failures) outputs differ")
+            #expect(out[count].isNaN, "\(isa), \(threads) threads, case \(index): wrote past the end")
         }
     }
 
     /// Each depthwise output is the bias, then one fused multiply-add per tap, window column by
     /// window column (XNNPACK's order), to the bit: on 5×5 windows at stride 1 and 2, whose rows
-    /// go in pairs (an odd last row alone, row ranges split between two threads), and on 3×3.
-    @Test(arguments: instructionSets)
-    func depthwiseAddsTapsColumnByColumnInXNNPACKsOrder(_ isa: InstructionSet) {
-        let h = KernelHarness(threads: 2)
+    /// go in pairs (an odd last row alone; tasks of two rows shared by two or three threads, some
+    /// split by channels), and on 3×3.
+    @Test(arguments: instructionSets, [1, 2, 3])
+    func depthwiseAddsTapsColumnByColumnInXNNPACKsOrder(_ isa: InstructionSet, threads: Int) {
+        let h = KernelHarness(threads: threads)
         // (height, width, channels, filter, stride)
         let cases: [(Int, Int, Int, Int, Int)] = [
             (8, 9, 40, 5, 1), (7, 7, 21, 5, 1), (6, 14, 24, 5, 1), (14, 14, 36, 5, 1), (3, 16, 8, 5, 1),
@@ -256,7 +257,7 @@ import Testing
                     }
                 }
             }
-            #expect(failures == 0, "\(isa) case \(index): \(failures) outputs differ")
+            #expect(failures == 0, "\(isa), \(threads) threads, case \(index): \(failures) outputs differ")
         }
     }
 

@@ -128,47 +128,65 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
     var constantByteCount: Int { weights.byteCount + zeros.byteCount + epilogue.byteCount }
 
     /// Output rows per call when a residual ADD is fused: about 64 KB of output, so that the
-    /// rows are still in cache when the residual is added to them.
+    /// rows are still in cache when the residual is added to them; even, so that the kernels'
+    /// row pairs stay together.
     private var epilogueRows: Int {
-        Swift.max(1, 16 * 1024 / Swift.max(1, outputShape.width * outputShape.channels))
+        let rows = Swift.max(1, 16 * 1024 / Swift.max(1, outputShape.width * outputShape.channels))
+        return rows + rows % 2
     }
 
-    /// Channel slices per row in the current job: with several threads, small layers (few rows,
-    /// many channels) split their channels too, in multiples of 16, so that every thread gets
-    /// work.
+    /// Whether tasks are groups of output rows run by `vk_dwconv_run` (channel multiplier 1).
+    private var runsRowGroups: Bool { multiplier == 1 && rows.filter <= 32 }
+
+    /// Output rows per task of the row-group path: the C kernels compute rows two at a time
+    /// (`VK_DW_GROUP2`), sharing the input rows of both windows, and a task of one row (the
+    /// pool hands out single tasks when there are few) would compute alone (a 14 × 14 layer
+    /// at two threads scaled 1.45× for it).
+    static let rowsPerTask = 2
+
+    /// Tasks per image of the row-group path, before channel splits.
+    private var groupsPerImage: Int { (outputShape.height + Self.rowsPerTask - 1) / Self.rowsPerTask }
+
+    /// Channel slices per row group in the current job: with several threads, small layers (few
+    /// rows, many channels) split their channels too, in multiples of 16, so that every thread
+    /// gets work.
     private var channelSplits = 1
 
     func execute(_ context: ExecutionContext) {
-        let rowCount = outputShape.batch * outputShape.height
         let threads = context.pool.threadCount
+        let groups = outputShape.batch * (runsRowGroups ? groupsPerImage : outputShape.height)
         channelSplits =
-            multiplier == 1 && rows.filter <= 32 && threads > 1 && rowCount % threads != 0 && rowCount < 4 * threads
-            ? Swift.max(1, Swift.min(outputShape.channels / 16, (4 * threads + rowCount - 1) / rowCount)) : 1
+            runsRowGroups && threads > 1 && groups % threads != 0 && groups < 4 * threads
+            ? Swift.max(1, Swift.min(outputShape.channels / 16, (4 * threads + groups - 1) / groups)) : 1
         context.pool.run(
-            self, taskCount: outputShape.batch * outputShape.height * channelSplits,
+            self, taskCount: groups * channelSplits,
             work: outputShape.batch * outputShape.height * outputShape.width * outputShape.channels * rows.filter
                 * columns.filter)
     }
 
     func run(tasks range: Range<Int>, thread: Int) {
-        if multiplier == 1 && rows.filter <= 32 {
+        if runsRowGroups {
             let imageInput = inputShape.height * inputShape.width * inputShape.channels
             let imageOutput = outputShape.height * outputShape.width * outputShape.channels
             let splits = channelSplits
             let blocks = (outputShape.channels + 15) / 16
+            let perImage = groupsPerImage
+            let height = outputShape.height
             if splits > 1 {
                 for task in range {
-                    let row = task / splits
+                    let group = task / splits
                     let split = task % splits
-                    let b = row / outputShape.height
-                    let oy = row % outputShape.height
+                    let b = group / perImage
+                    let oy = group % perImage * Self.rowsPerTask
+                    let oyEnd = Swift.min(height, oy + Self.rowsPerTask)
                     let first = Swift.min(outputShape.channels, blocks * split / splits * 16)
                     let end = Swift.min(outputShape.channels, blocks * (split + 1) / splits * 16)
                     var conv = convolution
                     conv.input = UnsafePointer(input + b * imageInput)
                     conv.output = output + b * imageOutput
-                    withUnsafePointer(to: conv) { vk_dwconv_run_channels($0, oy, oy + 1, first, end) }
-                    let pixels = (row * outputShape.width)..<((row + 1) * outputShape.width)
+                    withUnsafePointer(to: conv) { vk_dwconv_run_channels($0, oy, oyEnd, first, end) }
+                    let start = (b * height + oy) * outputShape.width
+                    let pixels = start..<(start + (oyEnd - oy) * outputShape.width)
                     if clamp.hasFunction {
                         clamp.apply(
                             to: output, rows: pixels, stride: outputShape.channels, columns: first..<end,
@@ -182,19 +200,21 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
             }
             var task = range.lowerBound
             while task < range.upperBound {
-                // One call per image: rows [oy, end) of image b.
-                let b = task / outputShape.height
-                let oy = task % outputShape.height
-                let end = Swift.min(range.upperBound - task, outputShape.height - oy)
+                // One call per image: the rows of groups [task, task + groups) of image b.
+                let b = task / perImage
+                let group = task % perImage
+                let groups = Swift.min(range.upperBound - task, perImage - group)
+                let oy = group * Self.rowsPerTask
+                let oyEnd = Swift.min(height, (group + groups) * Self.rowsPerTask)
                 var conv = convolution
                 conv.input = UnsafePointer(input + b * imageInput)
                 conv.output = output + b * imageOutput
-                let step = epilogue.isEmpty ? end : epilogueRows
+                let step = epilogue.isEmpty ? oyEnd - oy : epilogueRows
                 var first = oy
-                while first < oy + end {
-                    let last = Swift.min(oy + end, first + step)
+                while first < oyEnd {
+                    let last = Swift.min(oyEnd, first + step)
                     withUnsafePointer(to: conv) { vk_dwconv_run($0, first, last) }
-                    let start = (b * outputShape.height + first) * outputShape.width
+                    let start = (b * height + first) * outputShape.width
                     let pixels = start..<(start + (last - first) * outputShape.width)
                     if clamp.hasFunction {
                         clamp.apply(
@@ -206,7 +226,7 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
                         columns: 0..<outputShape.channels)
                     first = last
                 }
-                task += end
+                task += groups
             }
         } else {
             for task in range {
