@@ -18,6 +18,8 @@
     void vk_add_pixels_##suffix(const float *, const float *, size_t, float *, size_t, size_t, float, float,     \
                                 const float *);                                                                \
     void vk_prelu_pixels_##suffix(const float *, float *, size_t, size_t, const float *);                        \
+    void vk_scale_add_pixels_##suffix(const float *, const float *, const float *, float *, size_t, size_t, float, \
+                                      float);                                                                  \
     void vk_binary_rows_##suffix(vk_binary_op, const float *, size_t, int, const float *, size_t, int, float *,  \
                                  size_t, size_t, float, float);                                                \
     void vk_transpose_##suffix(const float *, size_t, size_t, float *, size_t, size_t);                         \
@@ -245,6 +247,11 @@ void vk_dwconv_run_channels(const vk_dwconv *conv, size_t row_begin, size_t row_
 void vk_add_pixels(vk_isa isa, const float *a, const float *b, size_t b_channels, float *out, size_t pixels,
                    size_t channels, float lo, float hi, const float *alpha) {
     VK_DISPATCH(isa, vk_add_pixels, a, b, b_channels, out, pixels, channels, lo, hi, alpha)
+}
+
+void vk_scale_add_pixels(vk_isa isa, const float *a, const float *scale, const float *b, float *out, size_t pixels,
+                         size_t channels, float lo, float hi) {
+    VK_DISPATCH(isa, vk_scale_add_pixels, a, scale, b, out, pixels, channels, lo, hi)
 }
 
 void vk_prelu_pixels(vk_isa isa, const float *x, float *out, size_t pixels, size_t channels, const float *alpha) {

@@ -881,6 +881,54 @@ void VK_SUFFIX(vk_add_pixels)(const float *a, const float *b, size_t bc, float *
     }
 }
 
+// One pixel-block step of vk_scale_add_pixels for V whole vectors per pixel (V constant after
+// inlining, so the scale stays in registers).
+static inline __attribute__((always_inline)) void VK_SUFFIX(scale_add_vectors)(
+    const float *a, const vk_v *s, const float *b, float *out, size_t pixels, size_t V, vk_v vlo, vk_v vhi) {
+#pragma clang fp contract(off)
+    for (size_t p = 0; p < pixels; p++) {
+        _Pragma("clang loop unroll(full)")
+        for (size_t j = 0; j < V; j++) {
+            const size_t i = (p * V + j) * VK_LANES;
+            // Two statements: the product is rounded before the sum, as a MUL and then an ADD.
+            vk_v x = VK_LOAD(a + i) * s[j];
+            x = x + VK_LOAD(b + i);
+            VK_STORE(out + i, VK_MIN(vhi, VK_MAX(vlo, x)));
+        }
+    }
+}
+
+void VK_SUFFIX(vk_scale_add_pixels)(const float *a, const float *scale, const float *b, float *out, size_t pixels,
+                                    size_t C, float lo, float hi) {
+#pragma clang fp contract(off)
+    const vk_v vlo = (vk_v)(lo), vhi = (vk_v)(hi);
+    if (C % VK_LANES == 0 && C <= 4 * VK_LANES) {
+        vk_v s[4];
+        for (size_t j = 0; j < C / VK_LANES; j++) s[j] = VK_LOAD(scale + j * VK_LANES);
+        switch (C / VK_LANES) {
+        case 1: VK_SUFFIX(scale_add_vectors)(a, s, b, out, pixels, 1, vlo, vhi); return;
+        case 2: VK_SUFFIX(scale_add_vectors)(a, s, b, out, pixels, 2, vlo, vhi); return;
+        case 3: VK_SUFFIX(scale_add_vectors)(a, s, b, out, pixels, 3, vlo, vhi); return;
+        default: VK_SUFFIX(scale_add_vectors)(a, s, b, out, pixels, 4, vlo, vhi); return;
+        }
+    }
+    for (size_t p = 0; p < pixels; p++) {
+        const float *ap = a + p * C, *bp = b + p * C;
+        float *op = out + p * C;
+        size_t c = 0;
+        for (; c + VK_LANES <= C; c += VK_LANES) {
+            vk_v x = VK_LOAD(ap + c) * VK_LOAD(scale + c);
+            x = x + VK_LOAD(bp + c);
+            VK_STORE(op + c, VK_MIN(vhi, VK_MAX(vlo, x)));
+        }
+        for (; c < C; c++) {
+            float x = ap[c] * scale[c];
+            x = x + bp[c];
+            op[c] = VK_SELMIN(hi, VK_SELMAX(lo, x));
+        }
+    }
+}
+
 // MARK: Element-wise rows
 
 // One width's step of VK_BINARY_LOOP: vectors of L lanes of type T (single floats for L = 1)

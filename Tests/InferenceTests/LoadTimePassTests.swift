@@ -117,8 +117,10 @@ import Testing
         // 246 operators: 110 DEQUANTIZE fold away, the 22 RELUs and the 11 HARD_SWISHes run in
         // the convolution before them, 5 residual ADDs in the CONV_2D and 3 in the
         // DEPTHWISE_CONV_2D that writes one of their operands, one 1×1 convolution in the
-        // depthwise one after it and two depthwise convolutions in the 1×1 ones after them.
-        #expect(interpreter.kernelCount == 246 - 110 - 22 - 11 - 5 - 3 - 1 - 2)
+        // depthwise one after it, two depthwise convolutions in the 1×1 ones after them, and the
+        // decoder's three squeeze-and-excitation MULs in the ADDs after them.
+        #expect(interpreter.kernelCount == 246 - 110 - 22 - 11 - 5 - 3 - 1 - 2 - 3)
+        #expect(interpreter.kernelLabels.filter { $0.hasPrefix("MUL") }.count == 10 - 3)
         #expect(interpreter.kernelLabels.allSatisfy { !$0.hasPrefix("HARD_SWISH") && !$0.hasPrefix("RELU") })
         // The depthwise kernels add their residual band by band: the same bits for any split.
         try expectSameBits(

@@ -485,6 +485,37 @@ import Testing
         }
     }
 
+    /// A channel scale fused into an ADD rounds each product before the sum, as the MUL and the
+    /// ADD give it, never as a fused multiply-add: over channel counts of whole vectors (one to
+    /// four per pixel on each instruction set) and with scalar tails, with the clamp.
+    @Test(arguments: instructionSets)
+    func scaledAddRoundsTheProductBeforeTheSum(_ isa: InstructionSet) {
+        let h = KernelHarness(threads: 1)
+        var distinguishing = 0
+        for (index, channels) in [16, 24, 8, 32, 48, 64, 80, 7, 13, 40].enumerated() {
+            let pixels = 9
+            let a = RandomInput.values(seed: UInt64(index + 3), count: pixels * channels, low: -2, high: 2)
+            let b = RandomInput.values(seed: UInt64(index + 30), count: pixels * channels, low: -2, high: 2)
+            let scale = RandomInput.values(seed: UInt64(index + 60), count: channels, low: 0, high: 1)
+            let out = h.output(pixels * channels + 1)
+            vk_scale_add_pixels(isa.isa, h.buffer(a), h.buffer(scale), h.buffer(b), out, pixels, channels, -1.5, 1.5)
+            var failures = 0
+            for p in 0..<pixels {
+                for c in 0..<channels {
+                    let i = p * channels + c
+                    let product = a[i] * scale[c]
+                    let expected = min(max(product + b[i], -1.5), 1.5)
+                    if out[i].bitPattern != expected.bitPattern { failures += 1 }
+                    if min(max(b[i].addingProduct(a[i], scale[c]), -1.5), 1.5) != expected { distinguishing += 1 }
+                }
+            }
+            #expect(failures == 0, "\(isa) \(channels) channels: \(failures) outputs differ")
+            #expect(out[pixels * channels].isNaN, "\(isa) \(channels) channels: wrote past the end")
+        }
+        // The data tells a fused multiply-add from a rounded product.
+        #expect(distinguishing > 0)
+    }
+
     /// The sparse 1×1 convolution sums the non-zero terms of the dense product in the same
     /// order, so it matches the dense kernel to the bit — over partial pixel tiles (whole groups
     /// of 8 pixels and single pixels, input depths that are not multiples of 8), channel counts

@@ -325,6 +325,12 @@ void vk_sparse_run(vk_isa isa, const float *packed, size_t n, size_t k, const fl
 void vk_add_pixels(vk_isa isa, const float *a, const float *b, size_t b_channels, float *out, size_t pixels,
                    size_t channels, float lo, float hi, const float *alpha);
 
+/// For `pixels` pixels of `channels` floats: `out = clamp(a · scale + b, lo, hi)` with one scale
+/// per channel, the product rounded before the sum (a MUL, then an ADD: never a fused
+/// multiply-add). `out` may be `a` or `b`.
+void vk_scale_add_pixels(vk_isa isa, const float *a, const float *scale, const float *b, float *out, size_t pixels,
+                         size_t channels, float lo, float hi);
+
 /// PRELU over `pixels` pixels of `channels` floats with one slope per channel; `out` may be `x`.
 void vk_prelu_pixels(vk_isa isa, const float *x, float *out, size_t pixels, size_t channels, const float *alpha);
 

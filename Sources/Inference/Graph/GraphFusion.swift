@@ -55,6 +55,12 @@ struct ExplicitPadding: Equatable {
 ///   `[…, 1, C]`) whose input is written by a `CONV_2D` or an equal-shape `ADD` and read by
 ///   nothing else is dropped: the producer writes the PRELU's output and applies the slope in
 ///   its store step.
+/// * **A channel scale into the ADD after it.** A `MUL` without an activation of a tensor by a
+///   vector of one value per channel (shape `[…, 1, C]`), whose output is read only by an ADD
+///   of two equal-shaped operands, is dropped: the ADD multiplies its operand block by block,
+///   into its own output while the block is in the first-level cache, and adds the other
+///   operand there (the selfie segmenter's decoder: `x · σ(…) + y` after each squeeze and
+///   excitation). The products and sums are the same floats, so are the bits.
 /// * **Layer normalisations as one kernel.** The ten operators of a layer normalisation over the
 ///   last axis as TensorFlow Lite converts it (the face blendshapes model has eight): `m = MEAN(x)`,
 ///   `NEG(m)`, `SQUARED_DIFFERENCE(x, m)`, its `MEAN`, `+ ε`, `RSQRT`, `· γ`, then
@@ -104,6 +110,9 @@ struct GraphFusion {
     /// convolution's operator index: the ADD's index (for its options), and whether the residual
     /// is channel padded. The residual is the convolution's input 3.
     private(set) var residual: [Int: (add: Int, channelPadded: Bool)] = [:]
+    /// ADDs whose first operand is multiplied by a channel vector first (a fused MUL), by operator
+    /// index: their inputs become the MUL's full-size operand, the other addend and the vector.
+    private(set) var scaledAdd: Set<Int> = []
     /// Layer normalisations run by their final ADD (``LayerNormKernel``), by that ADD's index: its
     /// inputs become `x`, `ε` and `γ`.
     private(set) var layerNorm: Set<Int> = []
@@ -385,6 +394,51 @@ struct GraphFusion {
         fusePointwise(
             model: model, runtimeOperators: runtimeOperators, descriptors: descriptors, store: store,
             graphOutputs: graphOutputs)
+        fuseChannelScales(
+            model: model, runtimeOperators: runtimeOperators, descriptors: descriptors, store: store,
+            graphOutputs: graphOutputs)
+    }
+
+    /// Plans the MUL-by-a-channel-vector → ADD fusions (last: an ADD another rewrite took is
+    /// left to it).
+    private mutating func fuseChannelScales(
+        model: TFLiteModel, runtimeOperators: [Int], descriptors: [TensorDescriptor], store: ConstantStore,
+        graphOutputs: Set<Int>
+    ) {
+        let graph = model.mainSubgraph
+        func code(_ index: Int) -> BuiltinOperator { GraphFusion.code(index, model) }
+        func isFloatTensor(_ t: Int) -> Bool { t >= 0 && t < descriptors.count && descriptors[t].type == .float32 }
+        for index in runtimeOperators where !removed.contains(index) && code(index) == .add {
+            let op = graph.operators[index]
+            let list = inputs(of: index, op)
+            guard list.count == 2, !channelPadded.contains(index), !layerNorm.contains(index), prelu[index] == nil,
+                list.allSatisfy({ isFloatTensor($0) && !store.isConstant($0) }),
+                descriptors[list[0]].shape == descriptors[list[1]].shape,
+                let channels = descriptors[list[0]].shape.last, channels > 0
+            else { continue }
+            for side in [0, 1] {
+                let product = list[side]
+                guard !graphOutputs.contains(product), let mul = writer(of: product, model, runtimeOperators),
+                    code(mul) == .mul, readers(of: product, model, runtimeOperators) == [index],
+                    activation[mul] == nil,
+                    GraphFusion.fusedActivation(of: graph.operators[mul].builtinOptions) == FusedActivation.none
+                else { continue }
+                let factors = inputs(of: mul, graph.operators[mul])
+                guard factors.count == 2, factors.allSatisfy(isFloatTensor) else { continue }
+                // One factor the product's shape, the other one value per channel.
+                func isChannelVector(_ t: Int) -> Bool {
+                    descriptors[t].elementCount == channels && descriptors[t].shape.last == channels
+                }
+                let full = descriptors[factors[0]].shape == descriptors[product].shape ? 0 : 1
+                guard descriptors[factors[full]].shape == descriptors[product].shape,
+                    isChannelVector(factors[1 - full])
+                else { continue }
+                removed.insert(mul)
+                inputs[index] = [factors[full], list[1 - side], factors[1 - full]]
+                scaledAdd.insert(index)
+                break
+            }
+        }
     }
 
     /// Plans the layer normalisation fusions (see the type's documentation for the pattern).

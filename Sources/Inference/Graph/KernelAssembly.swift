@@ -48,6 +48,7 @@ final class KernelAssembly {
                 residualChannelPadded: fusion.residual[index]?.channelPadded ?? false,
                 fusedHardSwish: fusion.hardSwish.contains(index))
             ctx.fusedLayerNorm = fusion.layerNorm.contains(index)
+            ctx.scaledFirstInput = fusion.scaledAdd.contains(index)
             if let input = ctx.inputIndices.first, input >= 0 { ctx.inputClampedAtZero = clampedAtZero.contains(input) }
             if outputs.count == 1, outputs[0] >= 0 { ctx.outputDemand = demand.demand(of: outputs[0]) }
             return ctx

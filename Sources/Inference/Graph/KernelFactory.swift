@@ -40,8 +40,8 @@ enum KernelFactory {
         case .add where ctx.fusedLayerNorm: return try LayerNormKernel.make(ctx)
         case .add:
             // Equal shapes (the residual connections): the vectorised kernel that also takes
-            // a folded channel PAD and a fused PRELU.
-            if ctx.channelPaddedInput || ctx.preluAlpha != nil
+            // a folded channel PAD, a fused PRELU and a fused channel scale.
+            if ctx.channelPaddedInput || ctx.preluAlpha != nil || ctx.scaledFirstInput
                 || (ctx.inputCount == 2 && ctx.hasInput(0) && ctx.hasInput(1)
                     && ctx.descriptors[ctx.inputIndices[0]].shape
                         == ctx.descriptors[ctx.inputIndices[1]].shape

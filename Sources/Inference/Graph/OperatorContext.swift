@@ -25,6 +25,9 @@ struct OperatorContext {
     /// Whether input 1 has fewer channels than the output, zero beyond them (a channel PAD
     /// folded into an ADD; see ``GraphFusion``).
     var channelPaddedInput = false
+    /// Whether this ADD multiplies input 0 by input 2, one value per channel, before adding input
+    /// 1 (a MUL fused into it; see ``GraphFusion``).
+    var scaledFirstInput = false
     /// The constant slopes of a PRELU fused into this operator's store step.
     var preluAlpha: Int? = nil
     /// The options of a residual ADD fused into this convolution (the residual is input 3).

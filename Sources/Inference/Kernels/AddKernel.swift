@@ -3,7 +3,9 @@ import ModelFile
 
 /// ADD of two equal-shaped float32 tensors (CVisionKernels' `vk_add_pixels`), with the fused
 /// activation, and what ``GraphFusion`` folds into it: a channel PAD of the second operand
-/// (it then has fewer channels, zero beyond them) and a per-channel PRELU of the result.
+/// (it then has fewer channels, zero beyond them), a per-channel PRELU of the result, or a MUL
+/// of the first operand by one value per channel (`vk_scale_add_pixels`: each product rounded,
+/// then added, as the two operators compute them).
 /// Work is split over blocks of pixels (positions of the last dimension).
 final class AddKernel: Kernel, ParallelJob {
     /// Pixels per task: about 16 tasks, at least 64 pixels each.
@@ -19,12 +21,14 @@ final class AddKernel: Kernel, ParallelJob {
     let instructionSet: InstructionSet
     /// The fused PRELU's slopes (`channels` floats), if any.
     private let slopes: AlignedBuffer?
+    /// The channel vector that multiplies `a` first (a fused MUL), if any.
+    let scale: UnsafeMutablePointer<Float>?
 
     var constantByteCount: Int { slopes?.byteCount ?? 0 }
 
     static func make(_ ctx: OperatorContext) throws -> Kernel {
-        try ctx.expect(inputs: 2...2, outputs: 1)
-        try ctx.requireFloat(inputs: [0, 1])
+        try ctx.expect(inputs: ctx.scaledFirstInput ? 3...3 : 2...2, outputs: 1)
+        try ctx.requireFloat(inputs: ctx.scaledFirstInput ? [0, 1, 2] : [0, 1])
         var clamp = ActivationClamp.identity
         switch ctx.options {
         case .elementwise(let activation): clamp = try ctx.clamp(activation)
@@ -44,6 +48,15 @@ final class AddKernel: Kernel, ParallelJob {
             throw ctx.invalid("operands \(x.shapeText) and \(y.shapeText) differ in shape")
         }
         try ctx.requireOutputShape(x.shape)
+        if ctx.scaledFirstInput {
+            guard !ctx.channelPaddedInput, ctx.preluAlpha == nil else {
+                throw ctx.invalid("a fused channel scale takes no channel PAD or PRELU")
+            }
+            let vector = try ctx.input(2)
+            guard vector.elementCount == channels, vector.shape.last == channels else {
+                throw ctx.invalid("the fused scale \(vector.shapeText) is not one value per channel of \(x.shapeText)")
+            }
+        }
         var slopes: AlignedBuffer?
         if let alpha = ctx.preluAlpha {
             guard let value = try ctx.constants.value(of: alpha), value.descriptor.type == .float32,
@@ -56,13 +69,14 @@ final class AddKernel: Kernel, ParallelJob {
         return AddKernel(
             a: ctx.inputFloats(0), b: ctx.inputFloats(1), output: ctx.outputFloats(0),
             pixelCount: x.elementCount / channels, channels: channels, bChannels: bChannels, clamp: clamp,
-            slopes: slopes, instructionSet: ctx.instructionSet)
+            slopes: slopes, scale: ctx.scaledFirstInput ? ctx.inputFloats(2) : nil, instructionSet: ctx.instructionSet)
     }
 
     init(
         a: UnsafeMutablePointer<Float>, b: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>,
         pixelCount: Int,
-        channels: Int, bChannels: Int, clamp: ActivationClamp, slopes: AlignedBuffer?, instructionSet: InstructionSet
+        channels: Int, bChannels: Int, clamp: ActivationClamp, slopes: AlignedBuffer?,
+        scale: UnsafeMutablePointer<Float>? = nil, instructionSet: InstructionSet
     ) {
         self.a = a
         self.b = b
@@ -72,6 +86,7 @@ final class AddKernel: Kernel, ParallelJob {
         self.bChannels = bChannels
         self.clamp = clamp
         self.slopes = slopes
+        self.scale = scale
         self.instructionSet = instructionSet
         pixelsPerTask = Swift.max(64, (pixelCount + 15) / 16)
     }
@@ -87,6 +102,14 @@ final class AddKernel: Kernel, ParallelJob {
         let count = Swift.min(pixelCount, range.upperBound * pixelsPerTask) - first
         let (lower, upper) = (clamp.lower, clamp.upper)
         let out = output + first * channels
+        if let scale {
+            // (No channel PAD or PRELU with a scale: `make` refuses them.)
+            vk_scale_add_pixels(
+                instructionSet.isa, a + first * channels, scale, b + first * channels, out, count, channels, lower,
+                upper)
+            if clamp.hasFunction { clamp.apply(to: out, count: count * channels) }
+            return
+        }
         if clamp.hasFunction {
             // Rare: tanh between the sum and the PRELU.
             vk_add_pixels(
