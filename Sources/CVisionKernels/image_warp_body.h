@@ -16,10 +16,11 @@
 // VK_WARP_BLEND8(p, index, first, second, upper, lower, distance) (x86), with 16-bit
 // multiply-adds of each neighbour pair by its packed weights (`upper` = w00 | w01 << 16, `lower`
 // = w10 | w11 << 16), the same sums. Groups with a neighbour outside the image read the words at
-// their clamped neighbours and move or zero weights instead of values (rows only); other
-// orientations' border groups read each neighbour as its own 32-bit word, clamped into the image
-// or masked to zero as the border asks. Only a group none of this covers near the bitmap's last
-// byte, and a block's partial last group, run pixel by pixel.
+// their clamped neighbours and move or zero weights instead of values, in every orientation;
+// where pixels are not 3 or 4 bytes apart along either axis, border groups read each neighbour
+// as its own 32-bit word, clamped into the image or masked to zero as the border asks. Only a
+// group none of this covers near the bitmap's last byte, and a block's partial last group, run
+// pixel by pixel.
 
 #pragma clang fp contract(off)
 
@@ -320,24 +321,34 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(warp_group)(const vk
         y0 = y0 < zero ? zero : (y0 > last_y ? last_y : y0);
         y1 = y1 < zero ? zero : (y1 > last_y ? last_y : y1);
         const vi origin = (vi)(int32_t)p->origin, step_x = (vi)(int32_t)p->step_x, step_y = (vi)(int32_t)p->step_y;
-        if ((p->step_x == 3 || p->step_x == 4) && p->byte_count >= 8) {
-            // The words at the left neighbours, as inside: a zeroed neighbour gets weight 0
-            // instead ((v & m) · w = v · (w & m)), and where both horizontal neighbours clamp to
-            // one pixel (an image edge) the right one's weight moves to the left one, which is
-            // that pixel: v · w0 + v · w1 = v · (w0 + w1), exact in integers. A word that would
-            // pass the bitmap's end is read shifted: its pixel's bytes are all there, and its
-            // right neighbour's too unless that neighbour is the pixel itself (weight 0 then).
-            const vi left = origin + x0 * step_x;
-            const vi top_offsets = left + y0 * step_y, bottom_offsets = left + y1 * step_y;
-            VK_SUFFIX(vk_wq) top, bottom;
-            VK_SUFFIX(warp_gather_words)(p, &top_offsets, &bottom_offsets, 0, lookahead, 1, &top, &bottom);
-            const vi same = x1 == x0;
+        if ((x_pairs || y_pairs) && p->byte_count >= 8) {
+            // The words at the clamped neighbours, as inside: along the pair axis (the upright
+            // rows, or the columns of a picture turned by a quarter), from the lower address of
+            // the two, one word per neighbour across. A zeroed neighbour gets weight 0 instead
+            // ((v & m) · w = v · (w & m)), and where both neighbours along the axis clamp to one
+            // pixel (an image edge) the word starts at that pixel and takes both weights:
+            // v · w0 + v · w1 = v · (w0 + w1), exact in integers. A word that would pass the
+            // bitmap's end is read shifted: its first pixel's bytes are all there, and its second
+            // one's too unless that pixel is not a neighbour (weight 0 then).
+            const int64_t along = x_pairs ? p->step_x : p->step_y;
+            const int backwards = along < 0;
+            const vi n0 = x_pairs ? x0 : y0, n1 = x_pairs ? x1 : y1, c0 = x_pairs ? y0 : x0, c1 = x_pairs ? y1 : x1;
+            const vi across = x_pairs ? step_y : step_x;
+            const vi start = origin + (backwards ? n1 : n0) * (vi)(int32_t)along;
+            const vi first_offsets = start + c0 * across, second_offsets = start + c1 * across;
+            VK_SUFFIX(vk_wq) first, second;
+            VK_SUFFIX(warp_gather_words)(p, &first_offsets, &second_offsets, 0, lookahead, 1, &first, &second);
+            const vi same = n1 == n0;
             const vi w00 = (32 - fy) * (32 - fx) & m00, w01 = (32 - fy) * fx & m01;
             const vi w10 = fy * (32 - fx) & m10, w11 = fy * fx & m11;
-            const vi left_top = w00 + (w01 & same), right_top = w01 & ~same;
-            const vi left_bottom = w10 + (w11 & same), right_bottom = w11 & ~same;
-            VK_SUFFIX(warp_blend_words)(p, index, &top, &bottom, &left_top, &right_top, &left_bottom,
-                                        &right_bottom, p->step_x);
+            // Each word's weights in the axis' order (n0, n1), then in address order.
+            const vi f0 = w00, f1 = x_pairs ? w01 : w10, s0 = x_pairs ? w10 : w01, s1 = w11;
+            const vi first_lower = backwards ? f1 : f0, first_upper = backwards ? f0 : f1;
+            const vi second_lower = backwards ? s1 : s0, second_upper = backwards ? s0 : s1;
+            const vi first_low = first_lower + (first_upper & same), first_high = first_upper & ~same;
+            const vi second_low = second_lower + (second_upper & same), second_high = second_upper & ~same;
+            VK_SUFFIX(warp_blend_words)(p, index, &first, &second, &first_low, &first_high, &second_low,
+                                        &second_high, backwards ? -along : along);
             return;
         }
         const vi o00 = origin + x0 * step_x + y0 * step_y, o01 = origin + x1 * step_x + y0 * step_y;

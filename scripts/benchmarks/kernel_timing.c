@@ -141,10 +141,11 @@ static void run_pool(void *p) {
 // The palm detector's input: business-person.png's size (958 x 1358 RGB, pseudo-random bytes)
 // letterboxed into 192 x 192 floats with a zero border (29 % of the tensor is padding); a landmark
 // crop of hand_thumb_up.png's size (640 x 521) rotated by 0.4 into 256 x 256 floats, centred
-// in the image, moved past its bottom-right corner (edge pixels replicated), and on the picture
-// turned by a quarter (stored 640 x 521, shown 521 x 640: EXIF orientation 6, as phones store
-// portrait photos); and that image stretched whole into 300 x 300 bytes (the object detector's
-// input, no rotation).
+// in the image, moved past its bottom-right corner (edge pixels replicated), on the picture
+// mirrored (EXIF orientation 2: upright rows run backwards in memory), and on the picture turned
+// by a quarter (stored 640 x 521, shown 521 x 640: EXIF orientation 6, as phones store portrait
+// photos; upright rows are stored columns), centred and past the corner; and that image
+// stretched whole into 300 x 300 bytes (the object detector's input, no rotation).
 typedef struct { vk_isa isa; vk_warp w; } warp_state;
 static void run_warp(void *p) {
     warp_state *s = p;
@@ -205,14 +206,20 @@ int main(int argc, char **argv) {
         warp_state past_edges = rotated;
         past_edges.w.m[2] += 250;
         past_edges.w.m[5] += 200;
+        warp_state mirrored = rotated;
+        mirrored.w.origin = 639 * 3;
+        mirrored.w.step_x = -3;
         warp_state turned = rotated;
         turned.w.width = 521;
         turned.w.height = 640;
-        turned.w.origin = 520 * 3;
-        turned.w.step_x = -3;
-        turned.w.step_y = 640 * 3;
+        turned.w.origin = 520 * 640 * 3;
+        turned.w.step_x = -640 * 3;
+        turned.w.step_y = 3;
         turned.w.m[2] += 260 - 320;
         turned.w.m[5] += 320 - 260;
+        warp_state turned_past_edges = turned;
+        turned_past_edges.w.m[2] += 200;
+        turned_past_edges.w.m[5] += 250;
         warp_state whole = {isa, {hand, 640 * 521 * 3, 640, 521, 0, 3, 640 * 3, 0, 1, 2, 0,
                                   {640.0 / 300, 0, 0, 0, 521.0 / 300, 0, 0, 0, 1}, 300, 300, NULL,
                                   malloc(300 * 300 * 3), 1, 0}};
@@ -241,7 +248,9 @@ int main(int argc, char **argv) {
             printf("warp-letterbox-958x1358-192 %s %.4f\n", name, best_of_five(run_warp, &letterbox));
             printf("warp-rotated-640x521-256 %s %.4f\n", name, best_of_five(run_warp, &rotated));
             printf("warp-past-edges-640x521-256 %s %.4f\n", name, best_of_five(run_warp, &past_edges));
+            printf("warp-mirrored-640x521-256 %s %.4f\n", name, best_of_five(run_warp, &mirrored));
             printf("warp-turned-640x521-256 %s %.4f\n", name, best_of_five(run_warp, &turned));
+            printf("warp-turned-past-edges-640x521-256 %s %.4f\n", name, best_of_five(run_warp, &turned_past_edges));
             printf("warp-whole-bytes-640x521-300 %s %.4f\n", name, best_of_five(run_warp, &whole));
         }
     }
