@@ -884,8 +884,9 @@ void VK_SUFFIX(vk_add_pixels)(const float *a, const float *b, size_t bc, float *
 // One pixel-block step of vk_scale_add_pixels for V whole vectors per pixel (V constant after
 // inlining, so the scale stays in registers).
 static inline __attribute__((always_inline)) void VK_SUFFIX(scale_add_vectors)(
-    const float *a, const vk_v *s, const float *b, float *out, size_t pixels, size_t V, vk_v vlo, vk_v vhi) {
+    const float *a, const vk_v *s, const float *b, float *out, size_t pixels, size_t V, float lo, float hi) {
 #pragma clang fp contract(off)
+    const vk_v vlo = (vk_v)(lo), vhi = (vk_v)(hi);
     for (size_t p = 0; p < pixels; p++) {
         _Pragma("clang loop unroll(full)")
         for (size_t j = 0; j < V; j++) {
@@ -906,10 +907,10 @@ void VK_SUFFIX(vk_scale_add_pixels)(const float *a, const float *scale, const fl
         vk_v s[4];
         for (size_t j = 0; j < C / VK_LANES; j++) s[j] = VK_LOAD(scale + j * VK_LANES);
         switch (C / VK_LANES) {
-        case 1: VK_SUFFIX(scale_add_vectors)(a, s, b, out, pixels, 1, vlo, vhi); return;
-        case 2: VK_SUFFIX(scale_add_vectors)(a, s, b, out, pixels, 2, vlo, vhi); return;
-        case 3: VK_SUFFIX(scale_add_vectors)(a, s, b, out, pixels, 3, vlo, vhi); return;
-        default: VK_SUFFIX(scale_add_vectors)(a, s, b, out, pixels, 4, vlo, vhi); return;
+        case 1: VK_SUFFIX(scale_add_vectors)(a, s, b, out, pixels, 1, lo, hi); return;
+        case 2: VK_SUFFIX(scale_add_vectors)(a, s, b, out, pixels, 2, lo, hi); return;
+        case 3: VK_SUFFIX(scale_add_vectors)(a, s, b, out, pixels, 3, lo, hi); return;
+        default: VK_SUFFIX(scale_add_vectors)(a, s, b, out, pixels, 4, lo, hi); return;
         }
     }
     for (size_t p = 0; p < pixels; p++) {
