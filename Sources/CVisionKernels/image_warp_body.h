@@ -246,6 +246,28 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(warp_blend_words)(
 #endif
 }
 
+// The bilinear weights of the two words a group reads along the pair axis (`x_pairs`: the
+// upright rows; else the upright columns), each word's two in address order (`backwards`: the
+// axis runs to lower addresses). `w01` and `w10` are the neighbours one step along x and along
+// y. Where `same` is set (both neighbours along the axis clamped to one pixel, at which the word
+// then starts), the second weight joins the first: v · w0 + v · w1 = v · (w0 + w1).
+static inline __attribute__((always_inline)) void VK_SUFFIX(warp_word_weights)(
+    int x_pairs, int backwards, const VK_SUFFIX(vk_wi) *w00, const VK_SUFFIX(vk_wi) *w01,
+    const VK_SUFFIX(vk_wi) *w10, const VK_SUFFIX(vk_wi) *w11, const VK_SUFFIX(vk_wi) *same_,
+    VK_SUFFIX(vk_wi) *first_low, VK_SUFFIX(vk_wi) *first_high, VK_SUFFIX(vk_wi) *second_low,
+    VK_SUFFIX(vk_wi) *second_high) {
+    typedef VK_SUFFIX(vk_wi) vi;
+    const vi same = *same_;
+    // Each word's weights in the axis' order, then in address order.
+    const vi f0 = *w00, f1 = x_pairs ? *w01 : *w10, s0 = x_pairs ? *w10 : *w01, s1 = *w11;
+    const vi first_lower = backwards ? f1 : f0, first_upper = backwards ? f0 : f1;
+    const vi second_lower = backwards ? s1 : s0, second_upper = backwards ? s0 : s1;
+    *first_low = first_lower + (first_upper & same);
+    *first_high = first_upper & ~same;
+    *second_low = second_lower + (second_upper & same);
+    *second_high = second_upper & ~same;
+}
+
 // Eight tensor pixels from index `index` on (`count` of them stored), positions in 1/32 pixel.
 static inline __attribute__((always_inline)) void VK_SUFFIX(warp_group)(const vk_warp *p,
                                                                         const VK_SUFFIX(vk_wi) *position_x,
@@ -266,26 +288,26 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(warp_group)(const vk
     const int64_t step_x = p->step_x, step_y = p->step_y;
     const int x_pairs = step_x == 3 || step_x == 4 || step_x == -3 || step_x == -4;
     const int y_pairs = step_y == 3 || step_y == 4 || step_y == -3 || step_y == -4;
+    const int64_t along = x_pairs ? step_x : step_y, across = x_pairs ? step_y : step_x;
+    const int backwards = along < 0;
     if (count == 8 && (x_pairs || y_pairs) && __builtin_reduce_and(inside) != 0) {
         // Offsets fit in int32: the caller checks that the bitmap is smaller than 2^31 bytes. One
         // 64-bit word holds both neighbours along that axis, read from the lower address of the
         // two; the other word is one step across.
-        const int64_t along = x_pairs ? step_x : step_y, across = x_pairs ? step_y : step_x;
         const vi o00 = (vi)(int32_t)p->origin + sx * (vi)(int32_t)step_x + sy * (vi)(int32_t)step_y;
-        const vi first = o00 + (vi)(int32_t)(along < 0 ? along : 0);
+        const vi first = o00 + (vi)(int32_t)(backwards ? along : 0);
         const vi second = first + (vi)(int32_t)across;
         const vi limit = (vi)(int32_t)(p->byte_count - 8);
         if (__builtin_reduce_and((first <= limit) & (second <= limit)) != 0) {
             VK_SUFFIX(vk_wq) words_first, words_second;
             VK_SUFFIX(warp_gather_words)(p, &first, NULL, (intptr_t)across, lookahead, 0, &words_first, &words_second);
             const vi w00 = (32 - fy) * (32 - fx), w01 = (32 - fy) * fx, w10 = fy * (32 - fx), w11 = fy * fx;
-            // Each word's two weights in address order: along a row (x0, x1) or a column (y0, y1).
-            const vi a0 = w00, a1 = x_pairs ? w01 : w10, b0 = x_pairs ? w10 : w01, b1 = w11;
-            const int backwards = along < 0;
-            const vi first_low = backwards ? a1 : a0, first_high = backwards ? a0 : a1;
-            const vi second_low = backwards ? b1 : b0, second_high = backwards ? b0 : b1;
+            const vi none = 0;
+            vi first_low, first_high, second_low, second_high;
+            VK_SUFFIX(warp_word_weights)(x_pairs, backwards, &w00, &w01, &w10, &w11, &none, &first_low, &first_high,
+                                         &second_low, &second_high);
             VK_SUFFIX(warp_blend_words)(p, index, &words_first, &words_second, &first_low, &first_high, &second_low,
-                                        &second_high, along < 0 ? -along : along);
+                                        &second_high, backwards ? -along : along);
             return;
         }
     }
@@ -330,23 +352,18 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(warp_group)(const vk
             // v · w0 + v · w1 = v · (w0 + w1), exact in integers. A word that would pass the
             // bitmap's end is read shifted: its first pixel's bytes are all there, and its second
             // one's too unless that pixel is not a neighbour (weight 0 then).
-            const int64_t along = x_pairs ? p->step_x : p->step_y;
-            const int backwards = along < 0;
             const vi n0 = x_pairs ? x0 : y0, n1 = x_pairs ? x1 : y1, c0 = x_pairs ? y0 : x0, c1 = x_pairs ? y1 : x1;
-            const vi across = x_pairs ? step_y : step_x;
+            const vi step_across = (vi)(int32_t)across;
             const vi start = origin + (backwards ? n1 : n0) * (vi)(int32_t)along;
-            const vi first_offsets = start + c0 * across, second_offsets = start + c1 * across;
+            const vi first_offsets = start + c0 * step_across, second_offsets = start + c1 * step_across;
             VK_SUFFIX(vk_wq) first, second;
             VK_SUFFIX(warp_gather_words)(p, &first_offsets, &second_offsets, 0, lookahead, 1, &first, &second);
             const vi same = n1 == n0;
             const vi w00 = (32 - fy) * (32 - fx) & m00, w01 = (32 - fy) * fx & m01;
             const vi w10 = fy * (32 - fx) & m10, w11 = fy * fx & m11;
-            // Each word's weights in the axis' order (n0, n1), then in address order.
-            const vi f0 = w00, f1 = x_pairs ? w01 : w10, s0 = x_pairs ? w10 : w01, s1 = w11;
-            const vi first_lower = backwards ? f1 : f0, first_upper = backwards ? f0 : f1;
-            const vi second_lower = backwards ? s1 : s0, second_upper = backwards ? s0 : s1;
-            const vi first_low = first_lower + (first_upper & same), first_high = first_upper & ~same;
-            const vi second_low = second_lower + (second_upper & same), second_high = second_upper & ~same;
+            vi first_low, first_high, second_low, second_high;
+            VK_SUFFIX(warp_word_weights)(x_pairs, backwards, &w00, &w01, &w10, &w11, &same, &first_low, &first_high,
+                                         &second_low, &second_high);
             VK_SUFFIX(warp_blend_words)(p, index, &first, &second, &first_low, &first_high, &second_low,
                                         &second_high, backwards ? -along : along);
             return;
