@@ -34,8 +34,7 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
         let rowBytes = Swift.max(1, width * channels * MemoryLayout<Float>.stride)
         let fitting = bandBytes / rowBytes
         let wanted = (minimumBandPixels + width - 1) / Swift.max(1, width)
-        let rows = fitting * width >= minimumBandPixels ? fitting : Swift.min(wanted, 2 * bandBytes / rowBytes)
-        return Swift.max(1, Swift.min(height, rows))
+        return Swift.max(1, Swift.min(height, Swift.max(fitting, Swift.min(wanted, 2 * bandBytes / rowBytes))))
     }
 
     /// The 1×1 convolution that computes the depthwise input, when fused.
