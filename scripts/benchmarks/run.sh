@@ -5,10 +5,11 @@
 # session; then the tasks against MediaPipe's Python task (scripts/benchmarks/tasks.sh: pose,
 # hands, objects, faces, face-landmarks, segment).
 #
-# Each script owns one section of the file, between its markers (<!-- models:begin … HOST --> …
-# <!-- models:end HOST --> here, one such section per host kind, HOST naming the CPU model and
-# the kernels' instruction set; <!-- tasks:begin … --> … <!-- tasks:end --> for tasks.sh); the
-# rest of the file is left as it is.
+# Each script owns one section of the file per host kind, between its markers (<!-- models:begin
+# … HOST --> … <!-- models:end HOST --> here, HOST naming the CPU model and the kernels'
+# instruction set; tasks:, scaling: and preprocess: likewise for the others): a run replaces its
+# host's sections and adds them after the other hosts' when the host is new; the rest of the file
+# is left as it is.
 #
 #   scripts/benchmarks/run.sh [MODELS_DIR]      (default: ./Models, else ../shared/models)
 #
