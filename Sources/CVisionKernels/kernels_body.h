@@ -227,6 +227,10 @@ VK_GEMM_UKERNELS(4)
 #endif
 VK_GEMM_UKERNELS(2)
 VK_GEMM_UKERNELS(1)
+#ifdef VK_W8_PAIRED
+// Two whole tiles times an 8-wide panel: 2 × VK_MR sums in flight instead of VK_MR.
+VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w8_paired), 2 * VK_MR, vk_h, 8, 1, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
+#endif
 
 // One tile of `mr` rows times one panel (whole tiles straight to the VK_MR-row kernels; calling
 // them through a table instead halved the speed of small-k layers). KIND is gemm or igemm,
@@ -407,6 +411,30 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(gemm_rows)(vk_gemm_s
         size_t mr = row_end - row < VK_MR ? row_end - row : VK_MR;
         const float *ar = a + row * a_stride;
         float *cr = c + row * c_stride;
+#ifdef VK_W8_PAIRED
+        // Two whole tiles at a time where the last panel (the narrowest) is 8 wide: that panel in
+        // one call of twice the rows, the others tile by tile. Every output is the same sum in
+        // the same order, whatever the tile.
+        if (!ks && row + 2 * VK_MR <= row_end && panel_begin < panel_end
+            && vk_gemm_panel(shape, panel_end - 1).width == 8) {
+            for (size_t p = panel_begin; p < panel_end; p++) {
+                vk_panel panel = vk_gemm_panel(shape, p);
+                size_t nc = shape.n - panel.column < panel.width ? shape.n - panel.column : panel.width;
+                const float *w = packed + panel.offset;
+                if (panel.width == 8) {
+                    VK_SUFFIX(gemm_w8_paired)(2 * VK_MR, shape.k, ar, a_stride, w, cr + panel.column, c_stride, nc, lo,
+                                              hi);
+                    continue;
+                }
+                for (size_t half = 0; half < 2; half++)
+                    VK_CALL_TILE(gemm, VK_MR, panel.width,
+                                 (VK_MR, shape.k, ar + half * VK_MR * a_stride, a_stride, w,
+                                  cr + half * VK_MR * c_stride + panel.column, c_stride, nc, lo, hi))
+            }
+            row += VK_MR;
+            continue;
+        }
+#endif
         const size_t count = ks && mr == VK_MR ? VK_SUFFIX(nonzero_steps)(ar, a_stride, shape.k, ks) : shape.k;
         for (size_t p = panel_begin; p < panel_end; p++) {
             vk_panel panel = vk_gemm_panel(shape, p);

@@ -20,7 +20,7 @@ import Testing
         let h = KernelHarness(threads: 2)
         for (m, k, n) in [
             (1, 1, 1), (3, 5, 7), (9, 16, 8), (13, 27, 24), (17, 3, 33), (8, 40, 47), (19, 64, 70), (50, 9, 96),
-            (7, 100, 17),
+            (7, 100, 17), (24, 16, 8), (31, 7, 40), (37, 12, 6),
         ] {
             let a = RandomInput.values(seed: UInt64(m * 1000 + k), count: m * k, low: -1, high: 1)
             let w = RandomInput.values(seed: UInt64(n * 7 + k), count: n * k, low: -1, high: 1)

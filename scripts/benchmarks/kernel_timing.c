@@ -76,6 +76,13 @@ static void run_gemm_panels(void *p) {
                     1e30f);
 }
 
+// The face landmark model's 1x1 narrowing, 128 x 128 x 16 -> 8, all rows in one call (hot).
+static void run_gemm(void *p) {
+    gemm_state *s = p;
+    vk_gemm_run(s->shape, s->packed, s->a, s->shape.k, s->c, s->shape.n, 0, s->m, 0, vk_gemm_panel_count(s->shape),
+                -1e30f, 1e30f);
+}
+
 // LOGISTIC over the selfie segmenter's 256 x 256 output, logits in [-100, 100].
 typedef struct { vk_isa isa; float *x, *y; } sigmoid_state;
 static void run_sigmoid(void *p) {
@@ -189,6 +196,14 @@ int main(int argc, char **argv) {
         vk_gemm_pack(projection.shape, pw, pb, projection.packed);
         projection.a = filled(49 * 1152, 14), projection.c = filled(49 * 192, 15);
 
+        gemm_state narrowing;
+        narrowing.shape = (vk_gemm_shape){isa, 8, 16};
+        narrowing.m = 128 * 128;
+        float *nw = filled(8 * 16, 23), *nb = filled(8, 24);
+        narrowing.packed = aligned_alloc(64, (vk_gemm_packed_count(narrowing.shape) * sizeof(float) + 63) / 64 * 64);
+        vk_gemm_pack(narrowing.shape, nw, nb, narrowing.packed);
+        narrowing.a = filled(128 * 128 * 16, 25), narrowing.c = filled(128 * 128 * 8, 26);
+
         warp_state letterbox = {isa, {0}};
         uint8_t *image = malloc(958 * 1358 * 3);
         for (size_t i = 0; i < 958 * 1358 * 3; i++) image[i] = (uint8_t)((i * 2654435761u) >> 24);
@@ -243,6 +258,7 @@ int main(int argc, char **argv) {
             printf("dw5x5s2-14x14x672 %s %.4f\n", name, best_of_five(run_dw, &dws[4]));
             printf("gemm-cold-weights-49x1152x192 %s %.4f\n", name,
                    cold_median(run_gemm_panels, &projection, (warm_range){projection.a, 49 * 1152}));
+            printf("gemm-16384x16x8 %s %.4f\n", name, best_of_five(run_gemm, &narrowing));
             printf("avgpool-whole-128x128x16 %s %.4f\n", name, best_of_five(run_pool, &pool));
             printf("avgpool-whole-16x16x96 %s %.4f\n", name, best_of_five(run_pool, &se));
             printf("warp-letterbox-958x1358-192 %s %.4f\n", name, best_of_five(run_warp, &letterbox));
