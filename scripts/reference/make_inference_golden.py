@@ -24,6 +24,13 @@ elements at seeded random indices, plus the sum, absolute sum and the sum's tole
 of every element's tolerance) over all elements. Values are base64 little-endian float32,
 indices base64 little-endian int32, so the files stay small and exact.
 
+Kernels: LiteRT's XNNPACK picks its kernels by CPU, and its AVX2 LOGISTIC is another algorithm
+than its AVX-512 one. On an AVX-512 host the script writes NAME.json (the data every build is
+held to). On a host with AVX2 but not AVX-512 it writes NAME.avx2.json instead, for the models
+whose outputs there differ from NAME.json (the engine's AVX2 build is held to those), from the
+stored crops (NAME.json's inputs, bit for bit), and leaves out the models that start from the
+CPU's reciprocal square root estimate (its bits differ between AVX2 CPUs).
+
 Usage: ~/.cache/mediapipe-oracle-venv/bin/python scripts/reference/make_inference_golden.py [SHARED_DIR]
 """
 import base64
@@ -70,6 +77,22 @@ IMAGES = {
 }
 
 SEEDS = [1, 2]
+
+# Models whose XNNPACK kernels start from the CPU's reciprocal square root estimate.
+ESTIMATE_DEPENDENT = {("face_landmarker.task", "face_blendshapes.tflite")}
+
+
+def litert_kernels():
+    """The x86 kernels LiteRT's XNNPACK runs on this CPU: "avx512" or "avx2" (others: None)."""
+    flags = set()
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("flags"):
+                flags = set(line.split(":", 1)[1].split())
+                break
+    if "avx512f" in flags:
+        return "avx512"
+    return "avx2" if {"avx2", "fma"} <= flags else None
 
 MASK = (1 << 64) - 1
 
@@ -168,12 +191,21 @@ def max_scaled_error(a, b):
 def main():
     shared = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "..", "shared")
     os.makedirs(OUT, exist_ok=True)
+    kernels = litert_kernels()
+    if kernels not in ("avx512", "avx2"):
+        sys.exit("LiteRT's golden data come from an x86-64 CPU with AVX2 or AVX-512")
     images = {}
     for key, (_, _, size) in IMAGES.items():
-        images[key] = load_image(shared, key)
         path = os.path.join(OUT, f"{key}_{size}.u8")
+        if kernels == "avx2":
+            # The crops of the AVX-512 data, not new ones (OpenCV's resizing may differ by CPU).
+            images[key] = np.fromfile(path, dtype=np.uint8).reshape(size, size, 3)
+            continue
+        images[key] = load_image(shared, key)
         images[key].tofile(path)
     for bundle, member, (mean, std), image_key in MODELS:
+        if kernels == "avx2" and (bundle, member) in ESTIMATE_DEPENDENT:
+            continue
         if member is None:
             with open(os.path.join(shared, "models", bundle), "rb") as f:
                 model_bytes = f.read()
@@ -220,6 +252,7 @@ def main():
         document = {
             "bundle": bundle, "member": member, "inputShape": shape,
             "reference": "ai-edge-litert %s, default interpreter (XNNPACK), 1 thread" % getattr(litert, "__version__", "2.3.0"),
+            "kernels": kernels,
             "builtinVsXnnpackMaxScaledError": worst_builtin,
             "tolerance": ABS_TOL,
             "cases": entries,
@@ -228,6 +261,17 @@ def main():
             name = bundle.replace(".tflite", "") + ".json"
         else:
             name = bundle.replace(".task", "") + "__" + member.replace(".tflite", "") + ".json"
+        if kernels == "avx2":
+            with open(os.path.join(OUT, name)) as f:
+                base = json.load(f)
+            same = [[o["values"] for o in c["outputs"]] for c in base["cases"]] == \
+                [[o["values"] for o in c["outputs"]] for c in entries]
+            name = name.replace(".json", ".avx2.json")
+            if same:
+                if os.path.exists(os.path.join(OUT, name)):
+                    os.remove(os.path.join(OUT, name))
+                print(f"{name}: not written, the AVX-512 data's bits")
+                continue
         with open(os.path.join(OUT, name), "w") as f:
             json.dump(document, f, indent=1)
         print(f"{name}: builtin vs XNNPACK max scaled error {worst_builtin}")

@@ -46,6 +46,9 @@ struct GoldenModel: Decodable {
     let member: String?
     let inputShape: [Int]
     let reference: String
+    /// The kernels LiteRT ran ("avx512", "avx2"); absent from data made before it was recorded,
+    /// all on AVX-512 hosts.
+    let kernels: String?
     /// `nil` for a model LiteRT's builtin kernels cannot run (a custom operator).
     let builtinVsXnnpackMaxScaledError: Double?
     let tolerance: Double
@@ -54,16 +57,28 @@ struct GoldenModel: Decodable {
     static var directory: URL? { Bundle.module.url(forResource: "Golden", withExtension: nil) }
 
     /// The golden data of `member` of the bundle `bundle`, or of the plain model file `bundle`
-    /// when `member` is `nil`.
+    /// when `member` is `nil`: LiteRT's AVX-512 results.
     static func load(bundle: String, member: String?) throws -> GoldenModel {
         guard let directory else { throw GoldenError.missing("Golden resource directory") }
-        let name =
-            member.map {
-                bundle.replacingOccurrences(of: ".task", with: "") + "__"
-                    + $0.replacingOccurrences(of: ".tflite", with: "") + ".json"
-            } ?? bundle.replacingOccurrences(of: ".tflite", with: "") + ".json"
-        let data = try Data(contentsOf: directory.appendingPathComponent(name))
+        let data = try Data(contentsOf: directory.appendingPathComponent(fileName(bundle: bundle, member: member)))
         return try JSONDecoder().decode(GoldenModel.self, from: data)
+    }
+
+    /// LiteRT's results with its AVX2 kernels, where they differ from the AVX-512 ones (its AVX2
+    /// LOGISTIC is another algorithm); `nil` where they do not.
+    static func loadAVX2(bundle: String, member: String?) throws -> GoldenModel? {
+        guard let directory else { throw GoldenError.missing("Golden resource directory") }
+        let name = fileName(bundle: bundle, member: member).replacingOccurrences(of: ".json", with: ".avx2.json")
+        let url = directory.appendingPathComponent(name)
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        return try JSONDecoder().decode(GoldenModel.self, from: try Data(contentsOf: url))
+    }
+
+    private static func fileName(bundle: String, member: String?) -> String {
+        member.map {
+            bundle.replacingOccurrences(of: ".task", with: "") + "__" + $0.replacingOccurrences(of: ".tflite", with: "")
+                + ".json"
+        } ?? bundle.replacingOccurrences(of: ".tflite", with: "") + ".json"
     }
 
     /// The input values a recipe describes, computed exactly as the generator does.
