@@ -1610,63 +1610,42 @@ void VK_SUFFIX(vk_resize_bilinear)(const vk_resize *r, size_t row_begin, size_t 
     const float c5 = 0x1.0F9F9Cp-7f, c4 = 0x1.573A1Ap-5f, c3 = 0x1.555A80p-3f;                       \
     const float c2 = 0x1.FFFDC6p-2f, c1 = 0x1.FFFFF6p-1f, cutoff = -0x1.5D589Ep+6f;
 
-// One element of vk_sigmoid, with the vector loop's operations and roundings.
-static inline float VK_SUFFIX(sigmoid_one)(float value) {
-#pragma clang fp contract(off)
-    VK_SIGMOID_P5_CONSTANTS
-    uint32_t xb;
-    memcpy(&xb, &value, sizeof xb);
-    const uint32_t zb = xb | 0x80000000u;
-    float z;
-    memcpy(&z, &zb, sizeof z);
-    float n = __builtin_fmaf(z, log2e, magic);
-    uint32_t nb;
-    memcpy(&nb, &n, sizeof nb);
-    const uint32_t sb = nb << 23;
-    float scale;
-    memcpy(&scale, &sb, sizeof scale);
-    n = n - magic;
-    float t = __builtin_fmaf(n, minus_ln2, z);
-    float p = __builtin_fmaf(c5, t, c4);
-    p = __builtin_fmaf(p, t, c3);
-    p = __builtin_fmaf(p, t, c2);
-    p = __builtin_fmaf(p, t, c1);
-    t = t * scale;
-    if (__builtin_fabsf(t) < 0x1p-126f) t = 0.0f;
-    float e = __builtin_fmaf(t, p, scale);
-    if (e < 0x1p-126f) e = 0.0f;
-    float f = e / (e + 1.0f);
-    if (z < cutoff) f = 0.0f;
-    return (xb & 0x80000000u) ? f : 1.0f - f;
-}
-
 typedef int32_t VK_SUFFIX(vk_vi) __attribute__((ext_vector_type(VK_LANES)));
 
-void VK_SUFFIX(vk_sigmoid)(const float *x, float *y, size_t count) {
+// One vector of vk_sigmoid.
+static inline vk_v VK_SUFFIX(sigmoid_p5)(vk_v v) {
 #pragma clang fp contract(off)
     VK_SIGMOID_P5_CONSTANTS
+    const VK_SUFFIX(vk_vi) vb = (VK_SUFFIX(vk_vi))v;
+    const vk_v z = (vk_v)(vb | (int32_t)0x80000000);
+    vk_v n = VK_FMA(z, (vk_v)(log2e), (vk_v)(magic));
+    const vk_v scale = (vk_v)((VK_SUFFIX(vk_vi))n << 23);
+    n = n - (vk_v)(magic);
+    vk_v t = VK_FMA(n, (vk_v)(minus_ln2), z);
+    vk_v p = VK_FMA((vk_v)(c5), t, (vk_v)(c4));
+    p = VK_FMA(p, t, (vk_v)(c3));
+    p = VK_FMA(p, t, (vk_v)(c2));
+    p = VK_FMA(p, t, (vk_v)(c1));
+    t = t * scale;
+    t = __builtin_elementwise_abs(t) < (vk_v)(0x1p-126f) ? (vk_v)(0.0f) : t;
+    vk_v e = VK_FMA(t, p, scale);
+    e = e < (vk_v)(0x1p-126f) ? (vk_v)(0.0f) : e;
+    vk_v f = e / (e + (vk_v)(1.0f));
+    f = z < (vk_v)(cutoff) ? (vk_v)(0.0f) : f;
+    return vb < 0 ? f : (vk_v)(1.0f) - f;
+}
+
+// Whole vectors, then the last few values as one vector padded with zeros (as XNNPACK's masked
+// loads do): every value through the same lanes' operations.
+void VK_SUFFIX(vk_sigmoid)(const float *x, float *y, size_t count) {
     size_t i = 0;
-    for (; i + VK_LANES <= count; i += VK_LANES) {
-        const vk_v v = VK_LOAD(x + i);
-        const VK_SUFFIX(vk_vi) vb = (VK_SUFFIX(vk_vi))v;
-        const vk_v z = (vk_v)(vb | (int32_t)0x80000000);
-        vk_v n = VK_FMA(z, (vk_v)(log2e), (vk_v)(magic));
-        const vk_v scale = (vk_v)((VK_SUFFIX(vk_vi))n << 23);
-        n = n - (vk_v)(magic);
-        vk_v t = VK_FMA(n, (vk_v)(minus_ln2), z);
-        vk_v p = VK_FMA((vk_v)(c5), t, (vk_v)(c4));
-        p = VK_FMA(p, t, (vk_v)(c3));
-        p = VK_FMA(p, t, (vk_v)(c2));
-        p = VK_FMA(p, t, (vk_v)(c1));
-        t = t * scale;
-        t = __builtin_elementwise_abs(t) < (vk_v)(0x1p-126f) ? (vk_v)(0.0f) : t;
-        vk_v e = VK_FMA(t, p, scale);
-        e = e < (vk_v)(0x1p-126f) ? (vk_v)(0.0f) : e;
-        vk_v f = e / (e + (vk_v)(1.0f));
-        f = z < (vk_v)(cutoff) ? (vk_v)(0.0f) : f;
-        VK_STORE(y + i, vb < 0 ? f : (vk_v)(1.0f) - f);
+    for (; i + VK_LANES <= count; i += VK_LANES) VK_STORE(y + i, VK_SUFFIX(sigmoid_p5)(VK_LOAD(x + i)));
+    if (i < count) {
+        float lanes[VK_LANES] = {0};
+        memcpy(lanes, x + i, (count - i) * sizeof(float));
+        VK_STORE(lanes, VK_SUFFIX(sigmoid_p5)(VK_LOAD(lanes)));
+        memcpy(y + i, lanes, (count - i) * sizeof(float));
     }
-    for (; i < count; i++) y[i] = VK_SUFFIX(sigmoid_one)(x[i]);
 }
 #undef VK_SIGMOID_P5_CONSTANTS
 #else

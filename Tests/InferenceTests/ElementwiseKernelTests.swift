@@ -75,7 +75,7 @@ import Testing
         // [rows, columns] against [columns], [rows, 1] and [rows, columns], and [rows, 3, 9]
         // against [rows, 1, 9]; 27 columns cover every vector width and a scalar tail.
         let (rows, columns) = (5, 27)
-        let special: [Float] = [0, -0.0, .nan, .infinity, -.infinity, 1e-40]
+        let special: [Float] = [0, -0.0, .nan, .infinity, -.infinity, 0x1p-133]
         func data(_ count: Int, _ seed: UInt64) -> [Float] {
             RandomInput.values(seed: seed, count: count, low: -3, high: 3).enumerated().map {
                 $0.offset % 7 == 3 ? special[$0.offset % special.count] : $0.element
@@ -142,7 +142,7 @@ import Testing
         var values = RandomInput.values(seed: 7, count: 4096, low: -30, high: 30)
         values += (0..<4096).map { -87.6 + Float($0) * 0.0002 }
         values += (0..<4096).map { Float(bitPattern: UInt32(truncatingIfNeeded: $0 &* 2_654_435_761)) }
-        values += [0, -0.0, .infinity, -.infinity, .nan, 1e-40, -1e-40, 88.7, -88.7, 3e38, -3e38, -104]
+        values += [0, -0.0, .infinity, -.infinity, .nan, 0x1p-133, -0x1p-133, 88.7, -88.7, 3e38, -3e38, -104]
         let vectors = [Float](unsafeUninitializedCapacity: values.count) { buffer, count in
             vk_sigmoid(isa.isa, values, buffer.baseAddress, values.count)
             count = values.count
