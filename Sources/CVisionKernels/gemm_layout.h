@@ -84,4 +84,9 @@ static inline vk_panel vk_gemm_panel(vk_gemm_shape shape, size_t index) {
     }
 }
 
+/// Columns `panel` stores: its width, or fewer in a partial last panel.
+static inline size_t vk_gemm_panel_stored(vk_gemm_shape shape, vk_panel panel) {
+    return shape.n - panel.column < panel.width ? shape.n - panel.column : panel.width;
+}
+
 #endif

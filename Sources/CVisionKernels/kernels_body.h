@@ -357,7 +357,7 @@ void VK_SUFFIX(vk_gemm_conv)(vk_gemm_shape shape, const float *packed, const vk_
         float *cr = c + row * c_stride;
         for (size_t p = panel_begin; p < panel_end; p++) {
             vk_panel panel = vk_gemm_panel(shape, p);
-            size_t nc = shape.n - panel.column < panel.width ? shape.n - panel.column : panel.width;
+            const size_t nc = vk_gemm_panel_stored(shape, panel);
             const float *w = packed + panel.offset;
             VK_CALL_TILE(igemm, mr, panel.width,
                          (mr, tile_taps, tile_kc, ptrs, w, cr + panel.column, c_stride, nc, lo, hi))
@@ -419,7 +419,7 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(gemm_rows)(vk_gemm_s
             && vk_gemm_panel(shape, panel_end - 1).width == 8) {
             for (size_t p = panel_begin; p < panel_end; p++) {
                 vk_panel panel = vk_gemm_panel(shape, p);
-                size_t nc = shape.n - panel.column < panel.width ? shape.n - panel.column : panel.width;
+                const size_t nc = vk_gemm_panel_stored(shape, panel);
                 const float *w = packed + panel.offset;
                 if (panel.width == 8) {
                     VK_SUFFIX(gemm_w8_paired)(2 * VK_MR, shape.k, ar, a_stride, w, cr + panel.column, c_stride, nc, lo,
@@ -438,7 +438,7 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(gemm_rows)(vk_gemm_s
         const size_t count = ks && mr == VK_MR ? VK_SUFFIX(nonzero_steps)(ar, a_stride, shape.k, ks) : shape.k;
         for (size_t p = panel_begin; p < panel_end; p++) {
             vk_panel panel = vk_gemm_panel(shape, p);
-            size_t nc = shape.n - panel.column < panel.width ? shape.n - panel.column : panel.width;
+            const size_t nc = vk_gemm_panel_stored(shape, panel);
             const float *w = packed + panel.offset;
             if (count < shape.k)
                 VK_CALL_WIDTH(skip, VK_MR, panel.width,
