@@ -39,16 +39,21 @@ def cpu_model():
     return name
 
 
-def simd_flags():
+def cpu_flags():
+    """The flags /proc/cpuinfo lists for the first CPU (empty where there is none)."""
     try:
         for line in open("/proc/cpuinfo"):
             if line.startswith("flags"):
-                flags = line.split(":", 1)[1].split()
-                wanted = ["sse4_2", "avx", "avx2", "fma", "avx512f", "avx512vl", "avx512bw", "avx512dq"]
-                return " ".join(f for f in wanted if f in flags)
+                return set(line.split(":", 1)[1].split())
     except OSError:
         pass
-    return ""
+    return set()
+
+
+def simd_flags():
+    flags = cpu_flags()
+    wanted = ["sse4_2", "avx", "avx2", "fma", "avx512f", "avx512vl", "avx512bw", "avx512dq"]
+    return " ".join(f for f in wanted if f in flags)
 
 
 def kernel_isa():
@@ -57,14 +62,7 @@ def kernel_isa():
     FMA), else AVX2 with FMA; NEON on 64-bit ARM; the portable C otherwise."""
     if platform.machine() in ("aarch64", "arm64"):
         return "neon"
-    flags = set()
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("flags"):
-                flags = set(line.split(":", 1)[1].split())
-                break
-    except OSError:
-        pass
+    flags = cpu_flags()
     if {"avx2", "fma"} <= flags:
         return "avx512" if {"avx512f", "avx512vl", "avx512bw", "avx512dq"} <= flags else "avx2"
     return "portable"
@@ -246,7 +244,7 @@ def write_section(section, out, begin=BEGIN, end=END):
         sys.stdout.write(section)
         return
     text = open(out).read() if os.path.exists(out) else "# Benchmarks\n"
-    kind = end.split(" ", 2)[0] + " " + end.split(" ", 2)[1]  # "<!-- tasks:end"
+    kind = " ".join(end.split(" ")[:2])  # "<!-- tasks:end"
     if begin in text and end in text:
         start, stop = text.index(begin), text.index(end) + len(end)
         text = text[:start] + section.rstrip("\n") + text[stop:]
