@@ -12,6 +12,10 @@ typedef float vk_h __attribute__((ext_vector_type(8)));
 // An 8-wide panel is one vector per row: 6 rows leave 6 sums for the two multiply-add units of
 // 4-cycle latency, so 8-wide panels take two tiles at once (see VK_W8_PAIRED in kernels_body.h).
 #define VK_W8_PAIRED 1
+// Sparse 1x1 convolutions: tiles of 56 pixels (7 vectors) and two output channels per pass, 14
+// sums in registers (see VK_SPARSE_VECTORS in kernels_body.h).
+#define VK_SPARSE_VECTORS 7
+#define VK_SPARSE_PASS_CHANNELS 2
 // LOGISTIC by XNNPACK's AVX2 algorithm, as LiteRT computes it on a CPU without AVX-512.
 #define VK_SIGMOID_P5 1
 // Matrix products prefetch their packed weights 4 KB ahead (see VK_GEMM_PREFETCH_W).

@@ -525,7 +525,11 @@ import Testing
     @Test(arguments: instructionSets)
     func sparseConvolutionEqualsDenseProduct(_ isa: InstructionSet) {
         let h = KernelHarness(threads: 2)
-        for (pixels, k, n) in [(37, 40, 13), (5, 64, 70), (100, 300, 24), (33, 96, 9), (89, 45, 12), (70, 48, 20)] {
+        let shapes = [
+            (37, 40, 13), (5, 64, 70), (100, 300, 24), (33, 96, 9), (89, 45, 12), (70, 48, 20), (22, 33, 6),
+            (84, 40, 10), (196, 36, 12),
+        ]
+        for (pixels, k, n) in shapes {
             let a = RandomInput.values(seed: UInt64(pixels * 31 + k), count: pixels * k, low: -1, high: 1)
             let dense = RandomInput.values(seed: UInt64(n * 17 + k), count: n * k, low: -1, high: 1)
             let keep = RandomInput.values(seed: UInt64(n + k + 5), count: n * k, low: 0, high: 1)
@@ -559,6 +563,28 @@ import Testing
             SparseConvKernel(
                 input: h.output(40), output: h.output(64), pixelCount: 1, filter: h.buffer(full), bias: nil,
                 n: 64, k: 40, clamp: .identity, instructionSet: isa) == nil)
+    }
+
+    /// The tiles cover the pixels once, none longer than the kernel's tile; with several threads
+    /// (and 8 pixels or more a thread) every thread gets the same number of tiles, their lengths
+    /// within one pixel of each other.
+    @Test func sparseTilesSharePixelsEvenlyBetweenThreads() {
+        let cases = [
+            (196, 56, 2), (784, 56, 2), (49, 56, 2), (196, 32, 2), (3136, 56, 3), (100, 16, 1), (60, 56, 2), (9, 56, 2),
+        ]
+        for (pixels, most, threads) in cases {
+            let tiling = SparseConvKernel.Tiling(pixels: pixels, most: most, threads: threads)
+            let ranges = (0..<tiling.count).map(tiling.range)
+            let lengths = ranges.map(\.count)
+            #expect(ranges.first?.lowerBound == 0 && ranges.last?.upperBound == pixels)
+            #expect(zip(ranges, ranges.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
+            #expect(lengths.allSatisfy { $0 > 0 && $0 <= most }, "\(pixels) pixels: \(lengths)")
+            if threads > 1 && pixels >= 8 * threads {
+                #expect(tiling.count % threads == 0 && lengths.max()! - lengths.min()! <= 1, "\(pixels): \(lengths)")
+            }
+        }
+        #expect(SparseConvKernel.Tiling(pixels: 196, most: 56, threads: 2).range(1) == 49..<98)
+        #expect(SparseConvKernel.Tiling(pixels: 49, most: 56, threads: 2).range(1) == 24..<49)
     }
 
     /// A sparse job's tasks cover every tile's channel groups exactly once, and with several

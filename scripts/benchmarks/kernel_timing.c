@@ -117,6 +117,28 @@ static void run_stem(void *p) {
                  vk_gemm_panel_count(s->shape), -1e30f, 1e30f);
 }
 
+// Sparse 1x1 convolutions: the hand landmark model's 7 x 7 projection 1152 -> 192 (36 % of the
+// weights non-zero) and a pose detector layer, 14 x 14 x 112 -> 672 (25 %), tile by tile as
+// Inference's SparseConvKernel runs them on one thread.
+typedef struct { vk_isa isa; float *packed, *a, *c, *scratch; size_t m, n, k; } sparse_state;
+static sparse_state make_sparse(vk_isa isa, size_t m, size_t k, size_t n, unsigned percent, unsigned seed) {
+    sparse_state s = {isa, NULL, filled(m * k, seed), filled(m * n, seed + 1), NULL, m, n, k};
+    float *w = filled(n * k, seed + 2), *bias = filled(n, seed + 3);
+    for (size_t i = 0; i < n * k; i++)
+        if ((i * 2246822519u + seed) % 100 >= percent) w[i] = 0.0f;
+    s.packed = aligned_alloc(64, (vk_sparse_packed_count(isa, n, k, w) * sizeof(float) + 63) / 64 * 64);
+    vk_sparse_pack(isa, n, k, w, bias, s.packed);
+    s.scratch = aligned_alloc(64, (vk_sparse_scratch_count(isa, s.packed, n) * sizeof(float) + 63) / 64 * 64);
+    return s;
+}
+static void run_sparse(void *p) {
+    sparse_state *s = p;
+    const size_t tile = vk_sparse_tile_pixels(s->isa);
+    for (size_t m0 = 0; m0 < s->m; m0 += tile)
+        vk_sparse_run(s->isa, s->packed, s->n, s->k, s->a, s->k, s->c, s->n, m0, m0 + tile < s->m ? m0 + tile : s->m, 0,
+                      vk_sparse_group_count(s->packed), -1e30f, 1e30f, NULL, s->scratch);
+}
+
 // Depthwise convolutions (the hand landmark model's 5x5 layers at 14 x 14 x 672, 7 x 7 x 1152
 // and 28 x 28 x 240, and its 3x3 layer at 56 x 56 x 144, all stride 1; its stride-2 5x5 layer
 // from 14 x 14 x 672 to 7 x 7).
@@ -171,6 +193,8 @@ int main(int argc, char **argv) {
         for (size_t i = 0; i < 65536; i++) sig.x[i] *= 100.0f;
 
         stem_state stem = make_stem(isa, 224, 3, 0, 3);
+        sparse_state projection_sparse = make_sparse(isa, 49, 1152, 192, 36, 31);
+        sparse_state expansion_sparse = make_sparse(isa, 196, 112, 672, 25, 37);
 
         dw_state dws[5];
         // Input height (= width), channels, window, stride: the hand landmark model's 5x5 layers
@@ -259,6 +283,8 @@ int main(int argc, char **argv) {
             printf("gemm-cold-weights-49x1152x192 %s %.4f\n", name,
                    cold_median(run_gemm_panels, &projection, (warm_range){projection.a, 49 * 1152}));
             printf("gemm-16384x16x8 %s %.4f\n", name, best_of_five(run_gemm, &narrowing));
+            printf("sparse-49x1152x192-36pct %s %.4f\n", name, best_of_five(run_sparse, &projection_sparse));
+            printf("sparse-196x112x672-25pct %s %.4f\n", name, best_of_five(run_sparse, &expansion_sparse));
             printf("avgpool-whole-128x128x16 %s %.4f\n", name, best_of_five(run_pool, &pool));
             printf("avgpool-whole-16x16x96 %s %.4f\n", name, best_of_five(run_pool, &se));
             printf("warp-letterbox-958x1358-192 %s %.4f\n", name, best_of_five(run_warp, &letterbox));

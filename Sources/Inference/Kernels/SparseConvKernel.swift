@@ -23,8 +23,10 @@ final class SparseConvKernel: Kernel, ParallelJob {
     let clamp: ActivationClamp
     let instructionSet: InstructionSet
     let packed: AlignedBuffer
+    /// Most pixels a tile holds (the C kernel's tile).
     private let tilePixels: Int
-    private let tileCount: Int
+    /// The current job's tiles.
+    private var tiling: Tiling
     private let groupCount: Int
     /// Whether the channel groups may be split between tasks (the epilogue allows it).
     private let splittable: Bool
@@ -79,6 +81,37 @@ final class SparseConvKernel: Kernel, ParallelJob {
         }
     }
 
+    /// How a job cuts its pixels into tiles of at most the kernel's tile. On one thread tiles
+    /// are the kernel's, the last one short. On several (with at least 8 pixels a thread) the
+    /// tile count is rounded up to a multiple of the threads and the pixels spread over the
+    /// tiles to within one, so each thread gets the same number of tiles of equal work, whole:
+    /// AVX2's 56-pixel tiles would cut a 14×14 layer into 56 + 56 + 56 + 28 pixels (112 pixels
+    /// for one thread, 84 for the other), and a 7×7 layer into one tile whose channel groups
+    /// ``Split`` would share out, each thread transposing all of its inputs and storing its
+    /// results channel by channel; two threads now run 4 tiles of 49, or 2 of 24 and 25.
+    struct Tiling: Equatable {
+        let pixels: Int
+        /// The kernel's tile.
+        let most: Int
+        let count: Int
+        /// Whether the pixels are spread evenly over the tiles.
+        let even: Bool
+
+        init(pixels: Int, most: Int, threads: Int) {
+            self.pixels = pixels
+            self.most = most
+            let full = (pixels + most - 1) / most
+            even = threads > 1 && pixels >= 8 * threads
+            count = even ? (full + threads - 1) / threads * threads : full
+        }
+
+        /// The pixels of tile `tile`.
+        func range(_ tile: Int) -> Range<Int> {
+            if even { return tile * pixels / count..<(tile + 1) * pixels / count }
+            return tile * most..<Swift.min(pixels, (tile + 1) * most)
+        }
+    }
+
     /// Whether `n` rows of `k` weights run as a sparse product.
     static func prefersSparse(_ filter: UnsafePointer<Float>, n: Int, k: Int) -> Bool {
         n > 0 && k >= minimumInputChannels && Double(vk_sparse_nonzeros(n, k, filter)) <= maximumDensity * Double(n * k)
@@ -104,7 +137,7 @@ final class SparseConvKernel: Kernel, ParallelJob {
         self.instructionSet = instructionSet
         self.epilogue = epilogue
         tilePixels = vk_sparse_tile_pixels(instructionSet.isa)
-        tileCount = (pixelCount + tilePixels - 1) / tilePixels
+        tiling = Tiling(pixels: pixelCount, most: tilePixels, threads: 1)
         groupCount = vk_sparse_group_count(packed.floats)
         // The C kernel applies a residual epilogue channel by channel; other epilogues need whole
         // pixels.
@@ -133,7 +166,9 @@ final class SparseConvKernel: Kernel, ParallelJob {
 
     func execute(_ context: ExecutionContext) {
         self.context = context
-        split = Split(tiles: tileCount, groups: groupCount, threads: context.pool.threadCount, splittable: splittable)
+        let threads = context.pool.threadCount
+        tiling = Tiling(pixels: pixelCount, most: tilePixels, threads: threads)
+        split = Split(tiles: tiling.count, groups: groupCount, threads: threads, splittable: splittable)
         context.pool.run(self, taskCount: split.taskCount, work: pixelCount * n * k / 4)
         self.context = nil
     }
@@ -143,8 +178,8 @@ final class SparseConvKernel: Kernel, ParallelJob {
         let scratch = context.scratchFloats(thread: thread)
         for task in range {
             let (tile, slice, slices) = split.task(task)
-            let first = tile * tilePixels
-            let end = Swift.min(pixelCount, first + tilePixels)
+            let pixels = tiling.range(tile)
+            let (first, end) = (pixels.lowerBound, pixels.upperBound)
             let groups =
                 slices == 1
                 ? 0..<groupCount
