@@ -16,6 +16,8 @@ typedef float vk_h __attribute__((ext_vector_type(8)));
 // sums in registers (see VK_SPARSE_VECTORS in kernels_body.h).
 #define VK_SPARSE_VECTORS 7
 #define VK_SPARSE_PASS_CHANNELS 2
+// Stride-2 depthwise windows go two vectors of channels at a time (see VK_DW_DUAL).
+#define VK_DW_DUAL(KW, SW) ((SW) == 2)
 // LOGISTIC by XNNPACK's AVX2 algorithm, as LiteRT computes it on a CPU without AVX-512.
 #define VK_SIGMOID_P5 1
 // Matrix products prefetch their packed weights 4 KB ahead (see VK_GEMM_PREFETCH_W).

@@ -140,8 +140,8 @@ static void run_sparse(void *p) {
 }
 
 // Depthwise convolutions (the hand landmark model's 5x5 layers at 14 x 14 x 672, 7 x 7 x 1152
-// and 28 x 28 x 240, and its 3x3 layer at 56 x 56 x 144, all stride 1; its stride-2 5x5 layer
-// from 14 x 14 x 672 to 7 x 7).
+// and 28 x 28 x 240, and its 3x3 layers at 56 x 56 x 144 and 112 x 112 x 24, all stride 1; its
+// stride-2 layers: 5x5 from 14 x 14 x 672, 3x3 from 112 x 112 x 64 and 28 x 28 x 240).
 typedef struct { vk_dwconv d; } dw_state;
 static void run_dw(void *p) {
     dw_state *s = p;
@@ -196,11 +196,11 @@ int main(int argc, char **argv) {
         sparse_state projection_sparse = make_sparse(isa, 49, 1152, 192, 36, 31);
         sparse_state expansion_sparse = make_sparse(isa, 196, 112, 672, 25, 37);
 
-        dw_state dws[5];
-        // Input height (= width), channels, window, stride: the hand landmark model's 5x5 layers
-        // at 14 x 14, 7 x 7 and 28 x 28, its 3x3 layer at 56 x 56, its 5x5 stride-2 layer.
-        const size_t sizes[5][4] = {{14, 672, 5, 1}, {7, 1152, 5, 1}, {28, 240, 5, 1}, {56, 144, 3, 1}, {14, 672, 5, 2}};
-        for (int d = 0; d < 5; d++) {
+        dw_state dws[8];
+        // Input height (= width), channels, window, stride (see run_dw).
+        const size_t sizes[8][4] = {{14, 672, 5, 1}, {7, 1152, 5, 1}, {28, 240, 5, 1}, {56, 144, 3, 1}, {14, 672, 5, 2},
+                                    {112, 64, 3, 2}, {28, 240, 3, 2}, {112, 24, 3, 1}};
+        for (int d = 0; d < 8; d++) {
             const size_t H = sizes[d][0], C = sizes[d][1], K = sizes[d][2], S = sizes[d][3], OH = (H + S - 1) / S;
             memset(&dws[d].d, 0, sizeof dws[d].d);
             vk_dwconv *c = &dws[d].d;
@@ -280,6 +280,9 @@ int main(int argc, char **argv) {
             printf("dw5x5-28x28x240 %s %.4f\n", name, best_of_five(run_dw, &dws[2]));
             printf("dw3x3-56x56x144 %s %.4f\n", name, best_of_five(run_dw, &dws[3]));
             printf("dw5x5s2-14x14x672 %s %.4f\n", name, best_of_five(run_dw, &dws[4]));
+            printf("dw3x3s2-112x112x64 %s %.4f\n", name, best_of_five(run_dw, &dws[5]));
+            printf("dw3x3s2-28x28x240 %s %.4f\n", name, best_of_five(run_dw, &dws[6]));
+            printf("dw3x3-112x112x24 %s %.4f\n", name, best_of_five(run_dw, &dws[7]));
             printf("gemm-cold-weights-49x1152x192 %s %.4f\n", name,
                    cold_median(run_gemm_panels, &projection, (warm_range){projection.a, 49 * 1152}));
             printf("gemm-16384x16x8 %s %.4f\n", name, best_of_five(run_gemm, &narrowing));
