@@ -1,5 +1,6 @@
 /// How the fused kernels (``PointwiseDepthwiseKernel``, ``DepthwisePointwiseKernel``) cut an
-/// image's rows into bands, one task each: band `i` of `count` holds rows
+/// image's rows into bands, one task each (and ``SparseConvKernel`` its pixels into tiles on
+/// several threads): band `i` of `count` holds rows
 /// `i * height / count ..< (i + 1) * height / count`, so sizes differ by at most one row, and
 /// with several threads the count is a multiple of the thread count, so that the pool's equal
 /// shares of tasks are equal shares of rows. (Uneven cuts left one of two threads idle at the end

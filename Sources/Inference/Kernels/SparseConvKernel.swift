@@ -82,19 +82,19 @@ final class SparseConvKernel: Kernel, ParallelJob {
     }
 
     /// How a job cuts its pixels into tiles of at most the kernel's tile. On one thread tiles
-    /// are the kernel's, the last one short. On several (with at least 8 pixels a thread) the
-    /// tile count is rounded up to a multiple of the threads and the pixels spread over the
-    /// tiles to within one, so each thread gets the same number of tiles of equal work, whole:
-    /// AVX2's 56-pixel tiles would cut a 14×14 layer into 56 + 56 + 56 + 28 pixels (112 pixels
-    /// for one thread, 84 for the other), and a 7×7 layer into one tile whose channel groups
-    /// ``Split`` would share out, each thread transposing all of its inputs and storing its
-    /// results channel by channel; two threads now run 4 tiles of 49, or 2 of 24 and 25.
+    /// are the kernel's, the last one short. On several (with at least 8 pixels a thread) they
+    /// are ``RowBands`` of pixels: a multiple of the thread count of tiles within one pixel of
+    /// each other, so each thread gets equal work in whole tiles. AVX2's 56-pixel tiles would
+    /// cut a 14×14 layer into 56 + 56 + 56 + 28 pixels (112 pixels for one thread, 84 for the
+    /// other), and a 7×7 layer into one tile whose channel groups ``Split`` would share out, each
+    /// thread transposing all of its inputs and storing its results channel by channel; two
+    /// threads now run 4 tiles of 49, or 2 of 24 and 25.
     struct Tiling: Equatable {
         let pixels: Int
         /// The kernel's tile.
         let most: Int
         let count: Int
-        /// Whether the pixels are spread evenly over the tiles.
+        /// Whether the tiles are row bands of pixels.
         let even: Bool
 
         init(pixels: Int, most: Int, threads: Int) {
@@ -102,12 +102,12 @@ final class SparseConvKernel: Kernel, ParallelJob {
             self.most = most
             let full = (pixels + most - 1) / most
             even = threads > 1 && pixels >= 8 * threads
-            count = even ? (full + threads - 1) / threads * threads : full
+            count = even ? RowBands.count(height: pixels, wanted: full, capacity: most, threads: threads) : full
         }
 
         /// The pixels of tile `tile`.
         func range(_ tile: Int) -> Range<Int> {
-            if even { return tile * pixels / count..<(tile + 1) * pixels / count }
+            if even { return RowBands.rows(tile, of: count, height: pixels) }
             return tile * most..<Swift.min(pixels, (tile + 1) * most)
         }
     }
