@@ -40,6 +40,7 @@
     void vk_deconv_row_##suffix(const float *, size_t, size_t, const float *, const float *, size_t, size_t,  \
                                 size_t, float *, size_t);                                                      \
     size_t vk_sparse_tile_pixels_##suffix(void);                                                               \
+    size_t vk_sparse_vector_pixels_##suffix(void);                                                             \
     void vk_sparse_run_##suffix(const float *, size_t, size_t, const float *, size_t, float *, size_t, size_t,   \
                                 size_t, size_t, size_t, float, float, const vk_epilogue *, float *);
 
@@ -441,6 +442,19 @@ size_t vk_sparse_tile_pixels(vk_isa isa) {
     case VK_ISA_NEON: return vk_sparse_tile_pixels_neon();
 #endif
     default: return vk_sparse_tile_pixels_portable();
+    }
+}
+
+size_t vk_sparse_vector_pixels(vk_isa isa) {
+    switch (isa) {
+#if defined(__x86_64__) || defined(_M_X64)
+    case VK_ISA_AVX512: return vk_sparse_vector_pixels_avx512();
+    case VK_ISA_AVX2: return vk_sparse_vector_pixels_avx2();
+#endif
+#if defined(__aarch64__)
+    case VK_ISA_NEON: return vk_sparse_vector_pixels_neon();
+#endif
+    default: return vk_sparse_vector_pixels_portable();
     }
 }
 

@@ -1493,6 +1493,7 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(transpose8)(const fl
 #define VK_SPARSE_PIXELS (VK_SPARSE_VECTORS * VK_LANES)
 
 size_t VK_SUFFIX(vk_sparse_tile_pixels)(void) { return VK_SPARSE_PIXELS; }
+size_t VK_SUFFIX(vk_sparse_vector_pixels)(void) { return VK_LANES; }
 
 // Channels [i0, i0 + VK_SPARSE_PASS_CHANNELS) of the group at `g` over `V` vectors of the
 // tile's pixels (V constant after inlining): their sums so far (the bias at the first block,

@@ -565,26 +565,29 @@ import Testing
                 n: 64, k: 40, clamp: .identity, instructionSet: isa) == nil)
     }
 
-    /// The tiles cover the pixels once, none longer than the kernel's tile; with several threads
-    /// (and 8 pixels or more a thread) every thread gets the same number of tiles, their lengths
-    /// within one pixel of each other.
+    /// The tiles cover the pixels once, none longer than the kernel's tile, in no more vectors
+    /// than the pixels fill; their vector counts within one of each other; with several threads
+    /// (and enough vectors) a multiple of the thread count of tiles.
     @Test func sparseTilesSharePixelsEvenlyBetweenThreads() {
         let cases = [
-            (196, 56, 2), (784, 56, 2), (49, 56, 2), (196, 32, 2), (3136, 56, 3), (100, 16, 1), (60, 56, 2), (9, 56, 2),
+            (196, 56, 8, 2), (784, 56, 8, 2), (49, 56, 8, 2), (196, 32, 16, 2), (49, 32, 16, 2), (3136, 56, 8, 3),
+            (100, 16, 8, 1), (60, 56, 8, 2), (9, 56, 8, 2), (196, 56, 8, 1),
         ]
-        for (pixels, most, threads) in cases {
-            let tiling = SparseConvKernel.Tiling(pixels: pixels, most: most, threads: threads)
+        for (pixels, most, vector, threads) in cases {
+            let tiling = SparseConvKernel.Tiling(pixels: pixels, most: most, vector: vector, threads: threads)
             let ranges = (0..<tiling.count).map(tiling.range)
-            let lengths = ranges.map(\.count)
+            let vectors = ranges.map { ($0.count + vector - 1) / vector }
             #expect(ranges.first?.lowerBound == 0 && ranges.last?.upperBound == pixels)
             #expect(zip(ranges, ranges.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
-            #expect(lengths.allSatisfy { $0 > 0 && $0 <= most }, "\(pixels) pixels: \(lengths)")
-            if threads > 1 && pixels >= 8 * threads {
-                #expect(tiling.count % threads == 0 && lengths.max()! - lengths.min()! <= 1, "\(pixels): \(lengths)")
+            #expect(ranges.allSatisfy { !$0.isEmpty && $0.count <= most }, "\(pixels) pixels: \(ranges)")
+            #expect(vectors.reduce(0, +) == (pixels + vector - 1) / vector && vectors.max()! - vectors.min()! <= 1)
+            if threads > 1 && pixels >= 2 * vector * threads {
+                #expect(tiling.count % threads == 0, "\(pixels) pixels, \(threads) threads: \(ranges)")
             }
         }
-        #expect(SparseConvKernel.Tiling(pixels: 196, most: 56, threads: 2).range(1) == 49..<98)
-        #expect(SparseConvKernel.Tiling(pixels: 49, most: 56, threads: 2).range(1) == 24..<49)
+        #expect(SparseConvKernel.Tiling(pixels: 196, most: 56, vector: 8, threads: 2).range(1) == 48..<96)
+        #expect(SparseConvKernel.Tiling(pixels: 49, most: 56, vector: 8, threads: 2).range(1) == 24..<49)
+        #expect(SparseConvKernel.Tiling(pixels: 49, most: 32, vector: 16, threads: 2).range(1) == 32..<49)
     }
 
     /// A sparse job's tasks cover every tile's channel groups exactly once, and with several

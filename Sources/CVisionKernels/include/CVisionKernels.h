@@ -306,6 +306,9 @@ size_t vk_sparse_group_split(const float *packed, size_t parts, size_t part);
 /// Output pixels per tile of vk_sparse_run for `isa`.
 size_t vk_sparse_tile_pixels(vk_isa isa);
 
+/// Pixels per vector of vk_sparse_run's tiles for `isa` (a partial tile computes whole vectors).
+size_t vk_sparse_vector_pixels(vk_isa isa);
+
 /// A 1x1 convolution with sparse weights: rows (pixels) `[row_begin, row_end)` and channel
 /// groups `[group_begin, group_end)` of `c[m][o] = clamp(bias[o] + sum_k a[m][k] * w[o][k])`,
 /// summing the non-zero weights in increasing k (so the result equals the dense product's), then

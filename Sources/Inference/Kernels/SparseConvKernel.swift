@@ -23,8 +23,9 @@ final class SparseConvKernel: Kernel, ParallelJob {
     let clamp: ActivationClamp
     let instructionSet: InstructionSet
     let packed: AlignedBuffer
-    /// Most pixels a tile holds (the C kernel's tile).
+    /// Most pixels a tile holds (the C kernel's tile), and pixels per vector of it.
     private let tilePixels: Int
+    private let vectorPixels: Int
     /// The current job's tiles.
     private var tiling: Tiling
     private let groupCount: Int
@@ -41,11 +42,12 @@ final class SparseConvKernel: Kernel, ParallelJob {
     ///
     /// With one thread, or when the tiles divide evenly between the threads, a task is a whole
     /// tile (transposed back in one piece, much faster than the per-channel stores of a slice).
-    /// Otherwise the last `tiles % threads` tiles are cut into `threads` slices of about equal
-    /// work, so that every thread gets the same share: the 14×14 layers' 7 tiles run as 3 tiles
-    /// and a half-tile per thread instead of 4 and 3 (measured: slicing every tile was slower
-    /// than one thread). Thread `t`'s range of tasks (the pool's contiguous split) holds its
-    /// whole tiles, then its slice of each cut tile.
+    /// Otherwise (``Tiling`` makes the tile count a multiple of the threads wherever the pixels
+    /// fill enough vectors, so this is left for the smallest layers) the last `tiles % threads`
+    /// tiles are cut into `threads` slices of about equal work, so that every thread gets the
+    /// same share (measured: slicing every tile was slower than one thread). Thread `t`'s range
+    /// of tasks (the pool's contiguous split) holds its whole tiles, then its slice of each cut
+    /// tile.
     struct Split: Equatable {
         /// Tiles computed whole.
         let wholeTiles: Int
@@ -81,34 +83,35 @@ final class SparseConvKernel: Kernel, ParallelJob {
         }
     }
 
-    /// How a job cuts its pixels into tiles of at most the kernel's tile. On one thread tiles
-    /// are the kernel's, the last one short. On several (with at least 8 pixels a thread) they
-    /// are ``RowBands`` of pixels: a multiple of the thread count of tiles within one pixel of
-    /// each other, so each thread gets equal work in whole tiles. AVX2's 56-pixel tiles would
-    /// cut a 14×14 layer into 56 + 56 + 56 + 28 pixels (112 pixels for one thread, 84 for the
-    /// other), and a 7×7 layer into one tile whose channel groups ``Split`` would share out, each
-    /// thread transposing all of its inputs and storing its results channel by channel; two
-    /// threads now run 4 tiles of 49, or 2 of 24 and 25.
+    /// How a job cuts its pixels into tiles of at most the kernel's tile: ``RowBands`` of the
+    /// tile's vectors of pixels (a partial tile computes whole vectors), so the tiles compute no
+    /// more vectors than the kernel's own tiles would, and with several threads their count is
+    /// a multiple of the thread count where the vectors allow, each thread getting equal work
+    /// in whole tiles. AVX2's 56-pixel tiles would cut a 14×14 layer into 56 + 56 + 56 + 28
+    /// pixels (112 for one thread, 84 for the other) and a 7×7 layer into one tile whose channel
+    /// groups ``Split`` would share out, each thread transposing all of its inputs and storing
+    /// its results channel by channel; now 48 + 48 + 48 + 52 and 24 + 25 pixels.
     struct Tiling: Equatable {
         let pixels: Int
-        /// The kernel's tile.
-        let most: Int
+        /// Pixels per vector of the kernel's tiles.
+        let vector: Int
+        /// Vectors (the last one perhaps partial).
+        let vectors: Int
         let count: Int
-        /// Whether the tiles are row bands of pixels.
-        let even: Bool
 
-        init(pixels: Int, most: Int, threads: Int) {
+        init(pixels: Int, most: Int, vector: Int, threads: Int) {
             self.pixels = pixels
-            self.most = most
-            let full = (pixels + most - 1) / most
-            even = threads > 1 && pixels >= 8 * threads
-            count = even ? RowBands.count(height: pixels, wanted: full, capacity: most, threads: threads) : full
+            self.vector = vector
+            vectors = (pixels + vector - 1) / vector
+            let capacity = Swift.max(1, most / vector)
+            count = RowBands.count(
+                height: vectors, wanted: (vectors + capacity - 1) / capacity, capacity: capacity, threads: threads)
         }
 
         /// The pixels of tile `tile`.
         func range(_ tile: Int) -> Range<Int> {
-            if even { return RowBands.rows(tile, of: count, height: pixels) }
-            return tile * most..<Swift.min(pixels, (tile + 1) * most)
+            let band = RowBands.rows(tile, of: count, height: vectors)
+            return band.lowerBound * vector..<Swift.min(pixels, band.upperBound * vector)
         }
     }
 
@@ -137,7 +140,8 @@ final class SparseConvKernel: Kernel, ParallelJob {
         self.instructionSet = instructionSet
         self.epilogue = epilogue
         tilePixels = vk_sparse_tile_pixels(instructionSet.isa)
-        tiling = Tiling(pixels: pixelCount, most: tilePixels, threads: 1)
+        vectorPixels = vk_sparse_vector_pixels(instructionSet.isa)
+        tiling = Tiling(pixels: pixelCount, most: tilePixels, vector: vectorPixels, threads: 1)
         groupCount = vk_sparse_group_count(packed.floats)
         // The C kernel applies a residual epilogue channel by channel; other epilogues need whole
         // pixels.
@@ -167,7 +171,7 @@ final class SparseConvKernel: Kernel, ParallelJob {
     func execute(_ context: ExecutionContext) {
         self.context = context
         let threads = context.pool.threadCount
-        tiling = Tiling(pixels: pixelCount, most: tilePixels, threads: threads)
+        tiling = Tiling(pixels: pixelCount, most: tilePixels, vector: vectorPixels, threads: threads)
         split = Split(tiles: tiling.count, groups: groupCount, threads: threads, splittable: splittable)
         context.pool.run(self, taskCount: split.taskCount, work: pixelCount * n * k / 4)
         self.context = nil
