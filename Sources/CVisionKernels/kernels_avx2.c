@@ -12,6 +12,9 @@ typedef float vk_h __attribute__((ext_vector_type(8)));
 // An 8-wide panel is one vector per row: 6 rows leave 6 sums for the two multiply-add units of
 // 4-cycle latency, so 8-wide panels take two tiles at once (see VK_W8_PAIRED in kernels_body.h).
 #define VK_W8_PAIRED 1
+// Convolution tiles whose last two panels are 16 and 8 wide go as two halves of 3 rows over both
+// (see VK_IGEMM_W16_W8_HALVES in kernels_body.h).
+#define VK_IGEMM_W16_W8_HALVES 1
 // Sparse 1x1 convolutions: tiles of 56 pixels (7 vectors) and two output channels per pass, 14
 // sums in registers (see VK_SPARSE_VECTORS in kernels_body.h).
 #define VK_SPARSE_VECTORS 7

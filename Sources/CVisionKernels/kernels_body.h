@@ -232,6 +232,44 @@ VK_GEMM_UKERNELS(1)
 VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w8_paired), 2 * VK_MR, vk_h, 8, 1, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
 #endif
 
+#ifdef VK_IGEMM_W16_W8_HALVES
+// A whole convolution tile times a 16-wide panel and the 8-wide panel after it (the last one of
+// an n = 16j + 8 layer, the 24-channel stems), as two calls of VK_MR / 2 rows over both panels:
+// 3 rows × 3 vectors are 9 sums, enough for the two multiply-add units of 4-cycle latency, with
+// 3 weight and 3 input loads per 9 multiply-adds. One panel at a time, the 8-wide one has only
+// 6 sums for its k steps (27 for a 3 × 3 stem, 75 for a 5 × 5) and reads every input again.
+// `ptrs` is the tile's pointer table (VK_MR per tap) from the first of the half's rows; `w` and
+// `w8` are the two panels' packed weights. Each sum is the bias, then the k steps in order.
+static __attribute__((noinline)) void VK_SUFFIX(igemm_w16_w8_half)(size_t taps, size_t kc, const float *const *ptrs, const float *restrict w,
+                                         const float *restrict w8, float *restrict c, size_t cs, float lo_,
+                                         float hi_) {
+    enum { R = VK_MR / 2 };
+    // In memory until the end, as in VK_IGEMM_UKERNEL (registers are short).
+    volatile float bounds[2] = {lo_, hi_};
+    vk_h acc[R][3];
+    const vk_h b0 = VK_LOADH(w), b1 = VK_LOADH(w + 8), b2 = VK_LOADH(w8);
+    VK_UNROLL for (size_t r = 0; r < R; r++) acc[r][0] = b0, acc[r][1] = b1, acc[r][2] = b2;
+    w += 16;
+    w8 += 8;
+    for (size_t t = 0; t < taps; t++, ptrs += VK_MR) {
+        const float *ap[R];
+        VK_UNROLL for (size_t r = 0; r < R; r++) ap[r] = ptrs[r];
+        for (size_t k = 0; k < kc; k++, w += 16, w8 += 8) {
+            const vk_h w0 = VK_LOADH(w), w1 = VK_LOADH(w + 8), w2 = VK_LOADH(w8);
+            VK_UNROLL for (size_t r = 0; r < R; r++) {
+                const vk_h x = (vk_h)(ap[r][k]);
+                acc[r][0] = VK_FMA(x, w0, acc[r][0]);
+                acc[r][1] = VK_FMA(x, w1, acc[r][1]);
+                acc[r][2] = VK_FMA(x, w2, acc[r][2]);
+            }
+        }
+    }
+    const vk_h lo = (vk_h)(bounds[0]), hi = (vk_h)(bounds[1]);
+    VK_UNROLL for (size_t r = 0; r < R; r++) VK_UNROLL for (size_t v = 0; v < 3; v++)
+        VK_STOREH(c + r * cs + v * 8, VK_MINH(hi, VK_MAXH(lo, acc[r][v])));
+}
+#endif
+
 // One tile of `mr` rows times one panel (whole tiles straight to the VK_MR-row kernels; calling
 // them through a table instead halved the speed of small-k layers). KIND is gemm or igemm,
 // ARGS the kernel's arguments after `mr`.
@@ -359,6 +397,16 @@ void VK_SUFFIX(vk_gemm_conv)(vk_gemm_shape shape, const float *packed, const vk_
             vk_panel panel = vk_gemm_panel(shape, p);
             const size_t nc = vk_gemm_panel_stored(shape, panel);
             const float *w = packed + panel.offset;
+#ifdef VK_IGEMM_W16_W8_HALVES
+            if (mr == VK_MR && panel.width == 16 && p + 1 < panel_end && shape.n - panel.column == 24) {
+                const float *w8 = packed + vk_gemm_panel(shape, p + 1).offset;
+                for (size_t half = 0; half < VK_MR; half += VK_MR / 2)
+                    VK_SUFFIX(igemm_w16_w8_half)(tile_taps, tile_kc, ptrs + half, w, w8,
+                                                 cr + half * c_stride + panel.column, c_stride, lo, hi);
+                p++;
+                continue;
+            }
+#endif
             VK_CALL_TILE(igemm, mr, panel.width,
                          (mr, tile_taps, tile_kc, ptrs, w, cr + panel.column, c_stride, nc, lo, hi))
         }

@@ -138,6 +138,55 @@ import Testing
         }
     }
 
+    /// Every output of a matrix-product convolution is the bias, then one fused multiply-add per
+    /// window tap (row, column) and input channel, in that order (XNNPACK's igemm), whatever
+    /// the panel widths, the tile and the thread count: stems with 24 and 40 outputs (a 16-wide
+    /// panel and the 8-wide one after it, which AVX2 computes together in halves of a tile),
+    /// and 8, 16 and 32 outputs, at one and two threads.
+    @Test(arguments: instructionSets, [1, 2])
+    func convolutionAddsTermsInIGEMMOrder(_ isa: InstructionSet, threads: Int) {
+        let h = KernelHarness(threads: threads)
+        // (height, width, cin, cout, filter, stride)
+        let cases: [(Int, Int, Int, Int, Int, Int)] = [
+            (14, 30, 3, 24, 3, 2), (10, 27, 3, 24, 5, 2), (9, 26, 3, 40, 3, 2), (7, 33, 3, 8, 3, 2),
+            (8, 28, 3, 16, 3, 2), (6, 25, 3, 32, 5, 2), (5, 19, 8, 24, 3, 1),
+        ]
+        for (index, (height, width, cin, cout, f, stride)) in cases.enumerated() {
+            let shape = NHWC(batch: 1, height: height, width: width, channels: cin)
+            let filterShape = NHWC(batch: cout, height: f, width: f, channels: cin)
+            let input = RandomInput.values(seed: UInt64(index + 7), count: height * width * cin, low: -1, high: 1)
+            let filter = RandomInput.values(seed: UInt64(index + 60), count: cout * f * f * cin, low: -1, high: 1)
+            let bias = RandomInput.values(seed: UInt64(index + 110), count: cout, low: -1, high: 1)
+            let (out, outShape) = convolution(
+                h, isa, input: input, shape: shape, filter: filter, filterShape: filterShape,
+                bias: bias, stride: stride, dilation: 1, padding: .same)
+            let rows = WindowAxis(input: height, filter: f, stride: stride, dilation: 1, padding: .same)!
+            let columns = WindowAxis(input: width, filter: f, stride: stride, dilation: 1, padding: .same)!
+            var failures = 0
+            for y in 0..<outShape.height {
+                for x in 0..<outShape.width {
+                    for o in 0..<cout {
+                        var sum = bias[o]
+                        for ky in 0..<f {
+                            for kx in 0..<f {
+                                let iy = rows.origin(y) + ky
+                                let ix = columns.origin(x) + kx
+                                // Taps outside the input add 0 × w, which leaves a non-zero sum as it is.
+                                guard iy >= 0, iy < height, ix >= 0, ix < width else { continue }
+                                for c in 0..<cin {
+                                    sum = sum.addingProduct(
+                                        input[(iy * width + ix) * cin + c], filter[((o * f + ky) * f + kx) * cin + c])
+                                }
+                            }
+                        }
+                        if out[(y * outShape.width + x) * cout + o] != sum { failures += 1 }
+                    }
+                }
+            }
+            #expect(failures == 0, "\(isa), \(threads) threads, case \(index): \(failures) outputs differ")
+        }
+    }
+
     /// Runs `DepthwiseConv2DKernel` with multiplier 1 on random values (input in [-2, 2], filter and
     /// bias in [-1, 1], from `seeds`) and a clamp to [-bound, bound]; returns the values and the
     /// output buffer.
