@@ -226,10 +226,14 @@ struct ServeCommandTests {
     }
 
     /// A session idle for longer than `--session-idle-seconds` is closed; one in use is kept.
-    @Test func idleSessionsExpire() async throws {
+    @Test func idleSessionsExpire() throws {
         guard let image = try Self.image("grace_hopper") else { return print("skipping: ../shared not found") }
+        // The sessions' clock is the test's: advanced by hand, so that a slow host (or a suite
+        // holding the threads) cannot make a frame look idle.
+        let clock = ManualClock()
         var configuration = VisionService.Configuration(modelsDirectory: Self.models)
         configuration.sessionIdleSeconds = 2
+        configuration.clock = { clock.now }
         let service = VisionService(
             configuration: configuration,
             context: CommandContext(
@@ -243,10 +247,12 @@ struct ServeCommandTests {
                 Self.post("/v1/sessions/\(id)/frames", [("timestampInMilliseconds", String(time))], body: image.bytes))
         }
         #expect(frame(0).status == 200)
-        try await Task.sleep(nanoseconds: 100_000_000)
+        clock.advance(by: 1.9)
         #expect(frame(33).status == 200)  // used within the idle time: kept
-        try await Task.sleep(nanoseconds: 2_500_000_000)
-        #expect(frame(66).status == 404)  // idle too long: closed
+        clock.advance(by: 1.9)
+        #expect(frame(66).status == 200)  // idle time counts from the last frame
+        clock.advance(by: 2.1)
+        #expect(frame(99).status == 404)  // idle too long: closed
         let metrics = String(decoding: service.handle(HTTPRequest(method: "GET", path: "/metrics")).body, as: UTF8.self)
         #expect(metrics.contains("vision_tasks_sessions_open 0"))
     }
@@ -422,5 +428,24 @@ extension HTTPRequest {
         var copy = self
         copy.bodyLimitExceeded = 10
         return copy
+    }
+}
+
+/// A clock for the session store that moves only when told to.
+private final class ManualClock: @unchecked Sendable {
+    // @unchecked: `time` is guarded by `lock`.
+    private let lock = NSLock()
+    private var time = Date(timeIntervalSinceReferenceDate: 0)
+
+    var now: Date {
+        lock.lock()
+        defer { lock.unlock() }
+        return time
+    }
+
+    func advance(by seconds: TimeInterval) {
+        lock.lock()
+        defer { lock.unlock() }
+        time += seconds
     }
 }

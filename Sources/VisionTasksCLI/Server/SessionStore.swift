@@ -12,12 +12,14 @@ final class SessionStore: @unchecked Sendable {
         let lock = NSLock()
         var lastUsed: Date
 
-        init(id: String, task: String, options: [(name: String, value: String)], runner: any FrameRunner) {
+        init(
+            id: String, task: String, options: [(name: String, value: String)], runner: any FrameRunner, now: Date
+        ) {
             self.id = id
             self.task = task
             self.options = options
             self.runner = runner
-            lastUsed = Date()
+            lastUsed = now
         }
     }
 
@@ -25,9 +27,12 @@ final class SessionStore: @unchecked Sendable {
     private let lock = NSLock()
     private var sessions: [String: Session] = [:]
     let idleSeconds: TimeInterval
+    /// The time now (the wall clock; tests pass one they advance themselves).
+    private let clock: @Sendable () -> Date
 
-    init(idleSeconds: TimeInterval) {
+    init(idleSeconds: TimeInterval, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.idleSeconds = idleSeconds
+        self.clock = clock
     }
 
     /// Adds a session, after closing idle ones; refuses when `limit` are open.
@@ -36,7 +41,8 @@ final class SessionStore: @unchecked Sendable {
         defer { lock.unlock() }
         expire()
         guard sessions.count < Self.limit else { throw ServerError.tooManySessions(Self.limit) }
-        let session = Session(id: UUID().uuidString.lowercased(), task: task, options: options, runner: runner)
+        let session = Session(
+            id: UUID().uuidString.lowercased(), task: task, options: options, runner: runner, now: clock())
         sessions[session.id] = session
         return session
     }
@@ -47,7 +53,7 @@ final class SessionStore: @unchecked Sendable {
         defer { lock.unlock() }
         expire()
         guard let session = sessions[id] else { throw ServerError.notFound("No open session '\(id)'.") }
-        session.lastUsed = Date()
+        session.lastUsed = clock()
         return session
     }
 
@@ -56,7 +62,7 @@ final class SessionStore: @unchecked Sendable {
     func touch(_ session: Session) {
         lock.lock()
         defer { lock.unlock() }
-        session.lastUsed = Date()
+        session.lastUsed = clock()
     }
 
     /// Closes session `id`.
@@ -75,7 +81,7 @@ final class SessionStore: @unchecked Sendable {
     }
 
     private func expire() {
-        let cutoff = Date().addingTimeInterval(-idleSeconds)
+        let cutoff = clock().addingTimeInterval(-idleSeconds)
         sessions = sessions.filter { $0.value.lastUsed >= cutoff }
     }
 }

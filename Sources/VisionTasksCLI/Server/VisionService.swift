@@ -15,6 +15,8 @@ package final class VisionService: Sendable {
         /// When set, every request but the page needs `Authorization: Bearer token`.
         package var token: String?
         package var sessionIdleSeconds: TimeInterval = 300
+        /// The clock that session idle times are measured with (tests set their own).
+        package var clock: @Sendable () -> Date = { Date() }
 
         package init(modelsDirectory: String? = nil) {
             self.modelsDirectory = modelsDirectory
@@ -35,7 +37,7 @@ package final class VisionService: Sendable {
         }
         self.context = context
         pool = TaskPool(instancesPerKey: configuration.workers)
-        sessions = SessionStore(idleSeconds: configuration.sessionIdleSeconds)
+        sessions = SessionStore(idleSeconds: configuration.sessionIdleSeconds, clock: configuration.clock)
     }
 
     /// Answers one request and records it in the metrics.
