@@ -233,6 +233,7 @@ VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w8_paired), 2 * VK_MR, vk_h, 8, 1, 0, VK_LOADH, V
 #endif
 
 #ifdef VK_IGEMM_W16_W8_HALVES
+_Static_assert(VK_MR % 2 == 0, "VK_IGEMM_W16_W8_HALVES splits a tile into two halves");
 // A whole convolution tile times a 16-wide panel and the 8-wide panel after it (the last one of
 // an n = 16j + 8 layer, the 24-channel stems), as two calls of VK_MR / 2 rows over both panels:
 // 3 rows × 3 vectors are 9 sums, enough for the two multiply-add units of 4-cycle latency, with
