@@ -241,9 +241,10 @@ _Static_assert(VK_MR % 2 == 0, "VK_IGEMM_W16_W8_HALVES splits a tile into two ha
 // 6 sums for its k steps (27 for a 3 × 3 stem, 75 for a 5 × 5) and reads every input again.
 // `ptrs` is the tile's pointer table (VK_MR per tap) from the first of the half's rows; `w` and
 // `w8` are the two panels' packed weights. Each sum is the bias, then the k steps in order.
-static __attribute__((noinline)) void VK_SUFFIX(igemm_w16_w8_half)(size_t taps, size_t kc, const float *const *ptrs, const float *restrict w,
-                                         const float *restrict w8, float *restrict c, size_t cs, float lo_,
-                                         float hi_) {
+static __attribute__((noinline)) void VK_SUFFIX(igemm_w16_w8_half)(size_t taps, size_t kc, const float *const *ptrs,
+                                                                     const float *restrict w,
+                                                                     const float *restrict w8, float *restrict c,
+                                                                     size_t cs, float lo_, float hi_) {
     enum { R = VK_MR / 2 };
     // In memory until the end, as in VK_IGEMM_UKERNEL (registers are short).
     volatile float bounds[2] = {lo_, hi_};

@@ -27,10 +27,10 @@ final class SessionStore: @unchecked Sendable {
     private let lock = NSLock()
     private var sessions: [String: Session] = [:]
     let idleSeconds: TimeInterval
-    /// The time now (the wall clock; tests pass one they advance themselves).
+    /// The time now (``VisionService/Configuration/clock``).
     private let clock: @Sendable () -> Date
 
-    init(idleSeconds: TimeInterval, clock: @escaping @Sendable () -> Date = { Date() }) {
+    init(idleSeconds: TimeInterval, clock: @escaping @Sendable () -> Date) {
         self.idleSeconds = idleSeconds
         self.clock = clock
     }

@@ -15,7 +15,7 @@ package final class VisionService: Sendable {
         /// When set, every request but the page needs `Authorization: Bearer token`.
         package var token: String?
         package var sessionIdleSeconds: TimeInterval = 300
-        /// The clock that session idle times are measured with (tests set their own).
+        /// The clock that session idle times are measured with: the wall clock (tests set their own).
         package var clock: @Sendable () -> Date = { Date() }
 
         package init(modelsDirectory: String? = nil) {
