@@ -356,8 +356,15 @@ struct ServeCommandTests {
     @Test func theServerAnswersConcurrentRequestsAndStopsCleanly() async throws {
         guard let image = try Self.image("astronaut") else { return print("skipping: ../shared not found") }
         let service = Self.service()
+        // Signalled when the pose request below reaches the handler, so that stop() is called
+        // with it under way (a fixed sleep could stop the server before a slow host accepted it).
+        let poseStarted = DispatchSemaphore(value: 0)
         let server = try HTTPServer(
-            host: "127.0.0.1", port: 0, threads: 2, maxBodyBytes: 1_000_000, handler: service.handle)
+            host: "127.0.0.1", port: 0, threads: 2, maxBodyBytes: 1_000_000,
+            handler: { request in
+                if request.path == "/v1/pose" { poseStarted.signal() }
+                return service.handle(request)
+            })
         let base = "http://127.0.0.1:\(server.port)"
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<8 {
@@ -371,7 +378,10 @@ struct ServeCommandTests {
         #expect(try Self.errorCode(HTTPResponse(status: large.status, body: large.body)) == "payloadTooLarge")
         // A request under way when stop() is called is still answered.
         async let pending = Self.send(base + "/v1/pose?segmentation=true", body: image.bytes)
-        try await Task.sleep(nanoseconds: 20_000_000)
+        let started = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: poseStarted.wait(timeout: .now() + 60)) }
+        }
+        #expect(started == .success)
         server.stop()
         #expect(try await pending.status == 200)
     }
