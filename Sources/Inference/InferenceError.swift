@@ -16,6 +16,9 @@ package enum InferenceError: Error, Equatable, Sendable, CustomStringConvertible
     case tensorIndexOutOfRange(kind: String, index: Int, count: Int)
     /// Input data of the wrong size or type.
     case inputMismatch(String)
+    /// Output `index` was declared unused (``InterpreterOptions/unusedOutputs``), so it is not
+    /// computed.
+    case outputNotComputed(index: Int)
 
     package var description: String {
         switch self {
@@ -29,6 +32,8 @@ package enum InferenceError: Error, Equatable, Sendable, CustomStringConvertible
             return "\(kind) index \(index) is out of range (the model has \(count))"
         case .inputMismatch(let message):
             return "input mismatch: \(message)"
+        case .outputNotComputed(let index):
+            return "output \(index) is not computed: the interpreter was created with it among its unused outputs"
         }
     }
 }

@@ -54,6 +54,8 @@ package final class Interpreter {
     private let retainedConstants: [ConstantTensor]
     private let inputAddresses: [UnsafeMutableRawPointer]
     private let outputAddresses: [UnsafeMutableRawPointer]
+    /// Output positions not computed (``InterpreterOptions/unusedOutputs``).
+    private let unusedOutputs: Set<Int>
 
     /// Prepares `model` (its main subgraph) for running.
     ///
@@ -99,6 +101,13 @@ package final class Interpreter {
         }
         let graphOutputs = graph.outputs.map(Int.init) + additionalOutputs
         let outputSet = Set(graphOutputs)
+        for position in options.unusedOutputs where position < 0 || position >= graph.outputs.count {
+            throw InferenceError.tensorIndexOutOfRange(
+                kind: "unused output", index: position, count: graph.outputs.count)
+        }
+        unusedOutputs = options.unusedOutputs
+        // The outputs that are read: every one but those declared unused (extra outputs always are).
+        let readOutputs = graphOutputs.enumerated().filter { !options.unusedOutputs.contains($0.offset) }.map(\.element)
         for t in graphInputs + graphOutputs where descriptors[t].byteCount == nil {
             throw InferenceError.invalidModel(
                 "tensor \(t) ('\(descriptors[t].name)') has unsupported type \(descriptors[t].type)")
@@ -112,10 +121,14 @@ package final class Interpreter {
             arithmetic: arithmetic,
             instructionSet: instructionSet)
 
+        if !options.unusedOutputs.isEmpty {
+            runtimeOperators = Self.operators(runtimeOperators, of: graph, needed: Set(readOutputs))
+        }
+
         // Which part of each tensor is read (DemandAnalysis), on the operators before fusion.
         let demand = DemandAnalysis(
             model: model, runtimeOperators: runtimeOperators, descriptors: descriptors, store: store,
-            outputs: outputSet)
+            outputs: Set(readOutputs))
         partialTensors = demand.demands
 
         // Pass 2: fold PADs and other neighbours into convolutions (GraphFusion); decide which
@@ -126,7 +139,7 @@ package final class Interpreter {
         runtimeOperators.removeAll { fusion.removed.contains($0) }
         let lifetimes = try TensorLifetimes(
             model: model, runtimeOperators: runtimeOperators, fusion: fusion, descriptors: descriptors, store: store,
-            graphInputs: graphInputs, graphOutputs: graphOutputs, arithmetic: arithmetic, instructionSet: instructionSet
+            graphInputs: graphInputs, graphOutputs: readOutputs, arithmetic: arithmetic, instructionSet: instructionSet
         )
 
         // Pass 3: place every live tensor in the arena (MemoryPlanner).
@@ -153,7 +166,7 @@ package final class Interpreter {
         scratch = AlignedBuffer(byteCount: perThread * pool.threadCount)
 
         // Graph outputs that are constants are copied once; nothing overwrites them.
-        for t in graphOutputs where store.isConstant(t) {
+        for t in readOutputs where store.isConstant(t) {
             if let value = try store.value(of: t), let offset = plan.offsets[lifetimes.representative(of: t)],
                 let count = descriptors[t].byteCount
             {
@@ -168,6 +181,21 @@ package final class Interpreter {
         var distinct: [ObjectIdentifier: Int] = [:]
         for value in retained { distinct[ObjectIdentifier(value.buffer)] = value.buffer.byteCount }
         packedWeightByteCount = kernels.reduce(0) { $0 + $1.constantByteCount } + distinct.values.reduce(0, +)
+    }
+
+    /// The operators of `runtimeOperators` (in run order) that the tensors `needed` depend on,
+    /// and those that write variable tensors; the others' results would never be read.
+    private static func operators(_ runtimeOperators: [Int], of graph: Subgraph, needed: Set<Int>) -> [Int] {
+        var needed = needed
+        var kept: [Int] = []
+        for index in runtimeOperators.reversed() {
+            let op = graph.operators[index]
+            let outputs = op.outputs.map(Int.init).filter { $0 >= 0 && $0 < graph.tensors.count }
+            guard outputs.contains(where: { needed.contains($0) || graph.tensors[$0].isVariable }) else { continue }
+            kept.append(index)
+            for t in op.inputs where t >= 0 { needed.insert(Int(t)) }
+        }
+        return kept.reversed()
     }
 
     // MARK: Inputs and outputs
@@ -200,6 +228,13 @@ package final class Interpreter {
         return outputDescriptors[index]
     }
 
+    /// The descriptor of output `index` when its values are computed.
+    private func computedOutput(_ index: Int) throws -> TensorDescriptor {
+        let d = try outputDescriptor(index)
+        guard !unusedOutputs.contains(index) else { throw InferenceError.outputNotComputed(index: index) }
+        return d
+    }
+
     /// The element type of input `index` (FLOAT32, or UINT8 / INT8 for quantized models).
     package func inputType(_ index: Int) throws -> TensorType { try inputDescriptor(index).type }
     /// The element type of output `index`.
@@ -223,7 +258,7 @@ package final class Interpreter {
     /// Gives `body` the raw memory of output `index` (elements of ``outputType(_:)``), valid
     /// until the next invoke.
     package func withOutputBytes<R>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
-        let d = try outputDescriptor(index)
+        let d = try computedOutput(index)
         return try body(UnsafeRawBufferPointer(start: outputAddresses[index], count: d.byteCount ?? 0))
     }
 
@@ -309,7 +344,7 @@ package final class Interpreter {
 
     /// Gives `body` the values of float32 output `index` (NHWC order), valid until the next invoke.
     package func withOutputBuffer<R>(_ index: Int, _ body: (UnsafeBufferPointer<Float>) throws -> R) throws -> R {
-        let d = try outputDescriptor(index)
+        let d = try computedOutput(index)
         guard d.type == .float32 else {
             throw InferenceError.inputMismatch("output \(index) has type \(d.type), not FLOAT32")
         }

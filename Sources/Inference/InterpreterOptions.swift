@@ -19,6 +19,14 @@ package final class InterpreterOptions: @unchecked Sendable {
     /// supports. An unsupported choice falls back to the portable kernels.
     package var instructionSet: InstructionSet?
 
+    /// Positions among the model's outputs (0 for the first) whose values the caller never
+    /// reads. The operators that only these outputs need do not run — a pose landmark model's
+    /// segmentation decoder, say, when no mask is wanted — and reading such an output throws
+    /// ``InferenceError/outputNotComputed(index:)``. The other outputs keep their bits. Empty by
+    /// default; a position out of range throws ``InferenceError/tensorIndexOutOfRange(kind:index:count:)``
+    /// when the interpreter is created.
+    package var unusedOutputs: Set<Int> = []
+
     /// Creates options; `threadCount` defaults to the number of active processor cores.
     package init(
         threadCount: Int = InterpreterOptions.defaultThreadCount,

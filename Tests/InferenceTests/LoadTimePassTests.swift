@@ -323,6 +323,41 @@ import Testing
         }
     }
 
+    /// Declaring the pose landmark model's segmentation output unused drops the operators only
+    /// it needs (its decoder at 128×128 and 256×256), keeps the other four outputs' bits, and
+    /// makes reading it an error; an unused position beyond the outputs is rejected.
+    @Test(arguments: ["pose_landmarker_full.task", "pose_landmarker_lite.task"])
+    func unusedOutputsSkipTheOperatorsOnlyTheyNeed(_ bundle: String) throws {
+        guard let model = try sharedModel(bundle, member: "pose_landmarks_detector.tflite") else { return }
+        let all = try Interpreter(model: model, options: InterpreterOptions(threadCount: 2))
+        let options = InterpreterOptions(threadCount: 2)
+        options.unusedOutputs = [2]
+        let pruned = try Interpreter(model: model, options: options)
+        // Ten kernels (the decoder's depthwise and 1×1 pairs, two RESIZE_BILINEARs and an ADD,
+        // and the 128×128 pair that only feeds it) go; nothing else changes.
+        let removed = Set(all.kernelLabels).subtracting(pruned.kernelLabels)
+        #expect(removed.count == 10 && all.kernelCount - pruned.kernelCount == 10, "\(removed.sorted())")
+        #expect(removed.filter { $0.hasPrefix("RESIZE_BILINEAR") }.count == 2, "\(removed.sorted())")
+        #expect(Set(pruned.kernelLabels).isSubset(of: all.kernelLabels))
+        #expect(pruned.arenaByteCount < all.arenaByteCount)
+        for seed in 1...2 {
+            let input = RandomInput.values(seed: UInt64(seed), count: 256 * 256 * 3, low: 0, high: 1)
+            for interpreter in [all, pruned] {
+                try interpreter.copyInput(0, from: input)
+                try interpreter.invoke()
+            }
+            for index in [0, 1, 3, 4] {
+                #expect(try pruned.output(index).map(\.bitPattern) == all.output(index).map(\.bitPattern))
+            }
+        }
+        #expect(throws: InferenceError.outputNotComputed(index: 2)) { try pruned.output(2) }
+        #expect(try pruned.outputShape(2) == [1, 256, 256, 1])
+        options.unusedOutputs = [5]
+        #expect(throws: InferenceError.tensorIndexOutOfRange(kind: "unused output", index: 5, count: 5)) {
+            try Interpreter(model: model, options: options)
+        }
+    }
+
     @Test func demandsJoinIntoTheRangeCoveringBoth() {
         typealias Demand = DemandAnalysis.Demand
         #expect(Demand.pixels(2..<4).union(.pixels(7..<9)) == .pixels(2..<9))

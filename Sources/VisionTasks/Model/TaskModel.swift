@@ -22,17 +22,20 @@ package final class TaskModel {
     /// The model's TFLite metadata, when it has any.
     package let metadata: ModelMetadata?
 
-    /// Prepares `model` (named `name` in messages) to run with `threadCount` threads.
+    /// Prepares `model` (named `name` in messages) to run with `threadCount` threads. The
+    /// outputs at `unusedOutputs` (positions) are never read: what only they need is not run.
     ///
     /// - Throws: ``TasksError`` when the input is not a 1×H×W×3 float tensor, the metadata has no
     ///   usable normalization (MediaPipe: NotFound / InvalidArgument), or the engine cannot run it.
     package init(
-        model: TFLiteModel, name: String, threadCount: Int?, normalization: NormalizationOptions? = nil
+        model: TFLiteModel, name: String, threadCount: Int?, normalization: NormalizationOptions? = nil,
+        unusedOutputs: Set<Int> = []
     ) throws(TasksError) {
         do {
             metadata = try model.metadata()
             let options = InterpreterOptions()
             if let threadCount { options.threadCount = threadCount }
+            options.unusedOutputs = unusedOutputs
             interpreter = try Interpreter(model: model, options: options)
             let shape = try interpreter.inputShape(0)
             guard shape.count == 4, shape[0] == 1, shape[3] == 3, shape[1] > 0, shape[2] > 0 else {

@@ -41,7 +41,9 @@ public final class PoseLandmarker: Sendable {
             options: options, taskName: "poseLandmarker",
             makeProcessor: {
                 let bundle = try TaskModel.bundle(options.baseOptions)
-                let models = try PoseLandmarkerModels(bundle: bundle, threadCount: options.baseOptions.threadCount)
+                let models = try PoseLandmarkerModels(
+                    bundle: bundle, threadCount: options.baseOptions.threadCount,
+                    segmentationMasks: options.shouldOutputSegmentationMasks)
                 return try PoseLandmarkerProcessor(models: models, settings: .init(options))
             },
             deliver: { task, delegate, result, timestamp, error in

@@ -107,6 +107,12 @@ struct PoseLandmarkerTests {
         #expect(values[5 * 512 + 5] < 0.5)
         // Masks change nothing else.
         #expect(with.landmarks == without.landmarks && with.worldLandmarks == without.worldLandmarks)
+        // Without masks the landmark model's segmentation decoder does not run.
+        let kernels = try [false, true].map { masks in
+            options.shouldOutputSegmentationMasks = masks
+            return try poseProcessor(options).models.landmarks.interpreter.kernelCount
+        }
+        #expect(kernels[0] < kernels[1], "\(kernels)")
     }
 
     @Test func numPosesLimitsAndFindsSeveralPeople() throws {

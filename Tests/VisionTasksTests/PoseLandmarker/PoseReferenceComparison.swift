@@ -158,7 +158,8 @@ struct PoseComparison: CustomStringConvertible {
 /// directly so that tests also see the landmark model's per-pose outputs.
 func poseProcessor(_ options: PoseLandmarkerOptions) throws -> PoseLandmarkerProcessor {
     let models = try PoseLandmarkerModels(
-        bundle: try TaskModel.bundle(options.baseOptions), threadCount: options.baseOptions.threadCount)
+        bundle: try TaskModel.bundle(options.baseOptions), threadCount: options.baseOptions.threadCount,
+        segmentationMasks: options.shouldOutputSegmentationMasks)
     return try PoseLandmarkerProcessor(models: models, settings: .init(options))
 }
 
