@@ -16,7 +16,13 @@ after ours in each round (scripts/benchmarks/litert_bench.py --paired), for comp
 
 Each round also times scripts/benchmarks/parallel_ceiling.c (compiled with `cc`, skipped without
 one): arithmetic that touches no memory, split the same way between two threads, so the table
-shows what two threads of this machine give when nothing but the cores counts.
+shows what two threads of this machine give when nothing but the cores counts. A short run of it
+(40 pairs of 2 ms) also brackets every model's paired run, before and after: the hypervisor puts
+this machine's two virtual cores sometimes on two physical cores and sometimes on the two
+hardware threads of one (then each gets about half the multiply-add throughput and no engine's
+two threads can run compute-bound layers much faster than one). The table gives the median of
+those probes around each model's runs and the model's ratio over the rounds whose probes before
+and after both reached `--separate` (default 1.8): the rounds when the two cores were separate.
 
     scripts/benchmarks/scaling.py [MODELS_DIR] [--rounds N] [--iterations N] [--python PATH] [--out FILE]
 
@@ -86,15 +92,30 @@ def build_ceiling(directory):
     return binary
 
 
-def ceiling(binary, iterations):
-    result = json.loads(subprocess.run([binary, str(iterations), "6"], check=True, capture_output=True, text=True).stdout)
+def ceiling(binary, iterations, milliseconds=6):
+    result = json.loads(subprocess.run([binary, str(iterations), str(milliseconds)], check=True, capture_output=True,
+                                       text=True).stdout)
     return result["oneThreadMs"], result["twoThreadsMs"], result["medianRatio"]
 
 
-def row(name, rounds):
+def probe(binary):
+    """The machine's two-thread ratio right now (a short parallel_ceiling run); None without one."""
+    return ceiling(binary, 40, 2)[2] if binary else None
+
+
+def row(name, rounds, probes=None, separate=1.8):
+    """A table row from `rounds` (1T ms, 2T ms, ratio); with `probes` (the ceiling before and after
+    each round's run), the probes' median and the ratio over the rounds whose probes both reach
+    `separate`."""
     ratios = [r[2] for r in rounds]
-    return (f"| {name} | {statistics.median(r[0] for r in rounds):.2f} | {statistics.median(r[1] for r in rounds):.2f} | "
-            f"**{statistics.median(ratios):.2f}×** | {min(ratios):.2f}–{max(ratios):.2f}× |")
+    cells = (f"| {name} | {statistics.median(r[0] for r in rounds):.2f} | {statistics.median(r[1] for r in rounds):.2f} | "
+             f"**{statistics.median(ratios):.2f}×** | {min(ratios):.2f}–{max(ratios):.2f}× |")
+    if not probes or None in (p for pair in probes for p in pair):
+        return cells + " | |"
+    median_probe = statistics.median(p for pair in probes for p in pair)
+    kept = [r[2] for r, pair in zip(rounds, probes) if min(pair) >= separate]
+    tail = f" {statistics.median(kept):.2f}× ({len(kept)} of {len(rounds)}) |" if kept else f" — (0 of {len(rounds)}) |"
+    return cells + f" {median_probe:.2f}× |" + tail
 
 
 def main():
@@ -104,10 +125,12 @@ def main():
     parser.add_argument("--iterations", type=int, default=150)
     parser.add_argument("--python", help="a Python with ai-edge-litert, to measure LiteRT the same way")
     parser.add_argument("--out", default="docs/BENCHMARKS.md")
+    parser.add_argument("--separate", type=float, default=1.8,
+                        help="the machine ceiling before and after a run that counts its cores as separate")
     args = parser.parse_args()
 
     load_before = os.getloadavg()
-    runs = {model: {"ours": [], "litert": []} for model in MODELS}
+    runs = {model: {"ours": [], "litert": [], "ours probes": [], "litert probes": []} for model in MODELS}
     scratch = tempfile.mkdtemp()
     ceiling_binary = build_ceiling(scratch)
     ceiling_runs = []
@@ -119,9 +142,14 @@ def main():
             if not os.path.exists(path):
                 continue
             print(f"round {round_index + 1}: {bundle}:{member}", file=sys.stderr)
-            runs[(bundle, member)]["ours"].append(ours(path, member, args.iterations))
+            sides = runs[(bundle, member)]
+            before = probe(ceiling_binary)
+            sides["ours"].append(ours(path, member, args.iterations))
+            between = probe(ceiling_binary)
+            sides["ours probes"].append((before, between))
             if args.python:
-                runs[(bundle, member)]["litert"].append(litert(args.python, args.models, bundle, member, args.iterations))
+                sides["litert"].append(litert(args.python, args.models, bundle, member, args.iterations))
+                sides["litert probes"].append((between, probe(ceiling_binary)))
     load_after = os.getloadavg()
     shutil.rmtree(scratch, ignore_errors=True)
 
@@ -140,16 +168,21 @@ def main():
         + (" LiteRT (ai-edge-litert, XNNPACK) is measured the same way right after ours in each round "
            "(`scripts/benchmarks/litert_bench.py --paired`)." if args.python else "")
         + f" Load average (1 min) before / after: {load_before[0]:.2f} / {load_after[0]:.2f}. Where the two "
-        "threads lose time, and what was tried: docs/ENGINE.md, \"Where two threads lose time\".")
-    lines += ["", "| model | 1 thread ms | 2 threads ms | 1T/2T | round range |", "|---|---:|---:|---:|---:|"]
+        "threads lose time, and what was tried: docs/ENGINE.md, \"Where two threads lose time\"."
+        + (" Last two columns: the machine's own two-thread ratio (`parallel_ceiling` 40 2, pure multiply-adds) "
+           "measured right before and right after each run, median over the rounds; and the run's 1T/2T over "
+           f"the rounds where both probes reached {args.separate}× (the two virtual cores on separate physical "
+           "cores; at about 1× they share one core's hardware threads)." if ceiling_binary else ""))
+    lines += ["", "| model | 1 thread ms | 2 threads ms | 1T/2T | round range | machine ceiling around the runs | "
+              "1T/2T with separate cores (rounds) |", "|---|---:|---:|---:|---:|---:|---:|"]
     if ceiling_runs:
         lines.append(row("arithmetic alone (`parallel_ceiling.c`, 6 ms at one thread)", ceiling_runs))
     for (bundle, member), sides in runs.items():
         if sides["ours"]:
             label = f"{bundle}: {member}" if member else bundle
-            lines.append(row(label, sides["ours"]))
+            lines.append(row(label, sides["ours"], sides["ours probes"], args.separate))
         if sides["litert"]:
-            lines.append(row(f"LiteRT {label}", sides["litert"]))
+            lines.append(row(f"LiteRT {label}", sides["litert"], sides["litert probes"], args.separate))
     lines += ["", "The lite bundle's pose_detector.tflite is the same model as the full bundle's. The first row is no "
               "model: a fixed amount of register-only arithmetic split in halves between the caller and a persistent "
               "worker, timed the same paired way (scripts/benchmarks/parallel_ceiling.c) — what two threads of this "
