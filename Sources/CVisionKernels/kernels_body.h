@@ -1221,29 +1221,6 @@ void VK_SUFFIX(vk_max_pool)(const vk_conv_geometry *g, float *output, size_t row
 // XNNPACK's addition tree for one pass of nine taps (src/f32-avgpool/avgpool.c.in).
 #define VK_AVG_TREE(in) ((((in)[2] + (in)[3]) + ((in)[4] + (in)[5])) + ((((in)[0] + (in)[1]) + (in)[8]) + ((in)[6] + (in)[7])))
 
-// Loads the next pass's taps into in[0…8] for a window inside the input, walking down the window
-// columns from `p` (at window row `ky`, column `kx`, of `KH` rows): nine at once when the pass
-// stays in one column, else tap by tap, stepping to the next column's top; taps from `count`
-// on are zeros and are not read.
-#define VK_AVG_LOAD_PASS(T, LOAD, in, count)                                                            \
-    if ((count) == 9 && ky + 9 < KH) {                                                                     \
-        for (size_t j = 0; j < 9; j++) (in)[j] = LOAD(p + (ptrdiff_t)j * row_step);                        \
-        p += 9 * row_step;                                                                                 \
-        ky += 9;                                                                                           \
-    } else {                                                                                               \
-        for (size_t j = 0; j < 9; j++) {                                                                   \
-            (in)[j] = (T)(0.0f);                                                                           \
-            if (j >= (count)) continue;                                                                    \
-            (in)[j] = LOAD(p);                                                                             \
-            p += row_step;                                                                                 \
-            if (++ky == KH) {                                                                              \
-                ky = 0;                                                                                    \
-                kx++;                                                                                      \
-                p += column_step;                                                                          \
-            }                                                                                              \
-        }                                                                                                  \
-    }
-
 // The taps of the next pass of a window inside the input, walking down the window columns from
 // `*p` (at window row `*ky` of `KH`): tap j (j < `count`) at `q[j]`, the rest `NULL`. A pass that
 // stays in one column is nine evenly spaced rows; one that runs off a column's foot goes on at
@@ -1269,6 +1246,27 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(avg_pass_taps)(const
     }
 }
 
+// Loads the next pass's taps (avg_pass_taps from `p`, window row `ky`) into in[0…8] as type T;
+// taps from `count` on are zeros and are not read.
+#define VK_AVG_LOAD_PASS(T, LOAD, in, count)                                                            \
+    {                                                                                                      \
+        const float *tap_[9];                                                                              \
+        VK_SUFFIX(avg_pass_taps)(&p, &ky, KH, row_step, column_step, (count), tap_);                       \
+        for (size_t j = 0; j < 9; j++) (in)[j] = tap_[j] ? LOAD(tap_[j]) : (T)(0.0f);                     \
+    }
+
+// Calls CALL(NV) for the whole vectors of channels from `c` on, NV = up to four at a time,
+// advancing `c` past them; the channels left are fewer than a vector.
+#define VK_EACH_VECTOR_GROUP(CALL)                                                                         \
+    for (size_t vectors; (vectors = (C - c) / VK_LANES) > 0; c += (vectors > 4 ? 4 : vectors) * VK_LANES) { \
+        switch (vectors) {                                                                                 \
+        case 1: CALL(1); break;                                                                            \
+        case 2: CALL(2); break;                                                                            \
+        case 3: CALL(3); break;                                                                            \
+        default: CALL(4);                                                                                  \
+        }                                                                                                  \
+    }
+
 // The nine-tap sums of `NV` vectors of channels from one pass's taps `q`; with `FULL` 0, zeros
 // for the taps that are `NULL`.
 #define VK_AVG_PASS_VECTORS(NV, FULL, q, sums)                                                             \
@@ -1282,8 +1280,8 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(avg_pass_taps)(const
 // The average of `NV` vectors of channels from `p` on (its window's first tap) of one output
 // pixel whose window lies inside the input: every pass reads its taps' lines once for all the
 // vectors (a window column steps by a whole input row, so walking it once per vector read every
-// line again from the outer caches: 2.2–2.4× the time for a 64×64×16 or 128×128×16 whole-image
-// average, measured alone on AVX2).
+// line again from the outer caches: on AVX2, kernel_timing.sh's 128×128×16 whole-image average
+// took 1.96× the time, its 16×16×96 one 1.5×).
 static inline __attribute__((always_inline)) void VK_SUFFIX(avg_inside_vectors)(
     const float *p, size_t KH, size_t taps, ptrdiff_t row_step, ptrdiff_t column_step, size_t NV, float scale, float lo,
     float hi, float *out) {
@@ -1310,17 +1308,19 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(avg_inside_vectors)(
 #define VK_AVG_BLOCK(T, L, LOAD, STORE, MAXF, MINF)                                                         \
     for (; c + L <= C; c += L) {                                                                           \
         T acc = (T)(0.0f);                                                                                 \
-        /* Tap t is window row t % KH, column t / KH: stepped, not divided. */                             \
-        size_t ky = 0, kx = 0, t0 = 0;                                                                     \
+        size_t t0 = 0;                                                                                     \
         if (inside) {                                                                                      \
             /* The whole window inside the input: full passes read their taps with no checks. */          \
             const float *p = image + ((size_t)iy0 * W + (size_t)ix0) * C + c;                              \
+            size_t ky = 0;                                                                                 \
             for (; t0 + 9 <= taps; t0 += 9) {                                                              \
                 T in[9];                                                                                   \
                 VK_AVG_LOAD_PASS(T, LOAD, in, 9)                                                           \
                 acc = acc + VK_AVG_TREE(in);                                                               \
             }                                                                                              \
         }                                                                                                  \
+        /* Tap t is window row t % KH, column t / KH: stepped, not divided, from here on. */               \
+        size_t ky = t0 % KH, kx = t0 / KH;                                                                 \
         for (; t0 < taps; t0 += 9) {                                                                       \
             T in[9];                                                                                       \
             for (size_t j = 0; j < 9; j++) {                                                               \
@@ -1372,14 +1372,7 @@ void VK_SUFFIX(vk_avg_pool)(const vk_conv_geometry *g, float *output, size_t row
                 const float *first = image + ((size_t)iy0 * W + (size_t)ix0) * C;
 #define VK_AVG_INSIDE(NV)                                                                                  \
     VK_SUFFIX(avg_inside_vectors)(first + c, KH, taps, row_step, column_step, NV, scale, lo, hi, out + c)
-                for (size_t vectors; (vectors = (C - c) / VK_LANES) > 0; c += (vectors > 4 ? 4 : vectors) * VK_LANES) {
-                    switch (vectors) {
-                    case 1: VK_AVG_INSIDE(1); break;
-                    case 2: VK_AVG_INSIDE(2); break;
-                    case 3: VK_AVG_INSIDE(3); break;
-                    default: VK_AVG_INSIDE(4);
-                    }
-                }
+                VK_EACH_VECTOR_GROUP(VK_AVG_INSIDE)
 #undef VK_AVG_INSIDE
             }
             VK_EACH_WIDTH(VK_AVG_BLOCK)
@@ -1400,12 +1393,11 @@ void VK_SUFFIX(vk_avg_pool)(const vk_conv_geometry *g, float *output, size_t row
             if (y < row_begin) y += (row_begin - y + 8) / 9 * 9;                                           \
             for (; y < row_end && y < KH; y += 9) {                                                        \
                 const size_t t0 = column_first + y;                                                        \
-                size_t ky = y, kx = x;                                                                     \
-                const float *p = g->input + (ky * W + kx) * C + c;                                         \
+                size_t ky = y;                                                                             \
+                const float *p = g->input + (y * W + x) * C + c;                                           \
                 const size_t count = taps - t0 < 9 ? taps - t0 : 9;                                        \
                 T in[9];                                                                                   \
                 VK_AVG_LOAD_PASS(T, LOAD, in, count)                                                       \
-                (void)kx; /* stepped by the macro when a pass runs off a column's foot; not read */        \
                 STORE(sums + (t0 / 9) * C + c, VK_AVG_TREE(in));                                           \
             }                                                                                              \
         }                                                                                                  \
@@ -1442,17 +1434,14 @@ void VK_SUFFIX(vk_avg_pool_pass_rows)(const vk_conv_geometry *g, size_t row_begi
     const ptrdiff_t row_step = (ptrdiff_t)(W * C), column_step = (ptrdiff_t)C - (ptrdiff_t)(KH * W * C);
     size_t c = 0;
     // Whole vectors of channels, up to four at a time; the rest below.
-    for (size_t vectors; (vectors = (C - c) / VK_LANES) > 0; c += (vectors > 4 ? 4 : vectors) * VK_LANES) {
-        switch (vectors) {
-        case 1: VK_SUFFIX(avg_pass_rows_vectors)(g, row_begin, row_end, c, 1, sums); break;
-        case 2: VK_SUFFIX(avg_pass_rows_vectors)(g, row_begin, row_end, c, 2, sums); break;
-        case 3: VK_SUFFIX(avg_pass_rows_vectors)(g, row_begin, row_end, c, 3, sums); break;
-        default: VK_SUFFIX(avg_pass_rows_vectors)(g, row_begin, row_end, c, 4, sums);
-        }
-    }
+#define VK_AVG_PASS_ROWS(NV) VK_SUFFIX(avg_pass_rows_vectors)(g, row_begin, row_end, c, NV, sums)
+    VK_EACH_VECTOR_GROUP(VK_AVG_PASS_ROWS)
+#undef VK_AVG_PASS_ROWS
     VK_EACH_WIDTH(VK_AVG_PASS_ROWS_BLOCK)
 }
 #undef VK_AVG_PASS_ROWS_BLOCK
+#undef VK_EACH_VECTOR_GROUP
+#undef VK_AVG_PASS_VECTORS
 #undef VK_AVG_LOAD_PASS
 #undef VK_AVG_TREE
 
