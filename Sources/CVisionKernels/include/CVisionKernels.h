@@ -155,6 +155,20 @@ typedef struct vk_qdwconv {
     float lower, upper;
     int32_t zero_point;
     int is_signed;
+    /// For the AVX2 kernel, which sums two taps per 16-bit multiply-add (the others read
+    /// `weights`, `bias` and `scales`), channels in *lane order*: each block of 32 channels
+    /// (from channel 0 while 32 remain) holds at positions 8i ... 8i + 7 channels 4i ... 4i + 3
+    /// and 4i + 16 ... 4i + 19; then one block of 16, if 16 remain, channels 4i ... 4i + 3 and
+    /// 4i + 8 ... 4i + 11; the rest in order. `pair_weights`: `(kernel_height * kernel_width +
+    /// 1) / 2` rows of `padded_channels` pairs of int16 weights (tap `2j`, then tap `2j + 1`;
+    /// zeros for a missing last tap); `pair_bias`: the biases with the input zero point folded
+    /// in (`bias - input_zero_point * Σ_taps w`); `pair_scales`: the scales; `zero_pixel`:
+    /// `padded_channels + 16` bytes of the input zero point, standing in for taps outside the
+    /// input (they add `input_zero_point * w`, which the folded bias takes back).
+    const int16_t *pair_weights;
+    const int32_t *pair_bias;
+    const float *pair_scales;
+    const void *zero_pixel;
 } vk_qdwconv;
 
 /// Largest `kernel_height * kernel_width` vk_qdwconv_run takes.

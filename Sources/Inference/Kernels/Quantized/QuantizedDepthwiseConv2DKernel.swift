@@ -11,8 +11,11 @@ import ModelFile
 /// multiplier 1, for each pair of taps the two taps' weights of every channel side by side, so
 /// one `pmaddwd` of two interleaved input vectors sums two taps for four channels; otherwise
 /// `[tap][channel]` for a scalar path. Taps outside the input contribute zero. With multiplier 1
-/// and the XNNPACK arithmetic the rows run in C (`vk_qdwconv_run`: 16 channels of int32 lanes,
-/// the same sums and float requantization). Work is split over output rows.
+/// and the XNNPACK arithmetic the rows run in C (`vk_qdwconv_run`, the same sums and float
+/// requantization): 16 channels of int32 lanes on AVX-512 and portable builds; on AVX2 two taps
+/// per `vpmaddwd` over the tap pairs repacked in the kernel's lane order, with the input zero
+/// point folded into the biases (XNNPACK's AVX2 kernels, src/qu8-dwconv/gen/*-avx2-mul32.c,
+/// multiply one tap per 32-bit product instead). Work is split over output rows.
 final class QuantizedDepthwiseConv2DKernel: Kernel, ParallelJob {
     let input: UnsafeMutableRawPointer
     let output: UnsafeMutableRawPointer
@@ -33,6 +36,31 @@ final class QuantizedDepthwiseConv2DKernel: Kernel, ParallelJob {
     let tapOffsets: [Int]
     /// `paddedChannels` int32 biases.
     let bias: AlignedBuffer
+    /// The AVX2 C kernel's `pairPacked` weights, biases less `inputZeroPoint · Σ_taps w`, and
+    /// scales, with channels in its lane order (``laneOrder(channels:padded:)``).
+    let lanePairs: AlignedBuffer
+    let laneBias: AlignedBuffer
+    let laneScales: AlignedBuffer
+    /// `paddedChannels + 16` bytes of the input zero point: the AVX2 C kernel's taps outside the input.
+    let zeroPixel: AlignedBuffer
+
+    /// The channel at each position of the AVX2 C kernel's buffers (`vk_qdwconv`): blocks of 32
+    /// hold channels 4i ... 4i + 3 and 4i + 16 ... 4i + 19 at positions 8i ... 8i + 7, one block of
+    /// 16 channels 4i ... 4i + 3 and 4i + 8 ... 4i + 11, the rest (and the padding) in order.
+    static func laneOrder(channels: Int, padded: Int) -> [Int] {
+        var order = Array(0..<padded)
+        var start = 0
+        for block in [32, 16] {
+            while start + block <= channels {
+                for position in 0..<block {
+                    let (i, k) = (position / 8, position % 8)
+                    order[start + position] = start + (k < 4 ? 0 : block / 2) + 4 * i + k % 4
+                }
+                start += block
+            }
+        }
+        return order
+    }
     let paddedChannels: Int
     let requantizer: Requantizer
 
@@ -140,6 +168,28 @@ final class QuantizedDepthwiseConv2DKernel: Kernel, ParallelJob {
                 pairs[((t / 2) * paddedChannels + c) * 2 + t % 2] = single[t * paddedChannels + c]
             }
         }
+        // The AVX2 kernel's weights, folded biases and scales in lane order, and its zero-point pixel
+        // (see `vk_qdwconv`).
+        let order = Self.laneOrder(channels: inputShape.channels, padded: paddedChannels)
+        lanePairs = AlignedBuffer(byteCount: tapPairs * paddedChannels * 2 * MemoryLayout<Int16>.stride)
+        laneBias = AlignedBuffer(byteCount: paddedChannels * MemoryLayout<Int32>.stride)
+        laneScales = AlignedBuffer(byteCount: paddedChannels * MemoryLayout<Float>.stride)
+        let laneWeights = lanePairs.bound(to: Int16.self)
+        let folded = laneBias.bound(to: Int32.self)
+        let plain = bias.bound(to: Int32.self)
+        for (position, c) in order.enumerated() {
+            var sum: Int32 = 0
+            for t in 0..<taps {
+                let weight = single[t * paddedChannels + c]
+                laneWeights[((t / 2) * paddedChannels + position) * 2 + t % 2] = weight
+                sum &+= Int32(weight)
+            }
+            folded[position] = plain[c] &- Int32(inputZeroPoint) &* sum
+            laneScales.floats[position] = requantizer.scales.floats[c]
+        }
+        zeroPixel = AlignedBuffer(byteCount: paddedChannels + 16)
+        zeroPixel.raw.initializeMemory(
+            as: UInt8.self, repeating: UInt8(truncatingIfNeeded: inputZeroPoint), count: paddedChannels + 16)
         let range = requantizer.range
         native =
             multiplier == 1 && requantizer.arithmetic == .xnnpack && taps <= vk_qdwconv_max_taps()
@@ -153,7 +203,9 @@ final class QuantizedDepthwiseConv2DKernel: Kernel, ParallelJob {
                 padded_channels: paddedChannels, bias: UnsafePointer(bias.bound(to: Int32.self)),
                 scales: UnsafePointer(requantizer.scales.floats), input_zero_point: Int32(inputZeroPoint),
                 lower: Float(range.lower - requantizer.zeroPoint), upper: Float(range.upper - requantizer.zeroPoint),
-                zero_point: requantizer.zeroPoint, is_signed: isSigned ? 1 : 0)
+                zero_point: requantizer.zeroPoint, is_signed: isSigned ? 1 : 0,
+                pair_weights: UnsafePointer(laneWeights), pair_bias: UnsafePointer(folded),
+                pair_scales: UnsafePointer(laneScales.floats), zero_pixel: UnsafeRawPointer(zeroPixel.raw))
             : nil
     }
 
@@ -161,7 +213,9 @@ final class QuantizedDepthwiseConv2DKernel: Kernel, ParallelJob {
     private let native: vk_qdwconv?
 
     var constantByteCount: Int {
-        packed.byteCount + pairPacked.byteCount + bias.byteCount + requantizer.scales.byteCount
+        packed.byteCount + pairPacked.byteCount + bias.byteCount + lanePairs.byteCount + laneBias.byteCount
+            + laneScales.byteCount + zeroPixel.byteCount
+            + requantizer.scales.byteCount
     }
 
     /// Per thread: the byte offset of every tap of the current output pixel (-1 outside).
