@@ -336,6 +336,83 @@ __attribute__((target(VK_Q8VNNI))) static void vk_qgemm8_run_avx512vnni(const vk
 
 #endif
 
+// MARK: Patches
+
+typedef uint8_t vk_qp_u8 __attribute__((ext_vector_type(16)));
+typedef int8_t vk_qp_s8 __attribute__((ext_vector_type(16)));
+typedef int16_t vk_qp_s16 __attribute__((ext_vector_type(16)));
+
+/// Widens `count` values at `x` (element `offset` of the input) to `out`, 16 at a time: a last
+/// partial group is written whole (values past `count` land where the caller writes later, or
+/// in its slack) when 16 values can be read from the input, else one by one.
+static inline void vk_q_widen_run(const vk_qpatch_geometry *g, size_t offset, size_t count, int16_t *out) {
+    size_t i = 0;
+    if (g->is_signed) {
+        const int8_t *x = (const int8_t *)g->input + offset;
+        for (; i < count && offset + i + 16 <= g->input_count; i += 16) {
+            vk_qp_s8 v;
+            memcpy(&v, x + i, sizeof v);
+            const vk_qp_s16 w = __builtin_convertvector(v, vk_qp_s16);
+            memcpy(out + i, &w, sizeof w);
+        }
+        for (; i < count; i++) out[i] = x[i];
+    } else {
+        const uint8_t *x = (const uint8_t *)g->input + offset;
+        for (; i < count && offset + i + 16 <= g->input_count; i += 16) {
+            vk_qp_u8 v;
+            memcpy(&v, x + i, sizeof v);
+            const vk_qp_s16 w = __builtin_convertvector(v, vk_qp_s16);
+            memcpy(out + i, &w, sizeof w);
+        }
+        for (; i < count; i++) out[i] = x[i];
+    }
+}
+
+static inline void vk_q_fill(int16_t *out, size_t count, int16_t value) {
+    for (size_t i = 0; i < count; i++) out[i] = value;
+}
+
+void vk_qim2col(const vk_qpatch_geometry *g, size_t pixel, size_t count, int16_t *out, size_t out_stride) {
+    const size_t C = g->channels, KW = g->kernel_width, W = g->input_width;
+    const size_t per_image = g->output_height * g->output_width;
+    size_t b = pixel / per_image, oy = pixel % per_image / g->output_width, ox = pixel % g->output_width;
+    for (size_t m = 0; m < count; m++, out += out_stride) {
+        if (m > 0 && ++ox == g->output_width) {
+            ox = 0;
+            if (++oy == g->output_height) {
+                oy = 0;
+                b++;
+            }
+        }
+        const size_t image = b * g->input_height * W * C;
+        const ptrdiff_t iy0 = (ptrdiff_t)(oy * g->stride_h) - (ptrdiff_t)g->pad_top;
+        const ptrdiff_t ix0 = (ptrdiff_t)(ox * g->stride_w) - (ptrdiff_t)g->pad_left;
+        const int columns_inside = g->dilation_w == 1 && ix0 >= 0 && ix0 + (ptrdiff_t)KW <= (ptrdiff_t)W;
+        int16_t *p = out;
+        for (size_t ky = 0; ky < g->kernel_height; ky++, p += KW * C) {
+            const ptrdiff_t iy = iy0 + (ptrdiff_t)(ky * g->dilation_h);
+            if (iy < 0 || iy >= (ptrdiff_t)g->input_height) {
+                vk_q_fill(p, KW * C, g->zero_point);
+                continue;
+            }
+            const size_t row = image + (size_t)iy * W * C;
+            if (columns_inside) {
+                // The window row is one run of input (NHWC).
+                vk_q_widen_run(g, row + (size_t)ix0 * C, KW * C, p);
+                continue;
+            }
+            for (size_t kx = 0; kx < KW; kx++) {
+                const ptrdiff_t ix = ix0 + (ptrdiff_t)(kx * g->dilation_w);
+                if (ix < 0 || ix >= (ptrdiff_t)W) {
+                    vk_q_fill(p + kx * C, C, g->zero_point);
+                } else {
+                    vk_q_widen_run(g, row + (size_t)ix * C, C, p + kx * C);
+                }
+            }
+        }
+    }
+}
+
 void vk_qgemm8_run(const vk_qgemm *g, const uint8_t *a, size_t a_stride, size_t rows, void *out, size_t out_stride,
                    int32_t *sums, size_t sums_stride) {
 #if defined(__x86_64__) || defined(_M_X64)

@@ -131,6 +131,29 @@ void vk_qgemm_run(const vk_qgemm *g, const int16_t *a, size_t a_stride, size_t r
 void vk_qgemm8_run(const vk_qgemm *g, const uint8_t *a, size_t a_stride, size_t rows, void *out, size_t out_stride,
                    int32_t *sums, size_t sums_stride);
 
+/// Window geometry of a quantized convolution over NHWC UINT8 / INT8 input (`input_count` values
+/// in all): the window of output `(oy, ox)` starts at `(oy * stride_h - pad_top, ox * stride_w -
+/// pad_left)`.
+typedef struct vk_qpatch_geometry {
+    const void *input;
+    size_t input_count;
+    int is_signed;
+    size_t input_height, input_width, channels;
+    size_t output_height, output_width;
+    size_t kernel_height, kernel_width;
+    size_t stride_h, stride_w, dilation_h, dilation_w;
+    size_t pad_top, pad_left;
+    /// Written for positions outside the input.
+    int16_t zero_point;
+} vk_qpatch_geometry;
+
+/// Writes the patches of output pixels `[pixel, pixel + count)` (counted over the batch, row by
+/// row) widened to int16, row m at `out + m * out_stride`: `kernel_height * kernel_width *
+/// channels` values, the zero point outside the input. The values from there to the next row
+/// are unspecified (their weights are zero), and up to 16 values after the last row's may be
+/// written: `out` needs `count * out_stride + 16` of room.
+void vk_qim2col(const vk_qpatch_geometry *geometry, size_t pixel, size_t count, int16_t *out, size_t out_stride);
+
 /// A quantized depthwise convolution with depth multiplier 1 on NHWC UINT8 / INT8 tensors:
 /// `out[c] = requantize(bias[c] + sum over the taps inside the input of (x[c] - input_zero_point) * w[tap][c])`
 /// with the float32 rule of vk_qgemm. The window of output `(oy, ox)` starts at

@@ -1,3 +1,4 @@
+import CVisionKernels
 import ModelFile
 
 /// CONV_2D on UINT8 (per-tensor) or INT8 (per-tensor or per-channel) NHWC tensors with int32
@@ -7,7 +8,8 @@ import ModelFile
 /// nothing), then ``Requantizer``.
 ///
 /// Each tile of eight output pixels gathers its patches into per-thread scratch as int16 (zero
-/// points in the padding), then ``QuantizedGemm`` runs over the packed filter. UINT8 models on
+/// points in the padding; `vk_qim2col`, or a widening copy of the input for 1×1 stride-1
+/// layers), then ``QuantizedGemm`` runs over the packed filter. UINT8 models on
 /// AVX512-VNNI CPUs use the 8-bit product instead (``QuantizedPackedWeights/Layout/quads``): the
 /// patches are gathered as bytes, and 1×1 stride-1 layers whose depth is a multiple of 4 read their
 /// input in place. Work is split over tiles, so results do not depend on the thread count.
@@ -103,12 +105,22 @@ final class QuantizedConv2DKernel: Kernel, ParallelJob {
         gemm = QuantizedGemm(
             weights: weights, requantizer: requantizer, isSigned: isSigned, instructionSet: instructionSet)
         pixelCount = outputShape.batch * outputShape.height * outputShape.width
+        patches = vk_qpatch_geometry(
+            input: input, input_count: inputShape.batch * inputShape.height * inputShape.width * inputShape.channels,
+            is_signed: isSigned ? 1 : 0, input_height: inputShape.height, input_width: inputShape.width,
+            channels: inputShape.channels, output_height: outputShape.height, output_width: outputShape.width,
+            kernel_height: rows.filter, kernel_width: columns.filter, stride_h: rows.stride, stride_w: columns.stride,
+            dilation_h: rows.dilation, dilation_w: columns.dilation, pad_top: rows.padBefore,
+            pad_left: columns.padBefore, zero_point: inputZeroPoint)
         pointwise =
             rows.filter == 1 && columns.filter == 1 && rows.stride == 1 && columns.stride == 1
             && rows.padBefore == 0 && columns.padBefore == 0 && outputShape.height == inputShape.height
             && outputShape.width == inputShape.width
             && (weights.layout == .pairs ? weights.pairCount * 2 : weights.quadCount * 4) == inputShape.channels
     }
+
+    /// The window geometry `vk_qim2col` gathers int16 patches with.
+    private let patches: vk_qpatch_geometry
 
     /// Whether output pixel `m`'s patch is input pixel `m` (a 1×1 window, stride 1, no padding)
     /// with no padding of the row length, so a tile's patches are one run of input.
@@ -128,7 +140,8 @@ final class QuantizedConv2DKernel: Kernel, ParallelJob {
     /// Bytes of one thread's gathered rows (none when the 8-bit product reads the input in place).
     private var gatherByteCount: Int {
         switch weights.layout {
-        case .pairs: QuantizedGemm.tileRows * rowLength * MemoryLayout<Int16>.stride
+        // vk_qim2col may write 16 values past the last row.
+        case .pairs: (QuantizedGemm.tileRows * rowLength + 16) * MemoryLayout<Int16>.stride
         case .quads: pointwise ? 0 : QuantizedGemm.tileRows * rowLength
         }
     }
@@ -199,7 +212,7 @@ final class QuantizedConv2DKernel: Kernel, ParallelJob {
                 QuantizedWiden.widen(
                     input.assumingMemoryBound(to: T.self) + first * length, to: scratch, count: count * length)
             } else {
-                for r in 0..<count { gather(T.self, first + r, into: scratch + r * length) }
+                withUnsafePointer(to: patches) { vk_qim2col($0, first, count, scratch, length) }
             }
             gemm.run(rows: scratch, count: count, stride: length, out: out + first * n, sums: sums)
         }
@@ -235,25 +248,6 @@ final class QuantizedConv2DKernel: Kernel, ParallelJob {
                 }
             }
         }
-    }
-
-    /// Writes output pixel `m`'s patch (activations widened to int16, the input zero point
-    /// outside the input, one zero of padding for an odd length) to `patch`.
-    @inline(__always)
-    private func gather<T: QuantizedElement>(_: T.Type, _ m: Int, into patch: UnsafeMutablePointer<Int16>) {
-        let source = input.assumingMemoryBound(to: T.self)
-        var p = patch
-        walkPatch(
-            m,
-            copy: { offset, count in
-                QuantizedWiden.widen(source + offset, to: p, count: count)
-                p += count
-            },
-            fill: { count in
-                p.update(repeating: inputZeroPoint, count: count)
-                p += count
-            })
-        if rowLength > weights.k { p.pointee = 0 }
     }
 
     /// Writes output pixel `m`'s patch as UINT8 bytes (the input zero point outside the input, then
