@@ -485,7 +485,10 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(gemm_rows)(vk_gemm_s
             continue;
         }
 #endif
-        const size_t count = ks && mr == VK_MR ? VK_SUFFIX(nonzero_steps)(ar, a_stride, shape.k, ks) : shape.k;
+        size_t count = ks && mr == VK_MR ? VK_SUFFIX(nonzero_steps)(ar, a_stride, shape.k, ks) : shape.k;
+        // The step-list kernel is slower per step than the dense one: worth it only when it
+        // leaves out at least an eighth of the steps.
+        if (count > shape.k - shape.k / 8) count = shape.k;
         for (size_t p = panel_begin; p < panel_end; p++) {
             vk_panel panel = vk_gemm_panel(shape, p);
             const size_t nc = vk_gemm_panel_stored(shape, panel);
