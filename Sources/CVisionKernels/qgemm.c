@@ -342,29 +342,30 @@ typedef uint8_t vk_qp_u8 __attribute__((ext_vector_type(16)));
 typedef int8_t vk_qp_s8 __attribute__((ext_vector_type(16)));
 typedef int16_t vk_qp_s16 __attribute__((ext_vector_type(16)));
 
-/// Sixteen UINT8 (`is_signed` 0) or INT8 values at `x` widened to int16 at `out`.
-static inline void vk_q_widen16(const uint8_t *x, int is_signed, int16_t *out) {
-    vk_qp_s16 w;
-    if (is_signed) {
-        vk_qp_s8 v;
-        memcpy(&v, x, sizeof v);
-        w = __builtin_convertvector(v, vk_qp_s16);
-    } else {
-        vk_qp_u8 v;
-        memcpy(&v, x, sizeof v);
-        w = __builtin_convertvector(v, vk_qp_s16);
-    }
-    memcpy(out, &w, sizeof w);
-}
-
-/// Widens `count` values at element `offset` of the input to `out`, 16 at a time: a last
+/// Widens `count` values at `x` (element `offset` of the input) to `out`, 16 at a time: a last
 /// partial group is written whole (values past `count` land where the caller writes later, or
 /// in its slack) when 16 values can be read from the input, else one by one.
 static inline void vk_q_widen_run(const vk_qpatch_geometry *g, size_t offset, size_t count, int16_t *out) {
-    const uint8_t *x = (const uint8_t *)g->input + offset;
     size_t i = 0;
-    for (; i < count && offset + i + 16 <= g->input_count; i += 16) vk_q_widen16(x + i, g->is_signed, out + i);
-    for (; i < count; i++) out[i] = g->is_signed ? (int16_t)(int8_t)x[i] : (int16_t)x[i];
+    if (g->is_signed) {
+        const int8_t *x = (const int8_t *)g->input + offset;
+        for (; i < count && offset + i + 16 <= g->input_count; i += 16) {
+            vk_qp_s8 v;
+            memcpy(&v, x + i, sizeof v);
+            const vk_qp_s16 w = __builtin_convertvector(v, vk_qp_s16);
+            memcpy(out + i, &w, sizeof w);
+        }
+        for (; i < count; i++) out[i] = x[i];
+    } else {
+        const uint8_t *x = (const uint8_t *)g->input + offset;
+        for (; i < count && offset + i + 16 <= g->input_count; i += 16) {
+            vk_qp_u8 v;
+            memcpy(&v, x + i, sizeof v);
+            const vk_qp_s16 w = __builtin_convertvector(v, vk_qp_s16);
+            memcpy(out + i, &w, sizeof w);
+        }
+        for (; i < count; i++) out[i] = x[i];
+    }
 }
 
 static inline void vk_q_fill(int16_t *out, size_t count, int16_t value) {
