@@ -168,12 +168,14 @@ final class QuantizedDepthwiseConv2DKernel: Kernel, ParallelJob {
                 pairs[((t / 2) * paddedChannels + c) * 2 + t % 2] = single[t * paddedChannels + c]
             }
         }
+        let isNative = multiplier == 1 && requantizer.arithmetic == .xnnpack && taps <= vk_qdwconv_max_taps()
         // The AVX2 kernel's weights, folded biases and scales in lane order, and its zero-point pixel
-        // (see `vk_qdwconv`).
-        let order = Self.laneOrder(channels: inputShape.channels, padded: paddedChannels)
-        lanePairs = AlignedBuffer(byteCount: tapPairs * paddedChannels * 2 * MemoryLayout<Int16>.stride)
-        laneBias = AlignedBuffer(byteCount: paddedChannels * MemoryLayout<Int32>.stride)
-        laneScales = AlignedBuffer(byteCount: paddedChannels * MemoryLayout<Float>.stride)
+        // (see `vk_qdwconv`); empty where nothing reads them.
+        let lanes = isNative && instructionSet == .avx2 ? paddedChannels : 0
+        let order = lanes == 0 ? [] : Self.laneOrder(channels: inputShape.channels, padded: lanes)
+        lanePairs = AlignedBuffer(byteCount: tapPairs * lanes * 2 * MemoryLayout<Int16>.stride)
+        laneBias = AlignedBuffer(byteCount: lanes * MemoryLayout<Int32>.stride)
+        laneScales = AlignedBuffer(byteCount: lanes * MemoryLayout<Float>.stride)
         let laneWeights = lanePairs.bound(to: Int16.self)
         let folded = laneBias.bound(to: Int32.self)
         let plain = bias.bound(to: Int32.self)
@@ -187,12 +189,12 @@ final class QuantizedDepthwiseConv2DKernel: Kernel, ParallelJob {
             folded[position] = plain[c] &- Int32(inputZeroPoint) &* sum
             laneScales.floats[position] = requantizer.scales.floats[c]
         }
-        zeroPixel = AlignedBuffer(byteCount: paddedChannels + 16)
+        zeroPixel = AlignedBuffer(byteCount: lanes == 0 ? 0 : lanes + 16)
         zeroPixel.raw.initializeMemory(
-            as: UInt8.self, repeating: UInt8(truncatingIfNeeded: inputZeroPoint), count: paddedChannels + 16)
+            as: UInt8.self, repeating: UInt8(truncatingIfNeeded: inputZeroPoint), count: zeroPixel.byteCount)
         let range = requantizer.range
         native =
-            multiplier == 1 && requantizer.arithmetic == .xnnpack && taps <= vk_qdwconv_max_taps()
+            isNative
             ? vk_qdwconv(
                 isa: instructionSet.isa, input: input, input_height: inputShape.height, input_width: inputShape.width,
                 channels: inputShape.channels, output: output, output_height: outputShape.height,
