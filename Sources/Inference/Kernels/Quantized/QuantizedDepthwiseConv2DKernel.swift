@@ -28,7 +28,8 @@ final class QuantizedDepthwiseConv2DKernel: Kernel, ParallelJob {
     let inputZeroPoint: Int16
     /// `taps × paddedChannels` int16 weights.
     let packed: AlignedBuffer
-    /// `tapPairs × paddedChannels × 2` int16 weights: tap `2j` then tap `2j + 1` of each channel.
+    /// `tapPairs × paddedChannels × 2` int16 weights: tap `2j` then tap `2j + 1` of each channel, for
+    /// the Swift rows with multiplier 1 (empty where the C kernel runs).
     let pairPacked: AlignedBuffer
     let taps: Int
     let tapPairs: Int
@@ -160,15 +161,18 @@ final class QuantizedDepthwiseConv2DKernel: Kernel, ParallelJob {
             ((t / columns.filter) * rows.dilation * inputShape.width + (t % columns.filter) * columns.dilation)
                 * inputShape.channels
         }
-        pairPacked = AlignedBuffer(byteCount: tapPairs * paddedChannels * 2 * MemoryLayout<Int16>.stride)
+        let isNative = multiplier == 1 && requantizer.arithmetic == .xnnpack && taps <= vk_qdwconv_max_taps()
+        // The Swift rows' tap pairs: multiplier 1 outside the C kernel (empty otherwise).
+        let swiftPairs = multiplier == 1 && !isNative
+        pairPacked = AlignedBuffer(
+            byteCount: swiftPairs ? tapPairs * paddedChannels * 2 * MemoryLayout<Int16>.stride : 0)
         let single = packed.bound(to: Int16.self)
         let pairs = pairPacked.bound(to: Int16.self)
-        for t in 0..<taps {
+        for t in 0..<taps where swiftPairs {
             for c in 0..<paddedChannels {
                 pairs[((t / 2) * paddedChannels + c) * 2 + t % 2] = single[t * paddedChannels + c]
             }
         }
-        let isNative = multiplier == 1 && requantizer.arithmetic == .xnnpack && taps <= vk_qdwconv_max_taps()
         // The AVX2 kernel's weights, folded biases and scales in lane order, and its zero-point pixel
         // (see `vk_qdwconv`); empty where nothing reads them.
         let lanes = isNative && instructionSet == .avx2 ? paddedChannels : 0
