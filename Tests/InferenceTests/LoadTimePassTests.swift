@@ -208,6 +208,58 @@ import Testing
         #expect(wrong.isEmpty, "\(wrong.prefix(5))")
     }
 
+    @Test func fusedDepthwiseBandsSplitRowsThatDoNotShareOutByPixels() {
+        // The hand landmark model's 7×7 blocks at two threads: two bands, rows 3 + 4 (21 against
+        // 28 pixels) become pixels 24 + 25.
+        #expect(DepthwisePointwiseKernel.splitsByPixels(height: 7, width: 7, count: 2, bandRows: 7, threads: 2))
+        // Rows that share out evenly, one thread, ranges whose rows would not fit the buffer, or
+        // more rows computed twice than the row split leaves between the threads (14×14 in eight
+        // bands at four threads: ranges of 24–25 pixels would compute 20 rows for 14) keep row
+        // bands.
+        #expect(!DepthwisePointwiseKernel.splitsByPixels(height: 14, width: 14, count: 8, bandRows: 4, threads: 4))
+        #expect(!DepthwisePointwiseKernel.splitsByPixels(height: 14, width: 14, count: 6, bandRows: 4, threads: 2))
+        #expect(!DepthwisePointwiseKernel.splitsByPixels(height: 7, width: 7, count: 1, bandRows: 7, threads: 1))
+        #expect(!DepthwisePointwiseKernel.splitsByPixels(height: 7, width: 7, count: 2, bandRows: 3, threads: 2))
+        #expect(!DepthwisePointwiseKernel.splitsByPixels(height: 7, width: 1, count: 2, bandRows: 7, threads: 2))
+        // Wherever pixel ranges are chosen, every range's rows fit the buffer and the threads'
+        // shares of pixels differ by at most one pixel per band.
+        var wrong: [(height: Int, width: Int, count: Int, bandRows: Int, threads: Int)] = []
+        for height in 1...20 {
+            for width in [2, 3, 7, 14] {
+                for bandRows in 1...height {
+                    for threads in 2...4 {
+                        for count in stride(from: threads, through: height, by: threads) {
+                            guard
+                                DepthwisePointwiseKernel.splitsByPixels(
+                                    height: height, width: width, count: count, bandRows: bandRows, threads: threads)
+                            else { continue }
+                            let pixels = height * width
+                            let ranges = (0..<count).map { RowBands.rows($0, of: count, height: pixels) }
+                            let fits = ranges.allSatisfy {
+                                $0.isEmpty || ($0.upperBound - 1) / width - $0.lowerBound / width + 1 <= bandRows
+                            }
+                            let shares = (0..<threads).map { t in
+                                ranges[(t * count / threads)..<((t + 1) * count / threads)].reduce(0) { $0 + $1.count }
+                            }
+                            let even = (shares.max() ?? 0) - (shares.min() ?? 0) <= count / threads
+                            let rowsComputed = ranges.reduce(0) {
+                                $1.isEmpty ? $0 : $0 + ($1.upperBound - 1) / width - $1.lowerBound / width + 1
+                            }
+                            let rowShares = (0..<threads).map { t in
+                                (t * count / threads..<(t + 1) * count / threads).reduce(0) {
+                                    $0 + RowBands.rows($1, of: count, height: height).count
+                                }
+                            }
+                            let worth = rowsComputed - height <= (rowShares.max() ?? 0) - (rowShares.min() ?? 0)
+                            if !fits || !even || !worth { wrong.append((height, width, count, bandRows, threads)) }
+                        }
+                    }
+                }
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong.prefix(5))")
+    }
+
     @Test func depthwiseBandsGrowToReachEnoughPixelsForThePointwiseStage() {
         // 14×14×480: 4 rows fit 128 KB, 56 pixels.
         #expect(DepthwisePointwiseKernel.bandRows(height: 14, width: 14, channels: 480) == 4)
@@ -229,7 +281,8 @@ import Testing
         // The hand landmark model's depthwise → 1×1 fusions cut their bands by thread count, and
         // where the 1×1 expansion before them is fused too, into strips of bands by thread count
         // (a strip's bands share the expanded rows their windows overlap; the first band of each
-        // strip computes them again).
+        // strip computes them again). At 2–4 threads its 7×7 blocks (and at 3 and 4 its 14×14
+        // ones) are cut into ranges of pixels, which share a row's depthwise part.
         guard let path = SharedData.path("models/hand_landmarker.task") else {
             print("skipping: ../shared/models/hand_landmarker.task is absent")
             return

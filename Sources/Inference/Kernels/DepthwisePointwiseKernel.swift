@@ -4,7 +4,8 @@ import CVisionKernels
 /// ``GraphFusion``): each task computes a band of depthwise output rows into per-thread scratch
 /// and multiplies them by the 1×1 weights (dense or sparse) while they are in cache, so the
 /// depthwise output never goes through memory. Each value is computed exactly as the two
-/// kernels compute it separately.
+/// kernels compute it separately. Where rows do not share out evenly between the threads, bands
+/// are ranges of pixels instead (see ``splitsByPixels(height:width:count:bandRows:threads:)``).
 ///
 /// With an `expansion` (the 1×1 convolution that writes the depthwise input, fused too), each
 /// band first computes the rows of the depthwise input that its windows reach into scratch as
@@ -54,6 +55,9 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
     /// Tasks per image in the current job: bands (see ``bandCount(height:width:bandRows:threads:)``),
     /// or strips of bands with an expansion.
     private var bandCount = 1
+    /// Whether the current job's bands are ranges of pixels rather than of rows (see
+    /// ``splitsByPixels(height:width:count:bandRows:threads:)``).
+    private var pixelBands = false
 
     init(
         expansion: PointwiseDepthwiseKernel.Stage? = nil, depthwise: DepthwiseConv2DKernel,
@@ -113,6 +117,44 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
         return RowBands.count(height: height, wanted: (height + rows - 1) / rows, capacity: bandRows, threads: threads)
     }
 
+    /// Whether `count` bands over `height` rows of `width` pixels are better cut as equal ranges of
+    /// pixels (``RowBands/rows(_:of:height:)`` over `height × width` pixels) than of rows. Row
+    /// bands can leave the threads' equal shares of bands unequal in rows (the hand landmark
+    /// model's 7×7 blocks at two threads: 3 rows against 4, one thread waiting for the other a
+    /// seventh of the job). Ranges of pixels share out evenly, but a row that two ranges share has
+    /// its depthwise part computed by both (each multiplies only its own pixels), so they are
+    /// chosen only when the rows computed twice are no more than the rows by which the threads'
+    /// shares differ, and when every range's rows fit `bandRows`.
+    static func splitsByPixels(height: Int, width: Int, count: Int, bandRows: Int, threads: Int) -> Bool {
+        guard threads > 1, count > 1, width > 1, height > 0 else { return false }
+        // The pool gives thread t the tasks `t * count / threads ..< (t + 1) * count / threads`.
+        var most = 0
+        var fewest = Int.max
+        for t in 0..<threads {
+            let first = t * count / threads
+            let end = (t + 1) * count / threads
+            var rows = 0
+            if first < end {
+                rows =
+                    RowBands.rows(end - 1, of: count, height: height).upperBound
+                    - RowBands.rows(first, of: count, height: height).lowerBound
+            }
+            most = Swift.max(most, rows)
+            fewest = Swift.min(fewest, rows)
+        }
+        guard most > fewest else { return false }
+        let pixels = height * width
+        var computed = 0
+        for index in 0..<count {
+            let range = RowBands.rows(index, of: count, height: pixels)
+            guard !range.isEmpty else { continue }
+            let rows = (range.upperBound - 1) / width - range.lowerBound / width + 1
+            guard rows <= bandRows else { return false }
+            computed += rows
+        }
+        return computed - height <= most - fewest
+    }
+
     func execute(_ context: ExecutionContext) {
         self.context = context
         let threads = context.pool.threadCount
@@ -126,6 +168,10 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
         } else {
             bandCount = Self.bandCount(height: middle.height, width: middle.width, bandRows: bandRows, threads: threads)
         }
+        pixelBands =
+            expansion == nil
+            && Self.splitsByPixels(
+                height: middle.height, width: middle.width, count: bandCount, bandRows: bandRows, threads: threads)
         let expansionWork = expansion.map { $0.inputShape.channels * $0.channels / Swift.max(1, middle.channels) } ?? 0
         context.pool.run(
             self, taskCount: middle.batch * bandCount,
@@ -142,13 +188,24 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
         let imageIn = depthwiseInput.height * depthwiseInput.width * depthwiseInput.channels
         for task in range {
             let b = task / bandCount
-            let span = RowBands.rows(task % bandCount, of: bandCount, height: middle.height)
             guard let expansion else {
                 var conv = depthwise.convolution
                 conv.input = UnsafePointer(depthwise.input + b * imageIn)
-                compute(b, span.lowerBound, span.upperBound, conv, band: band, scratch: scratch)
+                let width = middle.width
+                if pixelBands {
+                    let pixels = RowBands.rows(task % bandCount, of: bandCount, height: middle.height * width)
+                    guard !pixels.isEmpty else { continue }
+                    let rows = (pixels.lowerBound / width)..<((pixels.upperBound - 1) / width + 1)
+                    compute(b, rows, pixels, conv, band: band, scratch: scratch)
+                } else {
+                    let rows = RowBands.rows(task % bandCount, of: bandCount, height: middle.height)
+                    compute(
+                        b, rows, (rows.lowerBound * width)..<(rows.upperBound * width), conv, band: band,
+                        scratch: scratch)
+                }
                 continue
             }
+            let span = RowBands.rows(task % bandCount, of: bandCount, height: middle.height)
             // A strip: bands of at most `bandRows` rows, in order, each keeping the expanded
             // rows it shares with the one before.
             let parts = (span.count + bandRows - 1) / bandRows
@@ -161,34 +218,36 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
                 var conv = depthwise.convolution
                 conv.input = UnsafePointer(expanded)
                 conv.input_row_offset = held.lowerBound
-                compute(b, first, end, conv, band: band, scratch: scratch)
+                compute(
+                    b, first..<end, (first * middle.width)..<(end * middle.width), conv, band: band, scratch: scratch)
             }
         }
     }
 
-    /// Depthwise output rows `[first, end)` of image `b` through `conv` (its input set) into
-    /// `band`, then their 1×1 product into the output.
+    /// Depthwise output `rows` of image `b` through `conv` (its input set) into `band`, then the
+    /// 1×1 product of its `pixels` (a range of the image's pixels within those rows) into the
+    /// output.
     @inline(__always)
     private func compute(
-        _ b: Int, _ first: Int, _ end: Int, _ conv: vk_dwconv, band: UnsafeMutablePointer<Float>,
+        _ b: Int, _ rows: Range<Int>, _ pixels: Range<Int>, _ conv: vk_dwconv, band: UnsafeMutablePointer<Float>,
         scratch: UnsafeMutablePointer<Float>
     ) {
         var conv = conv
         conv.output = band
-        conv.output_row_offset = first
-        withUnsafePointer(to: conv) { vk_dwconv_run($0, first, end) }
-        let pixels = (end - first) * middle.width
+        conv.output_row_offset = rows.lowerBound
+        withUnsafePointer(to: conv) { vk_dwconv_run($0, rows.lowerBound, rows.upperBound) }
+        let values = band + (pixels.lowerBound - rows.lowerBound * middle.width) * middle.channels
         if depthwise.clamp.hasFunction {
             depthwise.clamp.apply(
-                to: band, count: pixels * middle.channels, instructionSet: depthwise.instructionSet)
+                to: values, count: pixels.count * middle.channels, instructionSet: depthwise.instructionSet)
         }
         // Output pixels of this band, counted over the batch.
-        let firstPixel = (b * middle.height + first) * middle.width
+        let firstPixel = b * middle.height * middle.width + pixels.lowerBound
         let n = outputChannels
-        pointwise.multiply(band, pixels: pixels, output: output + firstPixel * n, scratch: scratch)
+        pointwise.multiply(values, pixels: pixels.count, output: output + firstPixel * n, scratch: scratch)
         epilogue.apply(
             InstructionSet(isa: depthwise.convolution.isa), output: output, channels: n,
-            rows: firstPixel..<(firstPixel + pixels), columns: 0..<n)
+            rows: firstPixel..<(firstPixel + pixels.count), columns: 0..<n)
     }
 
     /// Puts the expanded rows (inside the image) that depthwise output rows `[first, end)` of image
