@@ -89,7 +89,7 @@ package final class Interpreter {
         }
         let arithmetic = options.quantizedArithmetic
         let store = ConstantStore(model: model, descriptors: descriptors)
-        let pool = ThreadPool(threadCount: options.threadCount)
+        let pool = ThreadPool(threadCount: options.threadCount, minimumParallelWork: options.tuning.minimumParallelWork)
         self.pool = pool
         threadCount = pool.threadCount
         let instructionSet = options.instructionSet.map { $0.isSupported ? $0 : .portable } ?? .best
@@ -135,7 +135,7 @@ package final class Interpreter {
         // tensors share memory (reshapes) and their lifetimes (TensorLifetimes).
         let fusion = GraphFusion(
             model: model, runtimeOperators: runtimeOperators, descriptors: descriptors, store: store,
-            kept: Set(additionalOutputs))
+            kept: Set(additionalOutputs), tuning: options.tuning)
         runtimeOperators.removeAll { fusion.removed.contains($0) }
         let lifetimes = try TensorLifetimes(
             model: model, runtimeOperators: runtimeOperators, fusion: fusion, descriptors: descriptors, store: store,
@@ -155,7 +155,7 @@ package final class Interpreter {
             offsets: plan.offsets,
             arena: arena, descriptors: descriptors, store: store, arithmetic: arithmetic,
             instructionSet: instructionSet,
-            demand: demand)
+            demand: demand, tuning: options.tuning)
         let kernels = assembly.kernels
         self.kernels = kernels
         kernelLabels = assembly.labels

@@ -27,6 +27,10 @@ package final class InterpreterOptions: @unchecked Sendable {
     /// when the interpreter is created.
     package var unusedOutputs: Set<Int> = []
 
+    /// How the engine fuses and shares out the model's layers (never what it computes);
+    /// ``EngineTuning/standard`` by default.
+    package var tuning = EngineTuning.standard
+
     /// Creates options; `threadCount` defaults to the number of active processor cores.
     package init(
         threadCount: Int = InterpreterOptions.defaultThreadCount,

@@ -48,6 +48,18 @@ import Testing
         }
     }
 
+    @Test func jobsBelowTheMinimumWorkRunInOneCallOnTheCaller() {
+        // 64 tasks: inline, one call over all of them on thread 0; shared out, the claims take a
+        // few tasks at a time, so there are several calls.
+        let pool = ThreadPool(threadCount: 2, minimumParallelWork: 1000)
+        let small = CountingJob(taskCount: 64, threadCount: 2)
+        pool.run(small, taskCount: 64, work: 999)
+        #expect(small.everyTaskRanOnce && small.threads[0] == 1 && small.threads[1] == 0)
+        let large = CountingJob(taskCount: 64, threadCount: 2)
+        pool.run(large, taskCount: 64, work: 1000)
+        #expect(large.everyTaskRanOnce && large.threads[0] + large.threads[1] > 1)
+    }
+
     @Test(arguments: [1, 2, 3])
     func runOnEachThreadCallsEveryThreadOnce(_ threadCount: Int) {
         let pool = ThreadPool(threadCount: threadCount)

@@ -34,13 +34,13 @@ struct ExplicitPadding: Equatable {
 ///   two layers then share out as one job, so threads meet once per block instead of twice.
 /// * **A 1×1 convolution into the depthwise convolution after it.** A 1×1, stride-1 `CONV_2D`
 ///   (more than a few output channels, no fused ADD or PRELU, no TANH) whose output (at least
-///   ``GraphFusion/minimumFusedPointwiseBytes``) is read only by a `DEPTHWISE_CONV_2D` of
+///   ``EngineTuning/fusedPointwiseBytes``) is read only by a `DEPTHWISE_CONV_2D` of
 ///   multiplier 1 not already fused into the next convolution is dropped: that depthwise
 ///   convolution computes, band by band in per-thread scratch, the 1×1 rows its window reaches,
 ///   then its own rows from them, so the 1×1 output (the wide middle tensor of an
 ///   inverted-residual block) never goes through memory. A depthwise convolution already fused
 ///   into the 1×1 convolution after it takes its 1×1 producer the same way when that one's output
-///   is at least ``GraphFusion/minimumFusedExpansionBytes``: the whole block (expansion,
+///   is at least ``EngineTuning/fusedExpansionBytes``: the whole block (expansion,
 ///   depthwise, projection) runs as one kernel, band by band.
 /// * **Residual ADD fused into a depthwise convolution.** The same for an equal-shape `ADD`
 ///   whose operand a `DEPTHWISE_CONV_2D` writes (after its own fused clamp, so this runs after
@@ -89,13 +89,9 @@ struct GraphFusion {
     private(set) var depthwise: [Int: Int] = [:]
     /// The 1×1 convolution fused into a depthwise convolution, by the depthwise operator's index.
     private(set) var pointwise: [Int: Int] = [:]
-    /// 1×1 outputs smaller than this stay in cache anyway and are not fused.
-    static let minimumFusedPointwiseBytes = 256 * 1024
-    /// A 1×1 expansion joins a depthwise → 1×1 fusion only when its output is at least this large:
-    /// smaller ones are written and read back from the cache hierarchy at the multiply-adds'
-    /// pace, and computing them in bands only adds calls (the hand landmark model's 56×56×144
-    /// and 28×28×240 blocks ran no faster fused, its 112×112×64 one 17 % faster).
-    static let minimumFusedExpansionBytes = 2 * 1024 * 1024
+    /// The fusion thresholds (``EngineTuning/fusedPointwiseBytes``,
+    /// ``EngineTuning/fusedExpansionBytes``).
+    let tuning: EngineTuning
     /// Depthwise outputs with fewer rows keep their 1×1 convolution separate: each band
     /// recomputes the 1×1 rows its window shares with the band before it, and with two threads
     /// on 14 rows that is half again the 1×1 work (measured: no faster at 14×14 and below, up to
@@ -201,8 +197,9 @@ struct GraphFusion {
     /// tensors in `kept` (extra outputs) are treated like graph outputs and never fused away.
     init(
         model: TFLiteModel, runtimeOperators: [Int], descriptors: [TensorDescriptor], store: ConstantStore,
-        kept: Set<Int> = []
+        kept: Set<Int> = [], tuning: EngineTuning = .standard
     ) {
+        self.tuning = tuning
         let graph = model.mainSubgraph
         let graphOutputs = Set(graph.outputs.map(Int.init)).union(kept)
         func code(_ index: Int) -> BuiltinOperator { GraphFusion.code(index, model) }
@@ -551,7 +548,7 @@ struct GraphFusion {
                 !graphOutputs.contains(middle),
                 (descriptors[middle].byteCount ?? 0)
                     >= (consumers[index] == nil
-                        ? GraphFusion.minimumFusedPointwiseBytes : GraphFusion.minimumFusedExpansionBytes),
+                        ? tuning.fusedPointwiseBytes : tuning.fusedExpansionBytes),
                 descriptors[outputList[0]].type == .float32, descriptors[outputList[0]].shape.count == 4,
                 descriptors[outputList[0]].shape[1] >= GraphFusion.minimumFusedPointwiseRows,
                 descriptors[outputList[0]].shape.last == descriptors[middle].shape.last,

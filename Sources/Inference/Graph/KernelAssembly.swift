@@ -22,7 +22,8 @@ final class KernelAssembly {
     init(
         model: TFLiteModel, runtimeOperators: [Int], fusion: GraphFusion, lifetimes: TensorLifetimes,
         offsets: [Int: Int], arena: AlignedBuffer, descriptors: [TensorDescriptor], store: ConstantStore,
-        arithmetic: QuantizedArithmetic, instructionSet: InstructionSet, demand: DemandAnalysis
+        arithmetic: QuantizedArithmetic, instructionSet: InstructionSet, demand: DemandAnalysis,
+        tuning: EngineTuning = .standard
     ) throws {
         self.lifetimes = lifetimes
         self.offsets = offsets
@@ -48,6 +49,7 @@ final class KernelAssembly {
                 residualChannelPadded: fusion.residual[index]?.channelPadded ?? false,
                 fusedHardSwish: fusion.hardSwish.contains(index))
             ctx.fusedLayerNorm = fusion.layerNorm.contains(index)
+            ctx.tuning = tuning
             ctx.scaledFirstInput = fusion.scaledAdd.contains(index)
             if let input = ctx.inputIndices.first, input >= 0 { ctx.inputClampedAtZero = clampedAtZero.contains(input) }
             if outputs.count == 1, outputs[0] >= 0 { ctx.outputDemand = demand.demand(of: outputs[0]) }

@@ -20,6 +20,8 @@ struct OperatorContext {
     var customOptions: ByteRange? = nil
     /// The instruction set kernels pack their weights for.
     var instructionSet: InstructionSet = .best
+    /// How kernels cut their work (never what they compute).
+    var tuning = EngineTuning.standard
     /// Zero padding of input 0 folded in from a PAD (convolutions only; see ``GraphFusion``).
     var inputPadding: ExplicitPadding? = nil
     /// Whether input 1 has fewer channels than the output, zero beyond them (a channel PAD

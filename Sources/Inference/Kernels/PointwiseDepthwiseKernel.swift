@@ -53,10 +53,6 @@ final class PointwiseDepthwiseKernel: Kernel, ParallelJob {
         return Stage(pointwise: pointwise, input: ctx.inputFloats(0), inputShape: inputShape, channels: n)
     }
 
-    /// Bytes of 1×1 output a band aims at: large enough that the rows two bands' windows share
-    /// (recomputed by both) are a small part of a band, small enough for the per-core cache.
-    static let bandBytes = 1024 * 1024
-
     let stage: Stage
     let depthwise: DepthwiseConv2DKernel
     /// The 1×1 output (= the depthwise input) sizes.
@@ -68,7 +64,8 @@ final class PointwiseDepthwiseKernel: Kernel, ParallelJob {
     /// Bands per image in the current job.
     private var bandCount = 1
 
-    init(stage: Stage, depthwise: DepthwiseConv2DKernel) {
+    /// `bandBytes`: the 1×1 output a band aims at (``EngineTuning/pointwiseBandBytes``).
+    init(stage: Stage, depthwise: DepthwiseConv2DKernel, bandBytes: Int = EngineTuning.standard.pointwiseBandBytes) {
         self.stage = stage
         self.depthwise = depthwise
         middle = stage.outputShape
@@ -79,7 +76,7 @@ final class PointwiseDepthwiseKernel: Kernel, ParallelJob {
         // are at most a third of a band's input rows.
         let window = (axis.filter - 1) * axis.dilation + 1
         let shared = Swift.max(0, window - axis.stride)
-        let fitting = (PointwiseDepthwiseKernel.bandBytes / rowBytes - window) / Swift.max(1, axis.stride) + 1
+        let fitting = (bandBytes / rowBytes - window) / Swift.max(1, axis.stride) + 1
         let least = (2 * shared + axis.stride - 1) / Swift.max(1, axis.stride)
         bandRows = Swift.max(1, Swift.min(height, Swift.max(fitting, least)))
         bandFloats = (Self.inputRows(forOutputRows: bandRows, axis) * middle.width * middle.channels + 15) / 16 * 16

@@ -34,7 +34,11 @@ final class ThreadPool {
         var pool: OpaquePointer?
     }
 
-    init(threadCount: Int) {
+    /// Work below which a job runs on the calling thread (``EngineTuning/minimumParallelWork``).
+    let minimumParallelWork: Int
+
+    init(threadCount: Int, minimumParallelWork: Int = EngineTuning.standard.minimumParallelWork) {
+        self.minimumParallelWork = minimumParallelWork
         let requested = max(1, threadCount)
         let pool = requested > 1 ? vk_pool_create(requested) : nil
         // Without workers (one thread, or threads could not start) everything runs inline.
@@ -66,15 +70,11 @@ final class ThreadPool {
         while vk_pool_claim(pool, thread, &begin, &end) != 0 { job.run(tasks: begin..<end, thread: thread) }
     }
 
-    /// Work (multiply-adds or elements) below which a job runs on the calling thread alone: a
-    /// fork-join costs about a microsecond, and on a busy machine a worker may not be running.
-    static let minimumParallelWork = 32 * 1024
-
     /// Runs `taskCount` tasks of `job` and returns when all are done. `work` estimates the
     /// job's multiply-adds (or elements); tiny jobs run inline.
     func run(_ job: ParallelJob, taskCount: Int, work: Int = .max) {
         guard taskCount > 0 else { return }
-        guard let pool, taskCount > 1, taskCount < Int(UInt32.max), work >= ThreadPool.minimumParallelWork else {
+        guard let pool, taskCount > 1, taskCount < Int(UInt32.max), work >= minimumParallelWork else {
             job.run(tasks: 0..<taskCount, thread: 0)
             return
         }

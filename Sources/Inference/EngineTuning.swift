@@ -1,0 +1,51 @@
+/// Thresholds that decide how the engine runs a model — which layers it fuses, how it cuts fused
+/// layers into bands, which jobs it shares between threads — but never what it computes: every
+/// setting gives the same bits. The defaults are the values measured best (docs/ENGINE.md);
+/// other values exist so that `vision-tasks bench-model --paired-tuning` can time two settings
+/// invoke for invoke in one process, which on a noisy shared machine resolves differences that
+/// separate runs cannot.
+package struct EngineTuning: Sendable, Equatable {
+    /// A 1×1 convolution is computed inside the depthwise convolution that reads its output only
+    /// when that output has at least this many bytes: smaller ones stay in cache anyway.
+    package var fusedPointwiseBytes = 256 * 1024
+
+    /// A 1×1 expansion joins a depthwise → 1×1 fusion (the whole block as one kernel) only when
+    /// its output has at least this many bytes: smaller ones are written and read back from the
+    /// cache hierarchy at the multiply-adds' pace, and computing them in bands only adds calls
+    /// (the hand landmark model's 56×56×144 and 28×28×240 blocks ran no faster fused, its
+    /// 112×112×64 one 17 % faster; at 512 KB the model was 3 % slower at two threads).
+    package var fusedExpansionBytes = 2 * 1024 * 1024
+
+    /// Bytes of 1×1 output a band of the 1×1 → depthwise kernel aims at: large enough that the
+    /// rows two bands' windows share (computed by both) are a small part of a band, small enough
+    /// for the per-core cache.
+    package var pointwiseBandBytes = 1024 * 1024
+
+    /// Work (multiply-adds or elements) below which a job runs on the calling thread alone: a
+    /// fork-join costs about a microsecond, and on a busy machine a worker may not be running.
+    package var minimumParallelWork = 32 * 1024
+
+    /// The measured defaults.
+    package static let standard = EngineTuning()
+
+    /// The names of the settings, as `set(_:to:)` takes them.
+    package static let names = [
+        "fused-pointwise-bytes", "fused-expansion-bytes", "pointwise-band-bytes", "minimum-parallel-work",
+    ]
+
+    package init() {}
+
+    /// Sets the setting named `name` (one of ``names``) to `value`; returns `false`, changing
+    /// nothing, for an unknown name or a value below 1.
+    package mutating func set(_ name: String, to value: Int) -> Bool {
+        guard value >= 1 else { return false }
+        switch name {
+        case "fused-pointwise-bytes": fusedPointwiseBytes = value
+        case "fused-expansion-bytes": fusedExpansionBytes = value
+        case "pointwise-band-bytes": pointwiseBandBytes = value
+        case "minimum-parallel-work": minimumParallelWork = value
+        default: return false
+        }
+        return true
+    }
+}
