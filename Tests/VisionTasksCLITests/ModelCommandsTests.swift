@@ -113,6 +113,37 @@ import Testing
         #expect(zero.status == 2)
     }
 
+    @Test func benchModelPairedTuningTimesOtherThresholdsAndComparesTheOutputs() throws {
+        guard let path = SharedData.path("models/hand_landmarker.task") else { return }
+        let run = runCLI([
+            "bench-model", path, "--member", "hand_landmarks_detector.tflite", "--iterations", "2", "--threads", "1",
+            "--paired-tuning", "fused-expansion-bytes=524288,minimum-parallel-work=1", "--json",
+        ])
+        #expect(run.status == 0, "\(run.errors)")
+        let json = try run.json()
+        let paired = try #require(json["paired"] as? [String: Any])
+        // The same thread count as the first interpreter unless --paired-threads says otherwise.
+        #expect(paired["threads"] as? Int == 1)
+        #expect(paired["tuning"] as? String == "fused-expansion-bytes=524288,minimum-parallel-work=1")
+        #expect(paired["sameOutputs"] as? Bool == true)
+        #expect((paired["medianRatio"] as? Double ?? 0) > 0)
+        let text = runCLI([
+            "bench-model", path, "--member", "hand_landmarks_detector.tflite", "--iterations", "1",
+            "--paired-tuning", "pointwise-band-bytes=65536", "--paired-threads", "2",
+        ])
+        #expect(text.status == 0, "\(text.errors)")
+        #expect(text.output.contains("paired with 2 threads, tuning pointwise-band-bytes=65536"))
+        #expect(text.output.contains("outputs bit-identical"))
+        for wrong in ["band-bytes=4", "fused-expansion-bytes=0", "fused-expansion-bytes", "minimum-parallel-work=x"] {
+            let rejected = runCLI([
+                "bench-model", path, "--member", "hand_landmarks_detector.tflite", "--iterations", "1",
+                "--paired-tuning", wrong,
+            ])
+            #expect(rejected.status == 2, "\(wrong)")
+            #expect(rejected.errors.contains("fused-expansion-bytes, "), "\(wrong)")
+        }
+    }
+
     @Test func benchModelRunsAnotherInstructionSetAndRejectsUnknownOnes() throws {
         guard let path = SharedData.path("models/hand_landmarker.task") else { return }
         let portable = runCLI([

@@ -10,13 +10,17 @@ import Inference
 /// invoke alternating with the first (each timed invoke right after an untimed one of the same
 /// interpreter), and reports the median of the per-pair time ratios: on a shared machine whose
 /// speed drifts over tenths of seconds, adjacent invokes see the same conditions, so this
-/// measures thread scaling far more steadily than two separate runs.
+/// measures thread scaling far more steadily than two separate runs. `--paired-tuning
+/// NAME=VALUE[,NAME=VALUE…]` gives the second interpreter other ``EngineTuning`` thresholds
+/// (same thread count unless `--paired-threads` is given too), so that a fusion or band-size
+/// choice is timed the same way; the two interpreters' outputs are compared bit for bit.
 package enum BenchModelCommand: Command {
     package static let name = "bench-model"
     package static let summary = "time the engine on one model: median, min and max ms per invoke, arena bytes"
     package static let usage =
         "vision-tasks bench-model MODEL [--member NAME] [--threads N] [--iterations N] [--json] [--profile] "
-        + "[--profile-kernels] [--isa NAME] [--arithmetic xnnpack|reference] [--paired-threads N]"
+        + "[--profile-kernels] [--isa NAME] [--arithmetic xnnpack|reference] [--paired-threads N] "
+        + "[--paired-tuning NAME=VALUE[,NAME=VALUE...]]"
 
     /// Untimed invokes before measuring.
     static let warmUp = 5
@@ -24,23 +28,31 @@ package enum BenchModelCommand: Command {
     package static func run(_ arguments: [String], context: CommandContext) throws -> Int32 {
         let parsed = try Arguments(
             arguments, flags: ["json", "profile", "profile-kernels"],
-            options: ["member", "threads", "iterations", "isa", "arithmetic", "paired-threads"])
+            options: ["member", "threads", "iterations", "isa", "arithmetic", "paired-threads", "paired-tuning"])
         guard parsed.positionals.count == 1, let file = parsed.positionals.first else {
             throw CLIError.usage("bench-model takes exactly one MODEL")
         }
         let iterations = try parsed.integer("iterations", in: 1...100_000) ?? 50
-        func load(threads: Int?) throws -> Interpreter {
+        func load(threads: Int?, tuning: EngineTuning = .standard) throws -> Interpreter {
             try ModelLoading.interpreter(
                 path: context.absolute(file), member: parsed.value("member"), threads: threads,
-                instructionSet: parsed.value("isa"), arithmetic: try ModelLoading.arithmetic(parsed.value("arithmetic"))
-            )
+                instructionSet: parsed.value("isa"),
+                arithmetic: try ModelLoading.arithmetic(parsed.value("arithmetic")),
+                tuning: tuning)
         }
-        let interpreter = try load(threads: try parsed.integer("threads", in: 1...256))
-        let paired = try parsed.integer("paired-threads", in: 1...256).map { try load(threads: $0) }
+        let threads = try parsed.integer("threads", in: 1...256)
+        let interpreter = try load(threads: threads)
+        let pairedThreads = try parsed.integer("paired-threads", in: 1...256)
+        let tuningText = parsed.value("paired-tuning")
+        let pairedTuning = try tuningText.map(tuning)
+        let paired =
+            pairedThreads != nil || pairedTuning != nil
+            ? try load(threads: pairedThreads ?? interpreter.threadCount, tuning: pairedTuning ?? .standard) : nil
         for engine in [interpreter] + (paired.map { [$0] } ?? []) {
             try fillInputs(engine)
             for _ in 0..<warmUp { try engine.invoke() }
         }
+        let sameOutputs = try paired.map { try identicalOutputs(interpreter, $0) }
         var times: [Double] = []
         var pairedTimes: [Double] = []
         times.reserveCapacity(iterations)
@@ -129,7 +141,8 @@ package enum BenchModelCommand: Command {
                         .object([
                             ("threads", .int(paired.threadCount)), ("medianMs", .double(pairedMedian)),
                             ("minMs", .double(pairedTimes.first ?? 0)), ("maxMs", .double(pairedTimes.last ?? 0)),
-                            ("medianRatio", .double(ratioMedian)),
+                            ("medianRatio", .double(ratioMedian)), ("tuning", tuningText.map { .string($0) } ?? .null),
+                            ("sameOutputs", .bool(sameOutputs ?? false)),
                         ])
                     ))
             }
@@ -144,16 +157,44 @@ package enum BenchModelCommand: Command {
                     interpreter.instructionSet.description, interpreter.arenaByteCount,
                     interpreter.packedWeightByteCount))
             if let paired {
+                let tuned = tuningText.map { ", tuning \($0)" } ?? ""
+                let label = tuningText == nil ? "" : "tuned "
                 context.console.print(
                     String(
                         format:
-                            "paired with %d threads: median %.3f ms, min %.3f ms; median ratio (%d threads / %d "
-                            + "threads) %.3f",
-                        paired.threadCount, pairedMedian, pairedTimes.first ?? 0,
-                        interpreter.threadCount, paired.threadCount, ratioMedian))
+                            "paired with %d threads%@: median %.3f ms, min %.3f ms; median ratio (%d threads / %@%d "
+                            + "threads) %.3f; outputs %@",
+                        paired.threadCount, tuned, pairedMedian, pairedTimes.first ?? 0,
+                        interpreter.threadCount, label, paired.threadCount, ratioMedian,
+                        sameOutputs == true ? "bit-identical" : "DIFFER"))
             }
         }
         return 0
+    }
+
+    /// The ``EngineTuning`` of a `--paired-tuning` value: the standard thresholds with the listed
+    /// ones changed.
+    static func tuning(_ text: String) throws -> EngineTuning {
+        var tuning = EngineTuning.standard
+        for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, let value = Int(parts[1]), tuning.set(String(parts[0]), to: value) else {
+                throw CLIError.usage(
+                    "--paired-tuning takes NAME=VALUE pairs (values of at least 1) separated by commas; "
+                        + "'\(item)' is not one (names: \(EngineTuning.names.joined(separator: ", ")))")
+            }
+        }
+        return tuning
+    }
+
+    /// Whether the two interpreters' outputs have the same bytes.
+    private static func identicalOutputs(_ a: Interpreter, _ b: Interpreter) throws -> Bool {
+        guard a.outputCount == b.outputCount else { return false }
+        for index in 0..<a.outputCount {
+            let same = try a.withOutputBytes(index) { x in try b.withOutputBytes(index) { y in x.elementsEqual(y) } }
+            if !same { return false }
+        }
+        return true
     }
 
     /// Fixed inputs: float tensors uniform in [0, 1) from a seeded SplitMix64 sequence, as

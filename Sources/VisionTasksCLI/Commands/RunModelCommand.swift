@@ -102,7 +102,7 @@ enum ModelLoading {
     /// Opens `path` (a .tflite or a .task with `member`) and prepares an interpreter.
     static func interpreter(
         path: String, member: String?, threads: Int?, instructionSet: String? = nil,
-        arithmetic: QuantizedArithmetic = .xnnpack
+        arithmetic: QuantizedArithmetic = .xnnpack, tuning: EngineTuning = .standard
     ) throws -> Interpreter {
         let container = try ModelContainer(contentsOfFile: path)
         if container.kind == .bundle, member == nil {
@@ -115,6 +115,7 @@ enum ModelLoading {
         let options = InterpreterOptions()
         if let threads { options.threadCount = threads }
         options.quantizedArithmetic = arithmetic
+        options.tuning = tuning
         if let instructionSet {
             guard let choice = InstructionSet(name: instructionSet), choice.isSupported else {
                 let names = InstructionSet.all.filter(\.isSupported).map(\.description)
