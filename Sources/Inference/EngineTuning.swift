@@ -21,6 +21,18 @@ package struct EngineTuning: Sendable, Equatable {
     /// for the per-core cache.
     package var pointwiseBandBytes = 1024 * 1024
 
+    /// Bytes of depthwise output a band of the depthwise → 1×1 kernel aims at (the 1×1 stage
+    /// multiplies each band while it is in the first- or second-level cache).
+    package var depthwiseBandBytes = 128 * 1024
+
+    /// Bytes of depthwise input a band of the depthwise → 1×1 kernel aims at when a fused 1×1
+    /// expansion computes that input.
+    package var expansionBandBytes = 512 * 1024
+
+    /// Fewest pixels per band when the depthwise → 1×1 kernel cuts its bands smaller to share a
+    /// layer between threads (fewer leave its 1×1 stage too few rows to multiply efficiently).
+    package var minimumTaskPixels = 24
+
     /// Work (multiply-adds or elements) below which a job runs on the calling thread alone: a
     /// fork-join costs about a microsecond, and on a busy machine a worker may not be running.
     package var minimumParallelWork = 32 * 1024
@@ -30,7 +42,8 @@ package struct EngineTuning: Sendable, Equatable {
 
     /// The names of the settings, as `set(_:to:)` takes them.
     package static let names = [
-        "fused-pointwise-bytes", "fused-expansion-bytes", "pointwise-band-bytes", "minimum-parallel-work",
+        "fused-pointwise-bytes", "fused-expansion-bytes", "pointwise-band-bytes", "depthwise-band-bytes",
+        "expansion-band-bytes", "minimum-task-pixels", "minimum-parallel-work",
     ]
 
     package init() {}
@@ -43,6 +56,9 @@ package struct EngineTuning: Sendable, Equatable {
         case "fused-pointwise-bytes": fusedPointwiseBytes = value
         case "fused-expansion-bytes": fusedExpansionBytes = value
         case "pointwise-band-bytes": pointwiseBandBytes = value
+        case "depthwise-band-bytes": depthwiseBandBytes = value
+        case "expansion-band-bytes": expansionBandBytes = value
+        case "minimum-task-pixels": minimumTaskPixels = value
         case "minimum-parallel-work": minimumParallelWork = value
         default: return false
         }

@@ -66,6 +66,28 @@ import Testing
         }
     }
 
+    @Test func depthwiseBandBudgetsAndTaskSizesLeaveTheHandLandmarkModelsBitsAlone() throws {
+        // The depthwise → 1×1 kernels (one with its expansion fused) cut into smaller bands, and
+        // smaller tasks at several threads.
+        guard let model = try sharedModel("hand_landmarker.task", member: "hand_landmarks_detector.tflite") else {
+            return
+        }
+        var tuning = EngineTuning.standard
+        _ = tuning.set("depthwise-band-bytes", to: 32 * 1024)
+        _ = tuning.set("expansion-band-bytes", to: 128 * 1024)
+        _ = tuning.set("minimum-task-pixels", to: 7)
+        let input = RandomInput.values(seed: 21, count: 224 * 224 * 3, low: 0, high: 1)
+        let standard = try outputs(model, input: input, threads: 1, tuning: .standard)
+        for threads in [1, 2, 3] {
+            let tuned = try outputs(model, input: input, threads: threads, tuning: tuning)
+            #expect(tuned.bits == standard.bits, "\(threads) threads")
+            if threads == 1 {
+                // Smaller bands need smaller band buffers.
+                #expect(tuned.arenaBytes < standard.arenaBytes)
+            }
+        }
+    }
+
     private func outputs(
         _ model: TFLiteModel, input: [Float], threads: Int, tuning: EngineTuning
     ) throws -> (bits: [[UInt32]], kernels: Int, arenaBytes: Int) {

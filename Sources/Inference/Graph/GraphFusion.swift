@@ -608,7 +608,8 @@ struct GraphFusion {
             let middle = list[0]
             guard descriptors[middle].type == .float32, op.outputs.count == 1,
                 descriptors[Int(op.outputs[0])].type == .float32,
-                DepthwisePointwiseKernel.worthFusing(descriptors[middle].shape), !graphOutputs.contains(middle),
+                DepthwisePointwiseKernel.worthFusing(descriptors[middle].shape, tuning: tuning),
+                !graphOutputs.contains(middle),
                 let producer = writer(of: middle, model, runtimeOperators),
                 code(producer) == .depthwiseConv2D, prelu[producer] == nil, residual[producer] == nil,
                 !hardSwish.contains(producer),

@@ -104,7 +104,7 @@ final class Conv2DKernel: Kernel, ParallelJob {
                     inputClampedAtZero: stage.clamp.lower >= 0 && stage.epilogue.isEmpty, n: filterShape.batch))
             return DepthwisePointwiseKernel(
                 expansion: ctx.fusedExpansion, depthwise: stage, pointwise: pointwiseStage,
-                output: ctx.outputFloats(0), outputChannels: filterShape.batch, epilogue: epilogue)
+                output: ctx.outputFloats(0), outputChannels: filterShape.batch, epilogue: epilogue, tuning: ctx.tuning)
         }
         if pointwise && !clamp.hasFunction,
             let sparse = SparseConvKernel(

@@ -14,24 +14,21 @@ import CVisionKernels
 /// before, moved to the front of the buffer, and computes only the new rows; the first band of
 /// a strip computes its shared rows again, exactly alike.
 final class DepthwisePointwiseKernel: Kernel, ParallelJob {
-    /// Bytes of depthwise output a band aims at.
-    static let bandBytes = 128 * 1024
-    /// Bytes of depthwise input a band aims at when an expansion computes that input.
-    static let expansionBandBytes = 512 * 1024
     /// Fewer pixels per band leave the 1×1 stage too few rows to multiply efficiently.
     static let minimumBandPixels = 48
-    /// Fewest pixels per band when bands are cut smaller to share a layer between threads.
-    static let minimumTaskPixels = 24
 
-    /// Whether a depthwise output of `shape` (NHWC) is worth computing band by band.
-    static func worthFusing(_ shape: [Int]) -> Bool {
+    /// Whether a depthwise output of `shape` (NHWC) is worth computing band by band with the
+    /// band budget of `tuning`.
+    static func worthFusing(_ shape: [Int], tuning: EngineTuning = .standard) -> Bool {
         guard shape.count == 4, shape[1] > 0, shape[2] > 0, shape[3] > 0 else { return false }
-        return bandRows(height: shape[1], width: shape[2], channels: shape[3]) * shape[2] >= minimumBandPixels
+        return bandRows(height: shape[1], width: shape[2], channels: shape[3], tuning: tuning) * shape[2]
+            >= minimumBandPixels
     }
 
-    /// Rows of a band of depthwise output: as many as fit ``bandBytes``, or up to twice that
-    /// when fewer would leave the 1×1 stage under ``minimumBandPixels``.
-    static func bandRows(height: Int, width: Int, channels: Int) -> Int {
+    /// Rows of a band of depthwise output: as many as fit ``EngineTuning/depthwiseBandBytes``,
+    /// or up to twice that when fewer would leave the 1×1 stage under ``minimumBandPixels``.
+    static func bandRows(height: Int, width: Int, channels: Int, tuning: EngineTuning = .standard) -> Int {
+        let bandBytes = tuning.depthwiseBandBytes
         let rowBytes = Swift.max(1, width * channels * MemoryLayout<Float>.stride)
         let fitting = bandBytes / rowBytes
         let wanted = (minimumBandPixels + width - 1) / Swift.max(1, width)
@@ -40,6 +37,8 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
 
     /// The 1×1 convolution that computes the depthwise input, when fused.
     let expansion: PointwiseDepthwiseKernel.Stage?
+    /// The band budgets and the fewest pixels per task.
+    let tuning: EngineTuning
     let depthwise: DepthwiseConv2DKernel
     let pointwise: PointwiseWeights
     let output: UnsafeMutablePointer<Float>
@@ -62,22 +61,23 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
     init(
         expansion: PointwiseDepthwiseKernel.Stage? = nil, depthwise: DepthwiseConv2DKernel,
         pointwise: PointwiseWeights, output: UnsafeMutablePointer<Float>, outputChannels: Int,
-        epilogue: ConvEpilogue
+        epilogue: ConvEpilogue, tuning: EngineTuning = .standard
     ) {
         self.expansion = expansion
+        self.tuning = tuning
         self.depthwise = depthwise
         self.pointwise = pointwise
         self.output = output
         self.outputChannels = outputChannels
         self.epilogue = epilogue
         middle = depthwise.outputShape
-        var rows = Self.bandRows(height: middle.height, width: middle.width, channels: middle.channels)
+        var rows = Self.bandRows(height: middle.height, width: middle.width, channels: middle.channels, tuning: tuning)
         if let expansion {
             // Few enough rows that the expanded rows they reach fit their own budget.
             let axis = depthwise.rows
             let expandedRowBytes = Swift.max(
                 1, expansion.outputShape.width * expansion.channels * MemoryLayout<Float>.stride)
-            let fitting = DepthwisePointwiseKernel.expansionBandBytes / expandedRowBytes
+            let fitting = tuning.expansionBandBytes / expandedRowBytes
             func expandedRows(_ rows: Int) -> Int { PointwiseDepthwiseKernel.inputRows(forOutputRows: rows, axis) }
             while rows > 1 && expandedRows(rows) > fitting { rows -= 1 }
             expandedFloats = (expandedRows(rows) * expansion.outputShape.width * expansion.channels + 15) / 16 * 16
@@ -107,9 +107,12 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
 
     /// The bands (``RowBands``) that a job cuts `height` depthwise output rows of `width` pixels
     /// into: with one thread, as few as fit `bandRows`; with several, about 8 per thread, so that
-    /// the pool can balance the threads within a band, but none under ``minimumTaskPixels``;
-    /// made a multiple of the thread count.
-    static func bandCount(height: Int, width: Int, bandRows: Int, threads: Int) -> Int {
+    /// the pool can balance the threads within a band, but none under `minimumTaskPixels`
+    /// (``EngineTuning/minimumTaskPixels``); made a multiple of the thread count.
+    static func bandCount(
+        height: Int, width: Int, bandRows: Int, threads: Int,
+        minimumTaskPixels: Int = EngineTuning.standard.minimumTaskPixels
+    ) -> Int {
         guard threads > 1 else { return RowBands.count(height: height, wanted: 1, capacity: bandRows, threads: 1) }
         let rowsForPixels = (minimumTaskPixels + width - 1) / Swift.max(1, width)
         let rowsForBands = (height + 8 * threads - 1) / (8 * threads)
@@ -166,7 +169,9 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
                 ? 1
                 : RowBands.count(height: middle.height, wanted: 4 * threads, capacity: middle.height, threads: threads)
         } else {
-            bandCount = Self.bandCount(height: middle.height, width: middle.width, bandRows: bandRows, threads: threads)
+            bandCount = Self.bandCount(
+                height: middle.height, width: middle.width, bandRows: bandRows, threads: threads,
+                minimumTaskPixels: tuning.minimumTaskPixels)
         }
         pixelBands =
             expansion == nil
