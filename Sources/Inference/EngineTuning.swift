@@ -40,28 +40,26 @@ package struct EngineTuning: Sendable, Equatable {
     /// The measured defaults.
     package static let standard = EngineTuning()
 
+    /// The settings by name, as `set(_:to:)` takes them.
+    private static var settings: [(name: String, value: WritableKeyPath<EngineTuning, Int>)] {
+        [
+            ("fused-pointwise-bytes", \.fusedPointwiseBytes), ("fused-expansion-bytes", \.fusedExpansionBytes),
+            ("pointwise-band-bytes", \.pointwiseBandBytes), ("depthwise-band-bytes", \.depthwiseBandBytes),
+            ("expansion-band-bytes", \.expansionBandBytes), ("minimum-task-pixels", \.minimumTaskPixels),
+            ("minimum-parallel-work", \.minimumParallelWork),
+        ]
+    }
+
     /// The names of the settings, as `set(_:to:)` takes them.
-    package static let names = [
-        "fused-pointwise-bytes", "fused-expansion-bytes", "pointwise-band-bytes", "depthwise-band-bytes",
-        "expansion-band-bytes", "minimum-task-pixels", "minimum-parallel-work",
-    ]
+    package static var names: [String] { settings.map(\.name) }
 
     package init() {}
 
     /// Sets the setting named `name` (one of ``names``) to `value`; returns `false`, changing
     /// nothing, for an unknown name or a value below 1.
     package mutating func set(_ name: String, to value: Int) -> Bool {
-        guard value >= 1 else { return false }
-        switch name {
-        case "fused-pointwise-bytes": fusedPointwiseBytes = value
-        case "fused-expansion-bytes": fusedExpansionBytes = value
-        case "pointwise-band-bytes": pointwiseBandBytes = value
-        case "depthwise-band-bytes": depthwiseBandBytes = value
-        case "expansion-band-bytes": expansionBandBytes = value
-        case "minimum-task-pixels": minimumTaskPixels = value
-        case "minimum-parallel-work": minimumParallelWork = value
-        default: return false
-        }
+        guard value >= 1, let setting = Self.settings.first(where: { $0.name == name }) else { return false }
+        self[keyPath: setting.value] = value
         return true
     }
 }

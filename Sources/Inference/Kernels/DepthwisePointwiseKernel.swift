@@ -51,7 +51,7 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
     private let bandFloats: Int
     /// Floats of the buffer of expanded rows (the depthwise input of a band; 0 without expansion).
     private let expandedFloats: Int
-    /// Tasks per image in the current job: bands (see ``bandCount(height:width:bandRows:threads:)``),
+    /// Tasks per image in the current job: bands (see ``bandCount(height:width:bandRows:threads:minimumTaskPixels:)``),
     /// or strips of bands with an expansion.
     private var bandCount = 1
     /// Whether the current job's bands are ranges of pixels rather than of rows (see
@@ -197,17 +197,11 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
                 var conv = depthwise.convolution
                 conv.input = UnsafePointer(depthwise.input + b * imageIn)
                 let width = middle.width
-                if pixelBands {
-                    let pixels = RowBands.rows(task % bandCount, of: bandCount, height: middle.height * width)
-                    guard !pixels.isEmpty else { continue }
-                    let rows = (pixels.lowerBound / width)..<((pixels.upperBound - 1) / width + 1)
-                    compute(b, rows, pixels, conv, band: band, scratch: scratch)
-                } else {
-                    let rows = RowBands.rows(task % bandCount, of: bandCount, height: middle.height)
-                    compute(
-                        b, rows, (rows.lowerBound * width)..<(rows.upperBound * width), conv, band: band,
-                        scratch: scratch)
-                }
+                let pixels =
+                    pixelBands
+                    ? RowBands.rows(task % bandCount, of: bandCount, height: middle.height * width)
+                    : RowBands.rows(task % bandCount, of: bandCount, height: middle.height).scaled(by: width)
+                compute(b, pixels, conv, band: band, scratch: scratch)
                 continue
             }
             let span = RowBands.rows(task % bandCount, of: bandCount, height: middle.height)
@@ -223,20 +217,21 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
                 var conv = depthwise.convolution
                 conv.input = UnsafePointer(expanded)
                 conv.input_row_offset = held.lowerBound
-                compute(
-                    b, first..<end, (first * middle.width)..<(end * middle.width), conv, band: band, scratch: scratch)
+                compute(b, (first..<end).scaled(by: middle.width), conv, band: band, scratch: scratch)
             }
         }
     }
 
-    /// Depthwise output `rows` of image `b` through `conv` (its input set) into `band`, then the
-    /// 1×1 product of its `pixels` (a range of the image's pixels within those rows) into the
+    /// The depthwise output rows that `pixels` (a range of image `b`'s pixels) reach, through
+    /// `conv` (its input set) into `band`, then the 1×1 product of those pixels alone into the
     /// output.
     @inline(__always)
     private func compute(
-        _ b: Int, _ rows: Range<Int>, _ pixels: Range<Int>, _ conv: vk_dwconv, band: UnsafeMutablePointer<Float>,
+        _ b: Int, _ pixels: Range<Int>, _ conv: vk_dwconv, band: UnsafeMutablePointer<Float>,
         scratch: UnsafeMutablePointer<Float>
     ) {
+        guard !pixels.isEmpty else { return }
+        let rows = (pixels.lowerBound / middle.width)..<((pixels.upperBound - 1) / middle.width + 1)
         var conv = conv
         conv.output = band
         conv.output_row_offset = rows.lowerBound
@@ -290,4 +285,9 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
         }
         return low..<high
     }
+}
+
+extension Range<Int> {
+    /// Each bound times `factor`: rows of `factor` pixels as a range of pixels.
+    fileprivate func scaled(by factor: Int) -> Range<Int> { (lowerBound * factor)..<(upperBound * factor) }
 }

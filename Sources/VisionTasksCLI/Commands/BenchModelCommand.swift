@@ -40,8 +40,7 @@ package enum BenchModelCommand: Command {
                 arithmetic: try ModelLoading.arithmetic(parsed.value("arithmetic")),
                 tuning: tuning)
         }
-        let threads = try parsed.integer("threads", in: 1...256)
-        let interpreter = try load(threads: threads)
+        let interpreter = try load(threads: try parsed.integer("threads", in: 1...256))
         let pairedThreads = try parsed.integer("paired-threads", in: 1...256)
         let tuningText = parsed.value("paired-tuning")
         let pairedTuning = try tuningText.map(tuning)
