@@ -33,6 +33,23 @@ package struct EngineTuning: Sendable, Equatable {
     /// layer between threads (fewer leave its 1×1 stage too few rows to multiply efficiently).
     package var minimumTaskPixels = 24
 
+    /// Depthwise outputs with fewer rows keep the 1×1 convolution before them separate: each band
+    /// recomputes the 1×1 rows its window shares with the band before it, and with two threads on
+    /// 14 rows that is half again the 1×1 work (measured: no faster at 14×14 and below, up to 30 %
+    /// slower for the pose landmark model's 16×16 and 8×8 strided layers).
+    package var fusedPointwiseRows = 24
+
+    /// Packed weight bytes a group of column panels of a matrix product aims at (``GemmTiling``):
+    /// the group stays in the per-core cache while its row blocks stream past.
+    package var gemmGroupBytes = 128 * 1024
+
+    /// Multiply-adds a task of a matrix product aims at (``GemmTiling``).
+    package var gemmTaskWork = 32 * 1024
+
+    /// Tasks a matrix product keeps at least, where its rows allow, so that two or more threads
+    /// share it evenly (``GemmTiling``).
+    package var gemmMinimumTasks = 8
+
     /// Work (multiply-adds or elements) below which a job runs on the calling thread alone: a
     /// fork-join costs about a microsecond, and on a busy machine a worker may not be running.
     package var minimumParallelWork = 32 * 1024
@@ -46,6 +63,8 @@ package struct EngineTuning: Sendable, Equatable {
             ("fused-pointwise-bytes", \.fusedPointwiseBytes), ("fused-expansion-bytes", \.fusedExpansionBytes),
             ("pointwise-band-bytes", \.pointwiseBandBytes), ("depthwise-band-bytes", \.depthwiseBandBytes),
             ("expansion-band-bytes", \.expansionBandBytes), ("minimum-task-pixels", \.minimumTaskPixels),
+            ("fused-pointwise-rows", \.fusedPointwiseRows), ("gemm-group-bytes", \.gemmGroupBytes),
+            ("gemm-task-work", \.gemmTaskWork), ("gemm-minimum-tasks", \.gemmMinimumTasks),
             ("minimum-parallel-work", \.minimumParallelWork),
         ]
     }

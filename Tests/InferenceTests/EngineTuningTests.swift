@@ -72,6 +72,76 @@ import Testing
         try expectSameBitsInLessArena(model, input: input, tuning: tuning)
     }
 
+    @Test func gemmTaskSizesAndFusionRowsLeaveThePoseLandmarkModelsBitsAlone() throws {
+        // With every 1×1 → depthwise pair fused whatever its size, the fewest rows (8 instead of
+        // 24) also takes in the 16×16 and 8×8 layers' pairs (fewer kernels); and the matrix
+        // products cut into small tasks of small weight groups, at one to three threads.
+        guard let model = try sharedModel("pose_landmarker_lite.task", member: "pose_landmarks_detector.tflite")
+        else { return }
+        var anySize = EngineTuning.standard
+        _ = anySize.set("fused-pointwise-bytes", to: 1)
+        var tuning = anySize
+        for (name, value) in [
+            ("fused-pointwise-rows", 8), ("gemm-task-work", 2048), ("gemm-group-bytes", 8192),
+            ("gemm-minimum-tasks", 64),
+        ] {
+            let accepted = tuning.set(name, to: value)
+            #expect(accepted, "\(name)")
+        }
+        let input = RandomInput.values(seed: 13, count: 256 * 256 * 3, low: 0, high: 1)
+        let standard = try outputs(model, input: input, threads: 1, tuning: .standard)
+        let rowsKept = try outputs(model, input: input, threads: 1, tuning: anySize)
+        #expect(rowsKept.bits == standard.bits)
+        for threads in [1, 2, 3] {
+            let tuned = try outputs(model, input: input, threads: threads, tuning: tuning)
+            #expect(tuned.kernels < rowsKept.kernels)
+            #expect(tuned.bits == standard.bits, "\(threads) threads")
+        }
+    }
+
+    @Test func gemmTilingCutsSmallerTasksAndKeepsTheFewestTasksItIsGiven() {
+        // 1 000 rows of 16 → 32 channels (2 KB of packed weights): one weight group, several
+        // row tiles per task.
+        withPackedWeights(n: 32, k: 16) { weights in
+            let standard = GemmTiling(rowCount: 1000, weights: weights)
+            var tuning = EngineTuning.standard
+            _ = tuning.set("gemm-task-work", to: EngineTuning.standard.gemmTaskWork / 4)
+            let smaller = GemmTiling(rowCount: 1000, weights: weights, tuning: tuning)
+            #expect(standard.groupCount == 1 && smaller.groupCount == 1)
+            #expect(smaller.taskCount > standard.taskCount)
+            // Every row is covered once, with all panels, in either order.
+            for tiling in [standard, smaller] {
+                for rowMajor in [false, true] {
+                    var covered = [Int](repeating: 0, count: tiling.rowCount)
+                    for task in 0..<tiling.taskCount {
+                        let (rows, panels) = tiling.task(task, rowMajor: rowMajor)
+                        #expect(panels == 0..<tiling.panelCount)
+                        for row in rows { covered[row] += 1 }
+                    }
+                    #expect(covered.allSatisfy { $0 == 1 })
+                }
+            }
+        }
+        // Eight rows of 64 → 256 channels: too few row tiles, so the weights split into panel
+        // groups to give the tasks asked for.
+        withPackedWeights(n: 256, k: 64) { weights in
+            var many = EngineTuning.standard
+            _ = many.set("gemm-minimum-tasks", to: 16)
+            let standard = GemmTiling(rowCount: 8, weights: weights)
+            let split = GemmTiling(rowCount: 8, weights: weights, tuning: many)
+            #expect(split.groupCount > standard.groupCount)
+            #expect(split.taskCount >= Swift.min(16, split.panelCount))
+        }
+    }
+
+    private func withPackedWeights(n: Int, k: Int, _ body: (PackedWeights) -> Void) {
+        var filter = (0..<(n * k)).map { Float($0 % 7) - 3 }
+        filter.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            body(PackedWeights(weights: base, bias: nil, n: n, k: k))
+        }
+    }
+
     /// `tuning` (smaller bands) at one to three threads gives the standard tuning's bits, and at
     /// one thread a smaller arena (smaller band buffers).
     private func expectSameBitsInLessArena(_ model: TFLiteModel, input: [Float], tuning: EngineTuning) throws {

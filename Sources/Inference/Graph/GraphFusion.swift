@@ -90,13 +90,8 @@ struct GraphFusion {
     /// The 1×1 convolution fused into a depthwise convolution, by the depthwise operator's index.
     private(set) var pointwise: [Int: Int] = [:]
     /// The fusion thresholds (``EngineTuning/fusedPointwiseBytes``,
-    /// ``EngineTuning/fusedExpansionBytes``).
+    /// ``EngineTuning/fusedExpansionBytes``, ``EngineTuning/fusedPointwiseRows``).
     let tuning: EngineTuning
-    /// Depthwise outputs with fewer rows keep their 1×1 convolution separate: each band
-    /// recomputes the 1×1 rows its window shares with the band before it, and with two threads
-    /// on 14 rows that is half again the 1×1 work (measured: no faster at 14×14 and below, up to
-    /// 30 % slower for the pose landmark model's 16×16 and 8×8 strided layers).
-    static let minimumFusedPointwiseRows = 24
     /// Convolutions (`CONV_2D`, `DEPTHWISE_CONV_2D`) that apply a fused HARD_SWISH to their
     /// results.
     private(set) var hardSwish: Set<Int> = []
@@ -550,7 +545,7 @@ struct GraphFusion {
                     >= (consumers[index] == nil
                         ? tuning.fusedPointwiseBytes : tuning.fusedExpansionBytes),
                 descriptors[outputList[0]].type == .float32, descriptors[outputList[0]].shape.count == 4,
-                descriptors[outputList[0]].shape[1] >= GraphFusion.minimumFusedPointwiseRows,
+                descriptors[outputList[0]].shape[1] >= tuning.fusedPointwiseRows,
                 descriptors[outputList[0]].shape.last == descriptors[middle].shape.last,
                 let producer = writer(of: middle, model, runtimeOperators),
                 code(producer) == .conv2D, residual[producer] == nil, prelu[producer] == nil, padding[producer] == nil,

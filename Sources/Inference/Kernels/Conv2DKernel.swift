@@ -140,13 +140,14 @@ final class Conv2DKernel: Kernel, ParallelJob {
         return Conv2DKernel(
             input: ctx.inputFloats(0), output: ctx.outputFloats(0), inputShape: inputShape, outputShape: outputShape,
             rows: rows, columns: columns, weights: weights, clamp: clamp, epilogue: epilogue, pixels: pixels,
-            firstChannel: channels.lowerBound)
+            firstChannel: channels.lowerBound, tuning: ctx.tuning)
     }
 
     init(
         input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: NHWC, outputShape: NHWC,
         rows: WindowAxis, columns: WindowAxis, weights: PackedWeights, clamp: ActivationClamp,
-        epilogue: ConvEpilogue = ConvEpilogue(), pixels: Range<Int>? = nil, firstChannel: Int = 0
+        epilogue: ConvEpilogue = ConvEpilogue(), pixels: Range<Int>? = nil, firstChannel: Int = 0,
+        tuning: EngineTuning = .standard
     ) {
         self.input = input
         self.epilogue = epilogue
@@ -174,7 +175,7 @@ final class Conv2DKernel: Kernel, ParallelJob {
             kernel_height: rows.filter, kernel_width: columns.filter, stride_h: rows.stride, stride_w: columns.stride,
             dilation_h: rows.dilation, dilation_w: columns.dilation, pad_top: rows.padBefore,
             pad_left: columns.padBefore)
-        tiling = GemmTiling(rowCount: part.count, weights: weights)
+        tiling = GemmTiling(rowCount: part.count, weights: weights, tuning: tuning)
         zeros = AlignedBuffer(byteCount: columns.filter * inputShape.channels * MemoryLayout<Float>.stride)
     }
 

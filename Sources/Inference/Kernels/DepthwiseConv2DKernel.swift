@@ -87,7 +87,7 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
             guard kernel.multiplier == 1, rows.filter <= 32 else {
                 throw ctx.invalid("only a depthwise convolution of multiplier 1 takes a 1×1 stage")
             }
-            return PointwiseDepthwiseKernel(stage: stage, depthwise: kernel, bandBytes: ctx.tuning.pointwiseBandBytes)
+            return PointwiseDepthwiseKernel(stage: stage, depthwise: kernel, tuning: ctx.tuning)
         }
         return kernel
     }

@@ -40,19 +40,19 @@ final class FullyConnectedKernel: Kernel, ParallelJob {
             input: ctx.inputFloats(0), output: ctx.outputFloats(0), rowCount: m,
             weights: PackedWeights(
                 weights: filter.floats, bias: bias?.floats, n: n, k: k, instructionSet: ctx.instructionSet),
-            clamp: try ctx.clamp(options.activation))
+            clamp: try ctx.clamp(options.activation), tuning: ctx.tuning)
     }
 
     init(
         input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, rowCount: Int,
-        weights: PackedWeights, clamp: ActivationClamp
+        weights: PackedWeights, clamp: ActivationClamp, tuning: EngineTuning = .standard
     ) {
         self.input = input
         self.output = output
         self.rowCount = rowCount
         self.weights = weights
         self.clamp = clamp
-        tiling = GemmTiling(rowCount: rowCount, weights: weights)
+        tiling = GemmTiling(rowCount: rowCount, weights: weights, tuning: tuning)
     }
 
     private let tiling: GemmTiling

@@ -130,24 +130,24 @@ struct GemmTiling {
     let groupCount: Int
     var taskCount: Int { blockCount * groupCount }
 
-    /// Packed weight bytes a panel group aims at.
-    static let groupBytes = 128 * 1024
-    /// Multiply-adds a task aims at.
-    static let taskWork = 32 * 1024
-
-    init(rowCount: Int, weights: PackedWeights) {
+    /// Group and task sizes: ``EngineTuning/gemmGroupBytes``, ``EngineTuning/gemmTaskWork``,
+    /// ``EngineTuning/gemmMinimumTasks``.
+    init(rowCount: Int, weights: PackedWeights, tuning: EngineTuning = .standard) {
         self.rowCount = rowCount
         tileRows = weights.tileRows
         panelCount = weights.panelCount
         let panelBytes = Swift.max(1, weights.data.byteCount / Swift.max(1, weights.panelCount))
-        let panelsPerGroup = Swift.max(1, GemmTiling.groupBytes / panelBytes)
+        let panelsPerGroup = Swift.max(1, tuning.gemmGroupBytes / panelBytes)
         var groups = (panelCount + panelsPerGroup - 1) / panelsPerGroup
         let tiles = (rowCount + tileRows - 1) / tileRows
         let workPerTile = Swift.max(1, tileRows * weights.k * weights.n / groups)
-        var tilesPerBlock = Swift.max(1, GemmTiling.taskWork / workPerTile)
-        // Keep at least 8 tasks when the layer allows it, so two or more threads share evenly.
-        while tilesPerBlock > 1 && groups * ((tiles + tilesPerBlock - 1) / tilesPerBlock) < 8 { tilesPerBlock /= 2 }
-        if tiles < 8 { groups = Swift.max(groups, Swift.min(panelCount, (8 + tiles - 1) / tiles)) }
+        var tilesPerBlock = Swift.max(1, tuning.gemmTaskWork / workPerTile)
+        // Keep a few tasks when the layer allows it, so two or more threads share evenly.
+        let fewest = tuning.gemmMinimumTasks
+        while tilesPerBlock > 1 && groups * ((tiles + tilesPerBlock - 1) / tilesPerBlock) < fewest {
+            tilesPerBlock /= 2
+        }
+        if tiles < fewest { groups = Swift.max(groups, Swift.min(panelCount, (fewest + tiles - 1) / tiles)) }
         groupCount = Swift.max(1, groups)
         rowsPerBlock = tilesPerBlock * tileRows
         blockCount = Swift.max(1, (rowCount + rowsPerBlock - 1) / rowsPerBlock)

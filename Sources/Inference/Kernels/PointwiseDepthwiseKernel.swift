@@ -64,19 +64,19 @@ final class PointwiseDepthwiseKernel: Kernel, ParallelJob {
     /// Bands per image in the current job.
     private var bandCount = 1
 
-    /// `bandBytes`: the 1×1 output a band aims at (``EngineTuning/pointwiseBandBytes``).
-    init(stage: Stage, depthwise: DepthwiseConv2DKernel, bandBytes: Int = EngineTuning.standard.pointwiseBandBytes) {
+    /// `tuning`: the 1×1 output a band aims at (``EngineTuning/pointwiseBandBytes``).
+    init(stage: Stage, depthwise: DepthwiseConv2DKernel, tuning: EngineTuning = .standard) {
         self.stage = stage
         self.depthwise = depthwise
         middle = stage.outputShape
         let axis = depthwise.rows
         let height = depthwise.outputShape.height
         let rowBytes = Swift.max(1, middle.width * middle.channels * MemoryLayout<Float>.stride)
-        // Output rows whose input rows fit `bandBytes`, but at least enough that the shared rows
+        // Output rows whose input rows fit the band budget, but at least enough that the shared rows
         // are at most a third of a band's input rows.
         let window = (axis.filter - 1) * axis.dilation + 1
         let shared = Swift.max(0, window - axis.stride)
-        let fitting = (bandBytes / rowBytes - window) / Swift.max(1, axis.stride) + 1
+        let fitting = (tuning.pointwiseBandBytes / rowBytes - window) / Swift.max(1, axis.stride) + 1
         let least = (2 * shared + axis.stride - 1) / Swift.max(1, axis.stride)
         bandRows = Swift.max(1, Swift.min(height, Swift.max(fitting, least)))
         bandFloats = (Self.inputRows(forOutputRows: bandRows, axis) * middle.width * middle.channels + 15) / 16 * 16
