@@ -345,10 +345,11 @@ static void vk_pool_dispatch(vk_pool *pool, vk_task_fn fn, vk_entry_fn entry, vo
     const size_t threads = pool->thread_count;
     size_t chunk = task_count / (threads * VK_CHUNKS_PER_THREAD);
     pool->chunk = chunk < 1 ? 1 : chunk;
-    for (size_t t = 0; t < threads; t++)
-        atomic_store_explicit(&pool->ranges[t].bounds,
-                              each ? 0 : vk_bounds(task_count * t / threads, task_count * (t + 1) / threads),
-                              memory_order_relaxed);
+    for (size_t t = 0; t < threads; t++) {
+        size_t begin, end;
+        vk_pool_share(task_count, t, threads, &begin, &end);
+        atomic_store_explicit(&pool->ranges[t].bounds, each ? 0 : vk_bounds(begin, end), memory_order_relaxed);
+    }
     atomic_store_explicit(&pool->pending, (uint32_t)(pool->thread_count - 1), memory_order_relaxed);
     atomic_store_explicit(&pool->ticket, (uint64_t)generation << 32, memory_order_release);
     atomic_store(&pool->signal, generation);

@@ -1,3 +1,4 @@
+import CVisionKernels
 import Foundation
 import Testing
 
@@ -58,6 +59,25 @@ import Testing
         let large = CountingJob(taskCount: 64, threadCount: 2)
         pool.run(large, taskCount: 64, work: 1000)
         #expect(large.everyTaskRanOnce && large.threads[0] + large.threads[1] > 1)
+    }
+
+    @Test func sharesCutTheTasksIntoRangesInThreadOrderWithinOneTaskOfEachOther() {
+        for threads in 1...5 {
+            for count in 0...40 {
+                var next = 0
+                var sizes: [Int] = []
+                for thread in 0..<threads {
+                    var begin = 0
+                    var end = 0
+                    vk_pool_share(count, thread, threads, &begin, &end)
+                    #expect(begin == next && end >= begin, "\(count) tasks, thread \(thread) of \(threads)")
+                    next = end
+                    sizes.append(end - begin)
+                }
+                #expect(next == count)
+                #expect((sizes.max() ?? 0) - (sizes.min() ?? 0) <= 1, "\(count) tasks, \(threads) threads")
+            }
+        }
     }
 
     @Test(arguments: [1, 2, 3])

@@ -542,6 +542,15 @@ typedef void (*vk_entry_fn)(void *context, size_t thread);
 /// job object once per thread.) More than 2^32 - 2 tasks: only that many are handed out.
 void vk_pool_run_claiming(vk_pool *pool, vk_entry_fn entry, void *context, size_t task_count);
 
+/// The tasks `[*begin, *end)` a job of `task_count` tasks starts thread `thread` of `threads` on:
+/// equal shares within one task, in thread order. (A thread may still steal from another's
+/// share or lose part of its own; kernels that balance their work between threads cut it
+/// knowing this split.)
+static inline void vk_pool_share(size_t task_count, size_t thread, size_t threads, size_t *begin, size_t *end) {
+    *begin = threads ? task_count * thread / threads : 0;
+    *end = threads ? task_count * (thread + 1) / threads : task_count;
+}
+
 /// Inside an entry callback: the next chunk `[*begin, *end)` for `thread`; 0 when none is left.
 int vk_pool_claim(vk_pool *pool, size_t thread, size_t *begin, size_t *end);
 

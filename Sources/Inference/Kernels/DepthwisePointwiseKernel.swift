@@ -130,12 +130,13 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
     /// shares differ, and when every range's rows fit `bandRows`.
     static func splitsByPixels(height: Int, width: Int, count: Int, bandRows: Int, threads: Int) -> Bool {
         guard threads > 1, count > 1, width > 1, height > 0 else { return false }
-        // The pool gives thread t the tasks `t * count / threads ..< (t + 1) * count / threads`.
+        // The rows of the tasks the pool starts each thread on (`vk_pool_share`).
         var most = 0
         var fewest = Int.max
         for t in 0..<threads {
-            let first = t * count / threads
-            let end = (t + 1) * count / threads
+            var first = 0
+            var end = 0
+            vk_pool_share(count, t, threads, &first, &end)
             var rows = 0
             if first < end {
                 rows =

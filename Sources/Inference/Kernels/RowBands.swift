@@ -3,7 +3,7 @@
 /// several threads): band `i` of `count` holds rows
 /// `i * height / count ..< (i + 1) * height / count`, so sizes differ by at most one row, and
 /// with several threads the count is a multiple of the thread count, so that the pool's equal
-/// shares of tasks are equal shares of rows. (Uneven cuts left one of two threads idle at the end
+/// shares of tasks (`vk_pool_share`) are equal shares of rows. (Uneven cuts left one of two threads idle at the end
 /// of a job: 17 + 17 + 17 + 5 rows in the pose detector, 4 + 3 bands of 2 rows in the hand
 /// landmark model's 14×14 layers.)
 enum RowBands {

@@ -46,7 +46,7 @@ final class SparseConvKernel: Kernel, ParallelJob {
     /// fill enough vectors, so this is left for the smallest layers) the last `tiles % threads`
     /// tiles are cut into `threads` slices of about equal work, so that every thread gets the
     /// same share (measured: slicing every tile was slower than one thread). Thread `t`'s range
-    /// of tasks (the pool's contiguous split) holds its whole tiles, then its slice of each cut
+    /// of tasks (the pool's contiguous split, `vk_pool_share`) holds its whole tiles, then its slice of each cut
     /// tile.
     struct Split: Equatable {
         /// Tiles computed whole.
