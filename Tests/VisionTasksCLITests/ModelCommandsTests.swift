@@ -144,6 +144,42 @@ import Testing
         }
     }
 
+    @Test func benchModelProfilesPairedInterpretersThatRunDifferentKernelsSideBySide() throws {
+        // At 512 KB the tuned interpreter fuses the 56×56×144 expansions into their blocks: its
+        // kernel list is shorter, and the expansions' kernels have no tuned column.
+        guard let path = SharedData.path("models/hand_landmarker.task") else { return }
+        let run = runCLI([
+            "bench-model", path, "--member", "hand_landmarks_detector.tflite", "--iterations", "2", "--threads", "1",
+            "--paired-tuning", "fused-expansion-bytes=524288", "--profile-kernels",
+        ])
+        #expect(run.status == 0, "\(run.errors)")
+        let lines = run.errors.split(separator: "\n").map(String.init)
+        let kernels = lines.filter { $0.contains("#") }
+        let fusedAway = kernels.filter { $0.hasSuffix("– ms") }
+        let both = kernels.filter { $0.hasSuffix("×") }
+        #expect(!fusedAway.isEmpty && !both.isEmpty)
+        #expect(fusedAway.count + both.count == kernels.count)
+        // In operator order, each kernel once.
+        let indices = kernels.compactMap { line in
+            line.split(separator: " ").first.flatMap { $0.split(separator: "#").last }.flatMap { Int($0) }
+        }
+        #expect(indices.count == kernels.count && indices == indices.sorted() && Set(indices).count == indices.count)
+        #expect(lines.contains { $0.hasPrefix("CONV_2D ") && $0.hasSuffix("×") })
+    }
+
+    @Test func matchedJoinsKernelsByLabelInOperatorOrder() {
+        let rows = BenchModelCommand.matched(
+            [("CONV_2D#2", 1), ("CONV_2D#9", 2), ("ADD#12", 3)], [("CONV_2D#2", 4), ("CONV_2D#5", 5), ("ADD#12", 6)])
+        #expect(rows.map(\.label) == ["CONV_2D#2", "CONV_2D#5", "CONV_2D#9", "ADD#12"])
+        #expect(rows.map(\.ms) == [1, nil, 2, 3])
+        #expect(rows.map(\.pairedMs) == [4, 5, nil, 6])
+        #expect(
+            BenchModelCommand.operatorName(of: "CUSTOM:Convolution2DTransposeBias#244")
+                == "CUSTOM:Convolution2DTransposeBias")
+        let types = BenchModelCommand.matched([("CONV_2D", 1)], [("ADD", 2), ("CONV_2D", 3)], ordered: false)
+        #expect(types.map(\.label) == ["CONV_2D", "ADD"] && types.map(\.pairedMs) == [3, 2])
+    }
+
     @Test func benchModelRunsAnotherInstructionSetAndRejectsUnknownOnes() throws {
         guard let path = SharedData.path("models/hand_landmarker.task") else { return }
         let portable = runCLI([

@@ -91,38 +91,46 @@ package enum BenchModelCommand: Command {
                     runs.append(interpreter.profile())
                 }
             }
-            func kernelMedian(_ runs: [[(label: String, milliseconds: Double)]], _ k: Int) -> Double {
-                BenchTimer.median(ofSorted: runs.map { $0[k].milliseconds }.sorted())
+            // Each interpreter's kernels, by label, with their median times. The two may run
+            // different kernels (another tuning fuses differently): they are matched by label.
+            func medians(_ runs: [[(label: String, milliseconds: Double)]]) -> [(label: String, ms: Double)] {
+                guard let first = runs.first else { return [] }
+                return first.indices.map { k in
+                    (first[k].label, BenchTimer.median(ofSorted: runs.map { $0[k].milliseconds }.sorted()))
+                }
             }
-            func line(_ label: String, width: Int, _ ms: Double, _ pairedMs: Double?) -> String {
-                var text = label.padding(toLength: width, withPad: " ", startingAt: 0) + String(format: "%8.3f ms", ms)
-                if let pairedMs { text += String(format: "%8.3f ms %6.2f×", pairedMs, ms / Swift.max(pairedMs, 1e-9)) }
+            func line(_ label: String, width: Int, _ ms: Double?, _ pairedMs: Double??) -> String {
+                func cell(_ value: Double?) -> String { value.map { String(format: "%8.3f ms", $0) } ?? "       – ms" }
+                var text = label.padding(toLength: width, withPad: " ", startingAt: 0) + cell(ms)
+                if let pairedMs {
+                    text += cell(pairedMs)
+                    if let ms, let pairedMs { text += String(format: " %6.2f×", ms / Swift.max(pairedMs, 1e-9)) }
+                }
                 return text
             }
-            let labels = runs[0].map(\.label)
+            let kernels = medians(runs)
+            let pairedKernels = medians(pairedRuns)
             if parsed.flag("profile-kernels") {
-                for k in labels.indices {
-                    context.console.log(
-                        line(
-                            labels[k], width: 28, kernelMedian(runs, k),
-                            paired == nil ? nil : kernelMedian(pairedRuns, k)))
+                for row in Self.matched(kernels, pairedKernels) {
+                    context.console.log(line(row.label, width: 28, row.ms, paired == nil ? nil : .some(row.pairedMs)))
                 }
             }
             // Per operator type: sum over its kernels of each kernel's median time.
-            var totals: [(name: String, ms: Double, pairedMs: Double)] = []
-            for k in labels.indices {
-                let name = String(labels[k].split(separator: "#")[0])
-                let ms = kernelMedian(runs, k)
-                let pairedMs = paired == nil ? 0 : kernelMedian(pairedRuns, k)
-                if let at = totals.firstIndex(where: { $0.name == name }) {
-                    totals[at].ms += ms
-                    totals[at].pairedMs += pairedMs
-                } else {
-                    totals.append((name, ms, pairedMs))
+            func totals(_ kernels: [(label: String, ms: Double)]) -> [(label: String, ms: Double)] {
+                var sums: [(label: String, ms: Double)] = []
+                for kernel in kernels {
+                    let name = Self.operatorName(of: kernel.label)
+                    if let at = sums.firstIndex(where: { $0.label == name }) {
+                        sums[at].ms += kernel.ms
+                    } else {
+                        sums.append((name, kernel.ms))
+                    }
                 }
+                return sums
             }
-            for total in totals.sorted(by: { $0.ms > $1.ms }) {
-                context.console.log(line(total.name, width: 20, total.ms, paired == nil ? nil : total.pairedMs))
+            let types = Self.matched(totals(kernels), totals(pairedKernels), ordered: false)
+            for total in types.sorted(by: { ($0.ms ?? 0) > ($1.ms ?? 0) }) {
+                context.console.log(line(total.label, width: 20, total.ms, paired == nil ? nil : .some(total.pairedMs)))
             }
         }
         if parsed.flag("json") {
@@ -222,5 +230,32 @@ package enum BenchModelCommand: Command {
         let start = DispatchTime.now().uptimeNanoseconds
         try interpreter.invoke()
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+    }
+
+    /// The operator name of a kernel label (`CONV_2D#17` → `CONV_2D`).
+    static func operatorName(of label: String) -> String {
+        guard let hash = label.lastIndex(of: "#") else { return label }
+        return String(label[..<hash])
+    }
+
+    /// `ours` and `paired` joined by label: every label of either, with its time on each side
+    /// (`nil` where that side has no such kernel). With `ordered`, in operator order (the index
+    /// after `#`, the order both interpreters run in); otherwise ours first, then the paired
+    /// side's others.
+    static func matched(
+        _ ours: [(label: String, ms: Double)], _ paired: [(label: String, ms: Double)], ordered: Bool = true
+    ) -> [(label: String, ms: Double?, pairedMs: Double?)] {
+        let pairedByLabel = Dictionary(paired.map { ($0.label, $0.ms) }, uniquingKeysWith: { first, _ in first })
+        let ourLabels = Set(ours.map(\.label))
+        var rows: [(label: String, ms: Double?, pairedMs: Double?)] = ours.map {
+            ($0.label, $0.ms, pairedByLabel[$0.label])
+        }
+        rows += paired.filter { !ourLabels.contains($0.label) }.map { ($0.label, nil, $0.ms) }
+        guard ordered else { return rows }
+        func index(_ label: String) -> Int {
+            label.lastIndex(of: "#").flatMap { Int(label[label.index(after: $0)...]) } ?? Int.max
+        }
+        return rows.enumerated().sorted { (index($0.element.label), $0.offset) < (index($1.element.label), $1.offset) }
+            .map(\.element)
     }
 }
