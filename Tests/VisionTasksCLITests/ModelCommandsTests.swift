@@ -63,10 +63,7 @@ import Testing
 
     @Test func benchModelReportsTimesAndArena() throws {
         guard let path = SharedData.path("models/hand_landmarker.task") else { return }
-        let run = runCLI([
-            "bench-model", path, "--member", "hand_landmarks_detector.tflite", "--iterations", "3", "--threads", "1",
-            "--json",
-        ])
+        let run = benchModel(path, "hand_landmarks_detector.tflite", ["--iterations", "3", "--threads", "1", "--json"])
         #expect(run.status == 0, "\(run.errors)")
         let json = try run.json()
         let median = try #require(json["medianMs"] as? Double)
@@ -82,10 +79,8 @@ import Testing
 
     @Test func benchModelPairedThreadsReportsBothInterpretersAndTheirRatio() throws {
         guard let path = SharedData.path("models/hand_landmarker.task") else { return }
-        let run = runCLI([
-            "bench-model", path, "--member", "hand_detector.tflite", "--iterations", "3", "--threads", "1",
-            "--paired-threads", "2", "--json",
-        ])
+        let run = benchModel(
+            path, "hand_detector.tflite", ["--iterations", "3", "--threads", "1", "--paired-threads", "2", "--json"])
         #expect(run.status == 0, "\(run.errors)")
         let json = try run.json()
         #expect(json["threads"] as? Int == 1)
@@ -100,25 +95,23 @@ import Testing
         let ours = try #require(json["minMs"] as? Double)
         let oursMax = try #require(json["maxMs"] as? Double)
         #expect(ratio >= ours / maximum && ratio <= oursMax / minimum)
-        let profile = runCLI([
-            "bench-model", path, "--member", "hand_detector.tflite", "--iterations", "2", "--threads", "1",
-            "--paired-threads", "2", "--profile",
-        ])
+        let profile = benchModel(
+            path, "hand_detector.tflite", ["--iterations", "2", "--threads", "1", "--paired-threads", "2", "--profile"])
         #expect(profile.status == 0, "\(profile.errors)")
         #expect(profile.errors.contains("CONV_2D") && profile.errors.contains("×"))
         #expect(profile.output.contains("paired with 2 threads"))
-        let zero = runCLI([
-            "bench-model", path, "--member", "hand_detector.tflite", "--iterations", "1", "--paired-threads", "0",
-        ])
+        let zero = benchModel(path, "hand_detector.tflite", ["--iterations", "1", "--paired-threads", "0"])
         #expect(zero.status == 2)
     }
 
     @Test func benchModelPairedTuningTimesOtherThresholdsAndComparesTheOutputs() throws {
         guard let path = SharedData.path("models/hand_landmarker.task") else { return }
-        let run = runCLI([
-            "bench-model", path, "--member", "hand_landmarks_detector.tflite", "--iterations", "2", "--threads", "1",
-            "--paired-tuning", "fused-expansion-bytes=524288,minimum-parallel-work=1", "--json",
-        ])
+        let run = benchModel(
+            path, "hand_landmarks_detector.tflite",
+            [
+                "--iterations", "2", "--threads", "1", "--paired-tuning",
+                "fused-expansion-bytes=524288,minimum-parallel-work=1", "--json",
+            ])
         #expect(run.status == 0, "\(run.errors)")
         let json = try run.json()
         let paired = try #require(json["paired"] as? [String: Any])
@@ -127,18 +120,15 @@ import Testing
         #expect(paired["tuning"] as? String == "fused-expansion-bytes=524288,minimum-parallel-work=1")
         #expect(paired["sameOutputs"] as? Bool == true)
         #expect((paired["medianRatio"] as? Double ?? 0) > 0)
-        let text = runCLI([
-            "bench-model", path, "--member", "hand_landmarks_detector.tflite", "--iterations", "1",
-            "--paired-tuning", "pointwise-band-bytes=65536", "--paired-threads", "2",
-        ])
+        let text = benchModel(
+            path, "hand_landmarks_detector.tflite",
+            ["--iterations", "1", "--paired-tuning", "pointwise-band-bytes=65536", "--paired-threads", "2"])
         #expect(text.status == 0, "\(text.errors)")
         #expect(text.output.contains("paired with 2 threads, tuning pointwise-band-bytes=65536"))
         #expect(text.output.contains("outputs bit-identical"))
         for wrong in ["band-bytes=4", "fused-expansion-bytes=0", "fused-expansion-bytes", "minimum-parallel-work=x"] {
-            let rejected = runCLI([
-                "bench-model", path, "--member", "hand_landmarks_detector.tflite", "--iterations", "1",
-                "--paired-tuning", wrong,
-            ])
+            let rejected = benchModel(
+                path, "hand_landmarks_detector.tflite", ["--iterations", "1", "--paired-tuning", wrong])
             #expect(rejected.status == 2, "\(wrong)")
             #expect(rejected.errors.contains("fused-expansion-bytes, "), "\(wrong)")
         }
@@ -148,10 +138,12 @@ import Testing
         // At 512 KB the tuned interpreter fuses the 56×56×144 expansions into their blocks: its
         // kernel list is shorter, and the expansions' kernels have no tuned column.
         guard let path = SharedData.path("models/hand_landmarker.task") else { return }
-        let run = runCLI([
-            "bench-model", path, "--member", "hand_landmarks_detector.tflite", "--iterations", "2", "--threads", "1",
-            "--paired-tuning", "fused-expansion-bytes=524288", "--profile-kernels",
-        ])
+        let run = benchModel(
+            path, "hand_landmarks_detector.tflite",
+            [
+                "--iterations", "2", "--threads", "1", "--paired-tuning", "fused-expansion-bytes=524288",
+                "--profile-kernels",
+            ])
         #expect(run.status == 0, "\(run.errors)")
         let lines = run.errors.split(separator: "\n").map(String.init)
         let kernels = lines.filter { $0.contains("#") }
@@ -182,14 +174,10 @@ import Testing
 
     @Test func benchModelRunsAnotherInstructionSetAndRejectsUnknownOnes() throws {
         guard let path = SharedData.path("models/hand_landmarker.task") else { return }
-        let portable = runCLI([
-            "bench-model", path, "--member", "hand_detector.tflite", "--iterations", "1", "--isa", "portable", "--json",
-        ])
+        let portable = benchModel(path, "hand_detector.tflite", ["--iterations", "1", "--isa", "portable", "--json"])
         #expect(portable.status == 0, "\(portable.errors)")
         #expect(try portable.json()["instructionSet"] as? String == "portable")
-        let unknown = runCLI([
-            "bench-model", path, "--member", "hand_detector.tflite", "--iterations", "1", "--isa", "sse9",
-        ])
+        let unknown = benchModel(path, "hand_detector.tflite", ["--iterations", "1", "--isa", "sse9"])
         #expect(unknown.status == 2)
         #expect(unknown.errors.contains("sse9"))
     }
@@ -215,5 +203,10 @@ import Testing
         let json = runCLI(["inspect", path, "--json"])
         let models = try #require(try json.json()["models"] as? [[String: Any]])
         #expect(models.first?["unsupportedOps"] as? [String] == ["CUSTOM:VisionTasksUnknownOp"])
+    }
+
+    /// `vision-tasks bench-model PATH --member MEMBER ARGUMENTS`.
+    private func benchModel(_ path: String, _ member: String, _ arguments: [String]) -> CLIRun {
+        runCLI(["bench-model", path, "--member", member] + arguments)
     }
 }
