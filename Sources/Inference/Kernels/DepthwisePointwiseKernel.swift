@@ -37,8 +37,9 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
 
     /// The 1×1 convolution that computes the depthwise input, when fused.
     let expansion: PointwiseDepthwiseKernel.Stage?
-    /// The band budgets and the fewest pixels per task.
-    let tuning: EngineTuning
+    /// Fewest pixels per band when a job cuts its bands for several threads
+    /// (``EngineTuning/minimumTaskPixels``; the band budgets are used up at init).
+    let minimumTaskPixels: Int
     let depthwise: DepthwiseConv2DKernel
     let pointwise: PointwiseWeights
     let output: UnsafeMutablePointer<Float>
@@ -64,7 +65,7 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
         epilogue: ConvEpilogue, tuning: EngineTuning = .standard
     ) {
         self.expansion = expansion
-        self.tuning = tuning
+        minimumTaskPixels = tuning.minimumTaskPixels
         self.depthwise = depthwise
         self.pointwise = pointwise
         self.output = output
@@ -172,7 +173,7 @@ final class DepthwisePointwiseKernel: Kernel, ParallelJob {
         } else {
             bandCount = Self.bandCount(
                 height: middle.height, width: middle.width, bandRows: bandRows, threads: threads,
-                minimumTaskPixels: tuning.minimumTaskPixels)
+                minimumTaskPixels: minimumTaskPixels)
         }
         pixelBands =
             expansion == nil

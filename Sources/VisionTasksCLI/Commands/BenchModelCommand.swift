@@ -99,21 +99,22 @@ package enum BenchModelCommand: Command {
                     (first[k].label, BenchTimer.median(ofSorted: runs.map { $0[k].milliseconds }.sorted()))
                 }
             }
-            func line(_ label: String, width: Int, _ ms: Double?, _ pairedMs: Double??) -> String {
+            // One row: the time of each interpreter that runs `label` (`–` for one that does not),
+            // and their ratio when both do; the second column only with a paired interpreter.
+            func line(_ row: (label: String, ms: Double?, pairedMs: Double?), width: Int) -> String {
                 func cell(_ value: Double?) -> String { value.map { String(format: "%8.3f ms", $0) } ?? "       – ms" }
-                var text = label.padding(toLength: width, withPad: " ", startingAt: 0) + cell(ms)
-                if let pairedMs {
-                    text += cell(pairedMs)
-                    if let ms, let pairedMs { text += String(format: " %6.2f×", ms / Swift.max(pairedMs, 1e-9)) }
+                var text = row.label.padding(toLength: width, withPad: " ", startingAt: 0) + cell(row.ms)
+                guard paired != nil else { return text }
+                text += cell(row.pairedMs)
+                if let ms = row.ms, let pairedMs = row.pairedMs {
+                    text += String(format: " %6.2f×", ms / Swift.max(pairedMs, 1e-9))
                 }
                 return text
             }
             let kernels = medians(runs)
             let pairedKernels = medians(pairedRuns)
             if parsed.flag("profile-kernels") {
-                for row in Self.matched(kernels, pairedKernels) {
-                    context.console.log(line(row.label, width: 28, row.ms, paired == nil ? nil : .some(row.pairedMs)))
-                }
+                for row in Self.matched(kernels, pairedKernels) { context.console.log(line(row, width: 28)) }
             }
             // Per operator type: sum over its kernels of each kernel's median time.
             func totals(_ kernels: [(label: String, ms: Double)]) -> [(label: String, ms: Double)] {
@@ -130,7 +131,7 @@ package enum BenchModelCommand: Command {
             }
             let types = Self.matched(totals(kernels), totals(pairedKernels), ordered: false)
             for total in types.sorted(by: { ($0.ms ?? 0) > ($1.ms ?? 0) }) {
-                context.console.log(line(total.label, width: 20, total.ms, paired == nil ? nil : .some(total.pairedMs)))
+                context.console.log(line(total, width: 20))
             }
         }
         if parsed.flag("json") {
