@@ -29,6 +29,14 @@ func runCLI(
     return CLIRun(status: status, output: recorder.standardOutput, errors: recorder.standardError)
 }
 
+/// A pipe whose reading end yields `text` and then the end of input, for `--driven` runs.
+func drivenInput(_ text: String) throws -> FileHandle {
+    let pipe = Pipe()
+    try pipe.fileHandleForWriting.write(contentsOf: Data(text.utf8))
+    try pipe.fileHandleForWriting.close()
+    return pipe.fileHandleForReading
+}
+
 /// A fresh empty directory under the temporary folder.
 func temporaryDirectory(_ label: String) throws -> String {
     let path = NSTemporaryDirectory() + "vision-tasks-tests-\(label)-\(UUID().uuidString)"

@@ -126,4 +126,26 @@ struct HandsCommandTests {
         #expect(runCLI(["bench", "hands", thumb, "--model", model, "--mode", "stream"]).status == 2)
         #expect(runCLI(["bench", "hands", "--model", model]).status == 2)
     }
+
+    /// `bench hands --driven`: a ready line naming the task and mode, then one array of times per
+    /// request; video mode keeps counting frames across requests (timestamps must rise).
+    @Test func benchDrivenTimesTheCallsEachInputLineAsksFor() throws {
+        guard let model = Self.model, let thumb = SharedData.path("images/decoded/hand_thumb_up.png") else {
+            return print("skipping: ../shared not found")
+        }
+        let run = runCLI(
+            ["bench", "hands", thumb, "--model", model, "--mode", "video", "--threads", "1", "--driven"],
+            standardInput: try drivenInput("2\n3"))
+        #expect(run.status == 0, "\(run.errors)")
+        let lines = run.output.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3, "\(run.output)")
+        let ready = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(ready["ready"] as? Bool == true && ready["task"] as? String == "hands")
+        #expect(ready["mode"] as? String == "video")
+        let times = try lines.dropFirst().map {
+            try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [Double])
+        }
+        #expect(times.map(\.count) == [2, 3])
+        #expect(times.joined().allSatisfy { $0 > 0 })
+    }
 }

@@ -182,6 +182,45 @@ import Testing
         #expect(unknown.errors.contains("sse9"))
     }
 
+    /// `bench-model --driven` answers each count with that many times, skips empty lines, stops
+    /// at `quit` (later lines are not read) and reports the interpreter in its ready line.
+    @Test func benchModelDrivenAnswersEachRequestWithThatManyTimes() throws {
+        guard let path = SharedData.path("models/hand_landmarker.task") else { return }
+        let run = benchModel(
+            path, "hand_detector.tflite", ["--threads", "1", "--driven"],
+            standardInput: try drivenInput("2\n\n 1 \nquit\n4\n"))
+        #expect(run.status == 0, "\(run.errors)")
+        let lines = run.output.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3, "\(run.output)")
+        let ready = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(ready["ready"] as? Bool == true && ready["threads"] as? Int == 1)
+        #expect((ready["arenaBytes"] as? Int ?? 0) > 0 && (ready["weightBytes"] as? Int ?? 0) > 0)
+        #expect(ready["instructionSet"] is String)
+        let times = try lines.dropFirst().map {
+            try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [Double])
+        }
+        #expect(times.map(\.count) == [2, 1])
+        #expect(times.joined().allSatisfy { $0 > 0 })
+        // The end of input ends it too, a last line without its newline still counted.
+        let unterminated = benchModel(
+            path, "hand_detector.tflite", ["--threads", "1", "--driven"], standardInput: try drivenInput("1"))
+        #expect(unterminated.status == 0 && unterminated.output.split(separator: "\n").count == 2)
+    }
+
+    @Test func benchModelDrivenRejectsBadRequestsAndOtherModes() throws {
+        guard let path = SharedData.path("models/hand_landmarker.task") else { return }
+        for request in ["0", "ten", "10001"] {
+            let run = benchModel(path, "hand_detector.tflite", ["--driven"], standardInput: try drivenInput(request))
+            #expect(run.status == 2)
+            #expect(run.errors.contains("--driven reads a count of calls"), "\(run.errors)")
+        }
+        for other in [["--paired-threads", "2"], ["--profile"], ["--paired-tuning", "gemm-task-work=4096"]] {
+            let run = benchModel(
+                path, "hand_detector.tflite", ["--driven"] + other, standardInput: try drivenInput("1"))
+            #expect(run.status == 2 && run.errors.contains("--driven times one interpreter"), "\(run.errors)")
+        }
+    }
+
     @Test func unsupportedModelsFailWithTheOperatorNamed() throws {
         let path = SharedData.packageRoot
             .appendingPathComponent("Tests/InferenceTests/Golden/Quantized/models/unsupported-custom-operator.tflite")
@@ -206,7 +245,9 @@ import Testing
     }
 
     /// `vision-tasks bench-model PATH --member MEMBER ARGUMENTS`.
-    private func benchModel(_ path: String, _ member: String, _ arguments: [String]) -> CLIRun {
-        runCLI(["bench-model", path, "--member", member] + arguments)
+    private func benchModel(
+        _ path: String, _ member: String, _ arguments: [String], standardInput: FileHandle = .nullDevice
+    ) -> CLIRun {
+        runCLI(["bench-model", path, "--member", member] + arguments, standardInput: standardInput)
     }
 }

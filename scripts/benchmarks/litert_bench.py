@@ -2,8 +2,14 @@
 project, with 1 and 2 threads, for docs/BENCHMARKS.md.
 
 usage: litert_bench.py MODELS_DIR [--iterations N] [--threads 1,2] [--no-single] [--model FILE --member NAME]
-                       [--paired]
+                       [--paired] [--ours VISION_TASKS]
 prints one JSON object per (model, threads): {"model", "member", "threads", "medianMs", "minMs", "maxMs"}
+
+With --ours, each model and thread count is timed turn for turn against our engine
+(`VISION_TASKS bench-model FILE --member NAME --threads N --driven`, scripts/benchmarks/driven.py):
+two invokes of ours, the second timed, then two of LiteRT, the second timed, and so on; the object
+also has "ours" (its ready line's fields and its medianMs, minMs, maxMs) and "medianRatio", the
+median of the per-turn ratios ours / LiteRT.
 
 With --paired, the two thread counts of --threads (default 1,2) are timed in one run, invoke for
 invoke alternating (each timed invoke after an untimed one of the same interpreter), as
@@ -19,6 +25,8 @@ import zipfile
 
 import numpy as np
 from ai_edge_litert.interpreter import Interpreter
+
+import driven
 
 BUNDLES = {
     "pose_landmarker_full.task": ["pose_detector.tflite", "pose_landmarks_detector.tflite"],
@@ -89,6 +97,26 @@ def time_paired(content, threads, paired_threads, iterations, warmup=10):
     return statistics.median(times), statistics.median(paired_times), statistics.median(ratios)
 
 
+def time_against_ours(content, path, member, threads, iterations, binary, warmup=10):
+    """LiteRT and our engine, turn for turn (see the module's description)."""
+    interpreter = prepared(content, threads)
+    for _ in range(warmup):
+        interpreter.invoke()
+    command = [binary, "bench-model", path, "--threads", str(threads), "--driven"]
+    if member:
+        command += ["--member", member]
+    ours = driven.Driven(command)
+
+    def litert_turn():
+        interpreter.invoke()
+        return invoke_ms(interpreter)
+
+    times = driven.alternate({"ours": ours.turn, "litert": litert_turn}, iterations)
+    ours.close()
+    return {**driven.summary(times["litert"]), "ours": {**ours.ready, **driven.summary(times["ours"])},
+            "medianRatio": driven.pair_ratio(times["ours"], times["litert"])}
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("models_dir")
@@ -98,6 +126,7 @@ def main():
     parser.add_argument("--model", help="only this model file (a .task bundle or .tflite)")
     parser.add_argument("--member", help="only this member of the bundle")
     parser.add_argument("--paired", action="store_true", help="alternate the two thread counts of --threads")
+    parser.add_argument("--ours", metavar="VISION_TASKS", help="alternate with this vision-tasks binary's --driven mode")
     args = parser.parse_args()
     thread_counts = [int(t) for t in args.threads.split(",")]
     if args.paired and len(thread_counts) != 2:
@@ -110,6 +139,12 @@ def main():
             print(json.dumps({"model": bundle, "member": member, "threads": thread_counts[0], "medianMs": round(median, 3),
                               "paired": {"threads": thread_counts[1], "medianMs": round(paired_median, 3),
                                          "medianRatio": round(ratio, 4)}}), flush=True)
+            continue
+        if args.ours:
+            path = os.path.join(args.models_dir, bundle)
+            for threads in thread_counts:
+                result = time_against_ours(content, path, member, threads, args.iterations, args.ours)
+                print(json.dumps({"model": bundle, "member": member, "threads": threads, **result}), flush=True)
             continue
         for threads in thread_counts:
             median, low, high = time_model(content, threads, args.iterations)

@@ -14,8 +14,8 @@
 #   scripts/benchmarks/run.sh [MODELS_DIR]      (default: ./Models, else ../shared/models)
 #
 # The measurements run in ROUNDS rounds; in each round every model is timed with our engine and
-# right after with LiteRT, at 1 and at 2 threads, so that both sides see the same machine
-# conditions. The table reports the median of the round medians.
+# LiteRT alternating invoke for invoke, at 1 and at 2 threads, so that both sides see the same
+# machine conditions. The table reports the median of the round medians and of the per-invoke ratios.
 #
 # Environment: VENV (a Python venv with ai-edge-litert==2.3.0 and numpy; created in .venv/bench
 # when missing), ITERATIONS (invokes per measurement, default 100), ROUNDS (default 5),
@@ -74,24 +74,21 @@ for model in info.get("models", [info]):
         break
 ' "$file" "$member" >> "$RAW"
 done
-# Each round times every model with both engines back to back (ours, then LiteRT, at 1 and then
-# 2 threads), so that both sides see the same machine conditions.
+# Each round times every model with both engines turn for turn (scripts/benchmarks/litert_bench.py
+# --ours drives `vision-tasks bench-model … --driven`: two invokes of ours, the second timed, then two
+# of LiteRT, and so on), at 1 and then 2 threads, so that each ratio compares invokes made under the
+# same machine conditions.
 for round in $(seq 1 "$ROUNDS"); do
   echo "{\"side\":\"machine\",\"round\":$round,\"load\":\"$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo unknown)\"}" >> "$RAW"
   for entry in $ENTRIES; do
     file="${entry%%:*}"; member="${entry##*:}"
     [ -f "$MODELS/$file" ] || continue
-    for threads in 1 2; do
-      echo "round $round: $file:$member threads=$threads" >&2
-      member_args=()
-      member_json=null
-      if [ -n "$member" ]; then member_args=(--member "$member"); member_json="\"$member\""; fi
-      json="$("$BIN" bench-model "$MODELS/$file" "${member_args[@]}" --threads "$threads" --iterations "$ITERATIONS" --json)"
-      echo "{\"side\":\"ours\",\"round\":$round,\"model\":\"$file\",\"member\":$member_json,\"threads\":$threads,\"result\":$json}" >> "$RAW"
-      "$VENV/bin/python" scripts/benchmarks/litert_bench.py "$MODELS" --iterations "$ITERATIONS" --threads "$threads" \
-          --model "$file" "${member_args[@]}" 2>/dev/null \
-        | sed "s/^/{\"side\":\"litert\",\"round\":$round,\"result\":/; s/\$/}/" >> "$RAW"
-    done
+    echo "round $round: $file:$member" >&2
+    member_args=()
+    if [ -n "$member" ]; then member_args=(--member "$member"); fi
+    "$VENV/bin/python" scripts/benchmarks/litert_bench.py "$MODELS" --iterations "$ITERATIONS" --threads 1,2 \
+        --model "$file" "${member_args[@]}" --ours "$BIN" 2>/dev/null \
+      | sed "s/^/{\"side\":\"pair\",\"round\":$round,\"result\":/; s/\$/}/" >> "$RAW"
   done
 done
 echo "{\"side\":\"machine\",\"loadAfter\":\"$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)\"}" >> "$RAW"

@@ -8,8 +8,13 @@
 #
 # Environment: MP_VENV (a venv with mediapipe; default ~/.cache/mediapipe-oracle-venv, see
 # ../shared/oracle/setup.sh), IMAGE (default ../shared/images/decoded/business-person.png, else
-# Models/astronaut.png), ITERATIONS (default 50), ROUNDS (default 3: ours and MediaPipe
-# alternate, the table shows the median of the round medians), OUT (default docs/BENCHMARKS.md).
+# Models/astronaut.png), ITERATIONS (default 50), ROUNDS (default 3), OUT (default docs/BENCHMARKS.md).
+#
+# In each round, mediapipe_bench.py --ours alternates MediaPipe's calls turn for turn with ours at the
+# default thread count and at one thread (`vision-tasks bench … --driven`, scripts/benchmarks/
+# driven.py), so that each ratio compares calls made under the same machine conditions; the table
+# shows the median over the rounds of each side's median and of the per-turn ratios. The segmenter is
+# also timed on its own (`bench segment --json`) for the share of its call spent resizing the mask.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 MODELS="${1:-}"
@@ -43,12 +48,16 @@ for entry in "pose pose_landmarker_full.task" "pose pose_landmarker_lite.task" "
     for round in $(seq "$ROUNDS"); do
       echo "$label $model $mode round $round" >&2
       # $flags is unquoted on purpose: empty, or one flag.
-      ours="$("$BIN" bench "$task" "$IMAGE" --model "$MODELS/$model" --mode "$mode" --iterations "$ITERATIONS" $flags --json)"
-      ours1="$("$BIN" bench "$task" "$IMAGE" --model "$MODELS/$model" --mode "$mode" --iterations "$ITERATIONS" $flags \
-        --threads 1 --json)"
-      mediapipe="$("$MP_VENV/bin/python" scripts/benchmarks/mediapipe_bench.py "$task" "$IMAGE" --model "$MODELS/$model" \
-        --mode "$mode" --iterations "$ITERATIONS" $flags 2>/dev/null)"
-      echo "{\"task\":\"$label\",\"model\":\"$model\",\"mode\":\"$mode\",\"ours\":$ours,\"ours1\":$ours1,\"mediapipe\":$mediapipe}" >> "$RAW"
+      paired="$("$MP_VENV/bin/python" scripts/benchmarks/mediapipe_bench.py "$task" "$IMAGE" --model "$MODELS/$model" \
+        --mode "$mode" --iterations "$ITERATIONS" $flags --ours "$BIN" 2>/dev/null)"
+      alone=null
+      alone1=null
+      if [ "$task" = segment ]; then
+        alone="$("$BIN" bench "$task" "$IMAGE" --model "$MODELS/$model" --mode "$mode" --iterations "$ITERATIONS" --json)"
+        alone1="$("$BIN" bench "$task" "$IMAGE" --model "$MODELS/$model" --mode "$mode" --iterations "$ITERATIONS" \
+          --threads 1 --json)"
+      fi
+      echo "{\"task\":\"$label\",\"model\":\"$model\",\"mode\":\"$mode\",\"paired\":$paired,\"alone\":$alone,\"alone1\":$alone1}" >> "$RAW"
     done
   done
 done

@@ -17,10 +17,13 @@ package enum BenchCommand: Command {
         "time a task per call (pose, hands, objects, faces, face-landmarks, segment) or its preprocessing"
     package static let usage = """
         vision-tasks bench TASK IMAGE [--model PATH] [--mode image|video] [--iterations N] [--threads N] [--json]
+                                [--driven]
           TASK: \(tasks.map { $0.name }.joined(separator: ", "))
           face-landmarks also takes --blendshapes and --transformation-matrixes
           prints median, min and max ms per detect call after warm-up ({"medianMs","minMs","maxMs"} with --json);
-          video mode re-feeds the image as successive frames, so it times tracked frames
+          video mode re-feeds the image as successive frames, so it times tracked frames;
+          --driven times as many calls as each line of standard input asks for (a driver alternating
+          them with another runtime's) after a ready line
         vision-tasks bench preprocess IMAGE [--crop rotated|whole] [--iterations N] [--json]
           times the image -> tensor conversion alone: rotated = a 256x256 float landmark crop (rotation 0.4),
           whole = the whole image stretched to 300x300 bytes; --json adds "crop", "path", "image", "tensor"
@@ -43,7 +46,7 @@ package enum BenchCommand: Command {
     }
 
     /// The options every bench task accepts.
-    package static let flags: Set<String> = ["json"]
+    package static let flags: Set<String> = ["json", "driven"]
     package static let options: Set<String> = ["model", "mode", "iterations", "threads"]
 
     /// `--mode image|video`; image by default.
@@ -70,13 +73,26 @@ package enum BenchCommand: Command {
         let task = try makeTask(parsed, video)
         let image = try MPImage(contentsOfFile: context.absolute(parsed.positionals[0]))
         let iterations = try parsed.integer("iterations", in: 1...100_000) ?? 50
-        let timing = try BenchTimer(iterations: iterations).measure { index in
+        func detect(_ index: Int) throws {
             if video {
                 _ = try task.detect(videoFrame: image, timestampInMilliseconds: index * 33)
             } else {
                 _ = try task.detect(image: image)
             }
         }
+        if parsed.flag("driven") {
+            // Warm-up as the timed run has it; then each call is the next frame.
+            let warmUp = BenchTimer(iterations: 0).warmUp
+            for index in 0..<warmUp { try detect(index) }
+            var next = warmUp
+            var driven = DrivenBench(input: context.standardInput, console: context.console)
+            try driven.serve(details: [("task", .string(taskName)), ("mode", .string(video ? "video" : "image"))]) {
+                defer { next += 1 }
+                return try DrivenBench.milliseconds { try detect(next) }
+            }
+            return 0
+        }
+        let timing = try BenchTimer(iterations: iterations).measure(detect)
         BenchTimer.report(
             timing, label: "\(taskName) (\(video ? "video" : "image"))", json: parsed.flag("json"),
             console: context.console, extra: try extra(image, timing.median))

@@ -14,20 +14,23 @@ import Inference
 /// NAME=VALUE[,NAME=VALUE…]` gives the second interpreter other ``EngineTuning`` thresholds
 /// (same thread count unless `--paired-threads` is given too), so that a fusion or band-size
 /// choice is timed the same way; the two interpreters' outputs are compared bit for bit.
+/// `--driven` leaves the timing to a driver on standard input (``DrivenBench``): after warm-up
+/// it writes a ready line with the arena and weight bytes, threads and instruction set, then
+/// times as many invokes as each input line asks for.
 package enum BenchModelCommand: Command {
     package static let name = "bench-model"
     package static let summary = "time the engine on one model: median, min and max ms per invoke, arena bytes"
     package static let usage =
         "vision-tasks bench-model MODEL [--member NAME] [--threads N] [--iterations N] [--json] [--profile] "
         + "[--profile-kernels] [--isa NAME] [--arithmetic xnnpack|reference] [--paired-threads N] "
-        + "[--paired-tuning NAME=VALUE[,NAME=VALUE...]]"
+        + "[--paired-tuning NAME=VALUE[,NAME=VALUE...]] [--driven]"
 
     /// Untimed invokes before measuring.
     static let warmUp = 5
 
     package static func run(_ arguments: [String], context: CommandContext) throws -> Int32 {
         let parsed = try Arguments(
-            arguments, flags: ["json", "profile", "profile-kernels"],
+            arguments, flags: ["json", "profile", "profile-kernels", "driven"],
             options: ["member", "threads", "iterations", "isa", "arithmetic", "paired-threads", "paired-tuning"])
         guard parsed.positionals.count == 1, let file = parsed.positionals.first else {
             throw CLIError.usage("bench-model takes exactly one MODEL")
@@ -50,6 +53,14 @@ package enum BenchModelCommand: Command {
         for engine in [interpreter] + (paired.map { [$0] } ?? []) {
             try fillInputs(engine)
             for _ in 0..<warmUp { try engine.invoke() }
+        }
+        if parsed.flag("driven") {
+            guard paired == nil, !parsed.flag("profile"), !parsed.flag("profile-kernels") else {
+                throw CLIError.usage("--driven times one interpreter: no --paired-*, --profile or --profile-kernels")
+            }
+            var driven = DrivenBench(input: context.standardInput, console: context.console)
+            try driven.serve(details: description(of: interpreter)) { try milliseconds(interpreter) }
+            return 0
         }
         let sameOutputs = try paired.map { try identicalOutputs(interpreter, $0) }
         var times: [Double] = []
@@ -135,13 +146,9 @@ package enum BenchModelCommand: Command {
             }
         }
         if parsed.flag("json") {
-            var fields: [(String, JSONValue)] = [
-                ("medianMs", .double(median)), ("minMs", .double(minimum)), ("maxMs", .double(maximum)),
-                ("arenaBytes", .int(interpreter.arenaByteCount)),
-                ("weightBytes", .int(interpreter.packedWeightByteCount)),
-                ("threads", .int(interpreter.threadCount)),
-                ("instructionSet", .string(interpreter.instructionSet.description)),
-            ]
+            var fields: [(String, JSONValue)] =
+                [("medianMs", .double(median)), ("minMs", .double(minimum)), ("maxMs", .double(maximum))]
+                + description(of: interpreter)
             if let paired {
                 fields.append(
                     (
@@ -228,9 +235,18 @@ package enum BenchModelCommand: Command {
 
     /// The wall time of one invoke.
     private static func milliseconds(_ interpreter: Interpreter) throws -> Double {
-        let start = DispatchTime.now().uptimeNanoseconds
-        try interpreter.invoke()
-        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+        try DrivenBench.milliseconds { try interpreter.invoke() }
+    }
+
+    /// The JSON fields that describe the interpreter: arena and packed weight bytes, threads,
+    /// instruction set.
+    private static func description(of interpreter: Interpreter) -> [(String, JSONValue)] {
+        [
+            ("arenaBytes", .int(interpreter.arenaByteCount)),
+            ("weightBytes", .int(interpreter.packedWeightByteCount)),
+            ("threads", .int(interpreter.threadCount)),
+            ("instructionSet", .string(interpreter.instructionSet.description)),
+        ]
     }
 
     /// The operator name of a kernel label (`CONV_2D#17` → `CONV_2D`).
