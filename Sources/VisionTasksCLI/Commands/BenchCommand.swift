@@ -82,13 +82,12 @@ package enum BenchCommand: Command {
         }
         if parsed.flag("driven") {
             // Warm-up as the timed run has it; then each call is the next frame.
-            let warmUp = BenchTimer(iterations: 0).warmUp
-            for index in 0..<warmUp { try detect(index) }
-            var next = warmUp
+            for index in 0..<BenchTimer.standardWarmUp { try detect(index) }
+            var next = BenchTimer.standardWarmUp
             var driven = DrivenBench(input: context.standardInput, console: context.console)
             try driven.serve(details: [("task", .string(taskName)), ("mode", .string(video ? "video" : "image"))]) {
                 defer { next += 1 }
-                return try DrivenBench.milliseconds { try detect(next) }
+                return try BenchTimer.milliseconds { try detect(next) }
             }
             return 0
         }

@@ -25,8 +25,8 @@ package enum BenchModelCommand: Command {
         + "[--profile-kernels] [--isa NAME] [--arithmetic xnnpack|reference] [--paired-threads N] "
         + "[--paired-tuning NAME=VALUE[,NAME=VALUE...]] [--driven]"
 
-    /// Untimed invokes before measuring.
-    static let warmUp = 5
+    /// Untimed invokes before measuring, as many as the task benchmarks make.
+    static let warmUp = BenchTimer.standardWarmUp
 
     package static func run(_ arguments: [String], context: CommandContext) throws -> Int32 {
         let parsed = try Arguments(
@@ -235,7 +235,7 @@ package enum BenchModelCommand: Command {
 
     /// The wall time of one invoke.
     private static func milliseconds(_ interpreter: Interpreter) throws -> Double {
-        try DrivenBench.milliseconds { try interpreter.invoke() }
+        try BenchTimer.milliseconds { try interpreter.invoke() }
     }
 
     /// The JSON fields that describe the interpreter: arena and packed weight bytes, threads,

@@ -2,10 +2,13 @@ import Foundation
 
 /// Times repeated calls for the `bench` commands: warm-up, then median, minimum and maximum.
 package struct BenchTimer {
+    /// Untimed calls before timing, unless told otherwise.
+    package static let standardWarmUp = 5
+
     package var warmUp: Int
     package var iterations: Int
 
-    package init(warmUp: Int = 5, iterations: Int) {
+    package init(warmUp: Int = standardWarmUp, iterations: Int) {
         self.warmUp = warmUp
         self.iterations = iterations
     }
@@ -15,13 +18,16 @@ package struct BenchTimer {
         for index in 0..<warmUp { try body(index) }
         var samples: [Double] = []
         samples.reserveCapacity(iterations)
-        for index in 0..<iterations {
-            let start = DispatchTime.now().uptimeNanoseconds
-            try body(warmUp + index)
-            samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
-        }
+        for index in 0..<iterations { samples.append(try Self.milliseconds { try body(warmUp + index) }) }
         samples.sort()
         return (BenchTimer.median(ofSorted: samples), samples.first ?? 0, samples.last ?? 0)
+    }
+
+    /// The wall time of one call of `body`, in milliseconds.
+    package static func milliseconds(_ body: () throws -> Void) rethrows -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
     }
 
     /// The median of `values`, sorted in increasing order (0 for none).

@@ -31,7 +31,7 @@ package struct DrivenBench {
     }
 
     /// Writes the ready line (`{"ready":true}` followed by `details`), then answers requests until
-    /// the driver ends; `call` makes one timed call and returns its milliseconds.
+    /// the driver ends; `call` makes one call and returns its milliseconds (``BenchTimer/milliseconds(_:)``).
     package mutating func serve(details: [(String, JSONValue)], call: () throws -> Double) throws {
         console.print(json: .object([("ready", .bool(true))] + details))
         while let line = nextLine() {
@@ -50,13 +50,6 @@ package struct DrivenBench {
             }
             console.print(json: .array(times))
         }
-    }
-
-    /// The wall time of `body` in milliseconds.
-    package static func milliseconds(_ body: () throws -> Void) rethrows -> Double {
-        let start = DispatchTime.now().uptimeNanoseconds
-        try body()
-        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
     }
 
     /// The next line of input without its newline (a last line without one counts), or nil at the
