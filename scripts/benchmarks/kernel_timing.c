@@ -5,7 +5,8 @@
 //
 // Prints one line per case and instruction set: `case isa median_ms`, each the median over
 // ROUNDS rounds of the best of five runs of ITERATIONS calls (the cores are shared: slower runs
-// are disturbed ones).
+// are disturbed ones). Built with -DKT_LIBRARY it has no main and offers kt_collect instead, for
+// scripts/benchmarks/kernel_pairs.c, which links two revisions' copies into one program.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +66,16 @@ static double cold_median(case_fn fn, void *state, warm_range warm) {
             }
     return times[20] * 1e3;
 }
+
+/// One timed case: `fn(state)` is one call. A cold case is timed after the caches are flushed,
+/// with `warm` (its input) read back first (see cold_median).
+typedef struct {
+    const char *name;
+    case_fn fn;
+    void *state;
+    int cold;
+    warm_range warm;
+} kt_case;
 
 // The hand landmark model's 7 x 7 projection, 49 x 1152 -> 192, with its weights cold, panel by
 // panel (the one-thread order of Inference's GemmTiling: each panel over all rows).
@@ -141,7 +152,8 @@ static void run_sparse(void *p) {
 
 // Depthwise convolutions (the hand landmark model's 5x5 layers at 14 x 14 x 672, 7 x 7 x 1152
 // and 28 x 28 x 240, and its 3x3 layers at 56 x 56 x 144 and 112 x 112 x 24, all stride 1; its
-// stride-2 layers: 5x5 from 14 x 14 x 672, 3x3 from 112 x 112 x 64 and 28 x 28 x 240).
+// stride-2 layers: 5x5 from 14 x 14 x 672 and 56 x 56 x 144, 3x3 from 112 x 112 x 64 and
+// 28 x 28 x 240).
 typedef struct { vk_dwconv d; } dw_state;
 static void run_dw(void *p) {
     dw_state *s = p;
@@ -181,14 +193,10 @@ static void run_warp(void *p) {
     vk_warp_rows(s->isa, &s->w, 0, s->w.tensor_height);
 }
 
-int main(int argc, char **argv) {
-    const int rounds = argc > 1 ? atoi(argv[1]) : 1;
-    const vk_isa isas[] = {VK_ISA_AVX512, VK_ISA_AVX2};
-    for (size_t k = 0; k < sizeof isas / sizeof isas[0]; k++) {
-        const vk_isa isa = isas[k];
-        if (!vk_isa_is_supported(isa)) continue;
-        const char *name = vk_isa_name(isa);
-
+/// Builds every case for `isa` and calls `then` with them; their data lives until `then`
+/// returns (so that kernel_pairs.c can hold two revisions' cases at once).
+void kt_collect(vk_isa isa, void (*then)(const kt_case *cases, size_t count, void *context), void *context) {
+    {
         sigmoid_state sig = {isa, filled(65536, 1), filled(65536, 2)};
         for (size_t i = 0; i < 65536; i++) sig.x[i] *= 100.0f;
 
@@ -196,11 +204,11 @@ int main(int argc, char **argv) {
         sparse_state projection_sparse = make_sparse(isa, 49, 1152, 192, 36, 31);
         sparse_state expansion_sparse = make_sparse(isa, 196, 112, 672, 25, 37);
 
-        dw_state dws[8];
+        dw_state dws[9];
         // Input height (= width), channels, window, stride (see run_dw).
-        const size_t sizes[8][4] = {{14, 672, 5, 1}, {7, 1152, 5, 1}, {28, 240, 5, 1}, {56, 144, 3, 1}, {14, 672, 5, 2},
-                                    {112, 64, 3, 2}, {28, 240, 3, 2}, {112, 24, 3, 1}};
-        for (int d = 0; d < 8; d++) {
+        const size_t sizes[9][4] = {{14, 672, 5, 1}, {7, 1152, 5, 1}, {28, 240, 5, 1}, {56, 144, 3, 1}, {14, 672, 5, 2},
+                                    {112, 64, 3, 2}, {28, 240, 3, 2}, {112, 24, 3, 1}, {56, 144, 5, 2}};
+        for (int d = 0; d < 9; d++) {
             const size_t H = sizes[d][0], C = sizes[d][1], K = sizes[d][2], S = sizes[d][3], OH = (H + S - 1) / S;
             memset(&dws[d].d, 0, sizeof dws[d].d);
             vk_dwconv *c = &dws[d].d;
@@ -270,34 +278,62 @@ int main(int argc, char **argv) {
         pool_state pool = {isa, {filled(128 * 128 * 16, 10), 128, 128, 16, 1, 1, 128, 128, 1, 1, 1, 1, 0, 0}, {0}};
         pool_state se = {isa, {filled(16 * 16 * 96, 11), 16, 16, 96, 1, 1, 16, 16, 1, 1, 1, 1, 0, 0}, {0}};
 
-        for (int r = 0; r < rounds; r++) {
-            printf("sigmoid-65536 %s %.4f\n", name, best_of_five(run_sigmoid, &sig));
-            printf("stem-3x3s2-224x224x3-24 %s %.4f\n", name, best_of_five(run_stem, &stem));
-            printf("stem-5x5s2-128x128x3-24 %s %.4f\n", name, best_of_five(run_stem, &face_stem));
-            printf("add-padded-tiles-64x64-24to28 %s %.4f\n", name, best_of_five(run_add_tiles, &padded_add));
-            printf("dw5x5-14x14x672 %s %.4f\n", name, best_of_five(run_dw, &dws[0]));
-            printf("dw5x5-7x7x1152 %s %.4f\n", name, best_of_five(run_dw, &dws[1]));
-            printf("dw5x5-28x28x240 %s %.4f\n", name, best_of_five(run_dw, &dws[2]));
-            printf("dw3x3-56x56x144 %s %.4f\n", name, best_of_five(run_dw, &dws[3]));
-            printf("dw5x5s2-14x14x672 %s %.4f\n", name, best_of_five(run_dw, &dws[4]));
-            printf("dw3x3s2-112x112x64 %s %.4f\n", name, best_of_five(run_dw, &dws[5]));
-            printf("dw3x3s2-28x28x240 %s %.4f\n", name, best_of_five(run_dw, &dws[6]));
-            printf("dw3x3-112x112x24 %s %.4f\n", name, best_of_five(run_dw, &dws[7]));
-            printf("gemm-cold-weights-49x1152x192 %s %.4f\n", name,
-                   cold_median(run_gemm_panels, &projection, (warm_range){projection.a, 49 * 1152}));
-            printf("gemm-16384x16x8 %s %.4f\n", name, best_of_five(run_gemm, &narrowing));
-            printf("sparse-49x1152x192-36pct %s %.4f\n", name, best_of_five(run_sparse, &projection_sparse));
-            printf("sparse-196x112x672-25pct %s %.4f\n", name, best_of_five(run_sparse, &expansion_sparse));
-            printf("avgpool-whole-128x128x16 %s %.4f\n", name, best_of_five(run_pool, &pool));
-            printf("avgpool-whole-16x16x96 %s %.4f\n", name, best_of_five(run_pool, &se));
-            printf("warp-letterbox-958x1358-192 %s %.4f\n", name, best_of_five(run_warp, &letterbox));
-            printf("warp-rotated-640x521-256 %s %.4f\n", name, best_of_five(run_warp, &rotated));
-            printf("warp-past-edges-640x521-256 %s %.4f\n", name, best_of_five(run_warp, &past_edges));
-            printf("warp-mirrored-640x521-256 %s %.4f\n", name, best_of_five(run_warp, &mirrored));
-            printf("warp-turned-640x521-256 %s %.4f\n", name, best_of_five(run_warp, &turned));
-            printf("warp-turned-past-edges-640x521-256 %s %.4f\n", name, best_of_five(run_warp, &turned_past_edges));
-            printf("warp-whole-bytes-640x521-300 %s %.4f\n", name, best_of_five(run_warp, &whole));
+        const kt_case cases[] = {
+            {"sigmoid-65536", run_sigmoid, &sig, 0, {0}},
+            {"stem-3x3s2-224x224x3-24", run_stem, &stem, 0, {0}},
+            {"stem-5x5s2-128x128x3-24", run_stem, &face_stem, 0, {0}},
+            {"add-padded-tiles-64x64-24to28", run_add_tiles, &padded_add, 0, {0}},
+            {"dw5x5-14x14x672", run_dw, &dws[0], 0, {0}},
+            {"dw5x5-7x7x1152", run_dw, &dws[1], 0, {0}},
+            {"dw5x5-28x28x240", run_dw, &dws[2], 0, {0}},
+            {"dw3x3-56x56x144", run_dw, &dws[3], 0, {0}},
+            {"dw5x5s2-14x14x672", run_dw, &dws[4], 0, {0}},
+            {"dw3x3s2-112x112x64", run_dw, &dws[5], 0, {0}},
+            {"dw3x3s2-28x28x240", run_dw, &dws[6], 0, {0}},
+            {"dw3x3-112x112x24", run_dw, &dws[7], 0, {0}},
+            {"dw5x5s2-56x56x144", run_dw, &dws[8], 0, {0}},
+            {"gemm-cold-weights-49x1152x192", run_gemm_panels, &projection, 1, {projection.a, 49 * 1152}},
+            {"gemm-16384x16x8", run_gemm, &narrowing, 0, {0}},
+            {"sparse-49x1152x192-36pct", run_sparse, &projection_sparse, 0, {0}},
+            {"sparse-196x112x672-25pct", run_sparse, &expansion_sparse, 0, {0}},
+            {"avgpool-whole-128x128x16", run_pool, &pool, 0, {0}},
+            {"avgpool-whole-16x16x96", run_pool, &se, 0, {0}},
+            {"warp-letterbox-958x1358-192", run_warp, &letterbox, 0, {0}},
+            {"warp-rotated-640x521-256", run_warp, &rotated, 0, {0}},
+            {"warp-past-edges-640x521-256", run_warp, &past_edges, 0, {0}},
+            {"warp-mirrored-640x521-256", run_warp, &mirrored, 0, {0}},
+            {"warp-turned-640x521-256", run_warp, &turned, 0, {0}},
+            {"warp-turned-past-edges-640x521-256", run_warp, &turned_past_edges, 0, {0}},
+            {"warp-whole-bytes-640x521-300", run_warp, &whole, 0, {0}},
+        };
+        then(cases, sizeof cases / sizeof cases[0], context);
+    }
+}
+
+#ifndef KT_LIBRARY
+typedef struct {
+    int rounds;
+    vk_isa isa;
+} print_settings;
+
+static void print_rounds(const kt_case *cases, size_t count, void *context) {
+    const print_settings *settings = context;
+    for (int r = 0; r < settings->rounds; r++)
+        for (size_t i = 0; i < count; i++) {
+            const kt_case *c = &cases[i];
+            const double ms = c->cold ? cold_median(c->fn, c->state, c->warm) : best_of_five(c->fn, c->state);
+            printf("%s %s %.4f\n", c->name, vk_isa_name(settings->isa), ms);
         }
+}
+
+int main(int argc, char **argv) {
+    const vk_isa isas[] = {VK_ISA_AVX512, VK_ISA_AVX2};
+    for (size_t k = 0; k < sizeof isas / sizeof isas[0]; k++) {
+        if (!vk_isa_is_supported(isas[k])) continue;
+        print_settings settings = {argc > 1 ? atoi(argv[1]) : 1, isas[k]};
+        kt_collect(isas[k], print_rounds, &settings);
     }
     return 0;
 }
+#endif
+

@@ -5,6 +5,9 @@
 # ms of each side and their ratio B / A.
 #
 #   scripts/benchmarks/kernel_timing.sh 23ab516 [REV_B]    (ROUNDS=5 by default)
+#
+# On a shared machine separate runs of the same code differ by several per cent; kernel_pairs.sh
+# times the two revisions call for call in one process instead.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 REV_A="${1:?usage: kernel_timing.sh REV_A [REV_B]}"
