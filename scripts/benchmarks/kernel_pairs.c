@@ -1,5 +1,5 @@
-// Times two revisions' kernels call for call in one process (scripts/benchmarks/kernel_pairs.sh
-// links two copies of kernel_timing.c and of Sources/CVisionKernels into this program, every
+// Times two revisions' kernels call for call in one process (`scripts/benchmarks/kernel_timing.sh
+// --pairs` links two copies of kernel_timing.c and of Sources/CVisionKernels into this program, every
 // global symbol of one copy prefixed `a_`, of the other `b_`). For each case of kernel_timing.c,
 // after warm-up, PAIRS steps each make one call of A and one of B, in alternating order, and time
 // both: on a machine whose cores slow down in phases of milliseconds to seconds, two calls a few
@@ -12,24 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "CVisionKernels.h"
+#include "kernel_timing.h"
 
-// kernel_timing.c's case table, and the two copies' entry points (prefixed).
-typedef void (*case_fn)(void *state);
-typedef struct {
-    const float *data;
-    size_t count;
-} warm_range;
-typedef struct {
-    const char *name;
-    case_fn fn;
-    void *state;
-    int cold;
-    warm_range warm;
-} kt_case;
-typedef void (*collected)(const kt_case *cases, size_t count, void *context);
-void a_kt_collect(vk_isa isa, collected then, void *context);
-void b_kt_collect(vk_isa isa, collected then, void *context);
+// The two copies' entry points (kernel_timing.h's, prefixed).
+void a_kt_collect(vk_isa isa, kt_collected then, void *context);
+void b_kt_collect(vk_isa isa, kt_collected then, void *context);
 int a_vk_isa_is_supported(vk_isa isa);
 const char *a_vk_isa_name(vk_isa isa);
 

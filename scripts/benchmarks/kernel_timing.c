@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "CVisionKernels.h"
+#include "kernel_timing.h"
 
 #define ITERATIONS 200
 
@@ -27,8 +27,6 @@ static float *filled(size_t count, unsigned seed) {
     for (size_t i = 0; i < count; i++) p[i] = (float)((i * 2654435761u + seed) % 2000) * 0.001f - 1.0f;
     return p;
 }
-
-typedef void (*case_fn)(void *state);
 
 static double best_of_five(case_fn fn, void *state) {
     double best = 1e30;
@@ -45,7 +43,6 @@ static double best_of_five(case_fn fn, void *state) {
 // case's data; the kernel's inputs are then re-read, so only its weights stay cold), in ms.
 static char *junk;
 enum { JUNK_BYTES = 64 << 20 };
-typedef struct { const float *data; size_t count; } warm_range;
 static double cold_median(case_fn fn, void *state, warm_range warm) {
     double times[41];
     if (!junk) junk = calloc(JUNK_BYTES, 1);
@@ -66,16 +63,6 @@ static double cold_median(case_fn fn, void *state, warm_range warm) {
             }
     return times[20] * 1e3;
 }
-
-/// One timed case: `fn(state)` is one call. A cold case is timed after the caches are flushed,
-/// with `warm` (its input) read back first (see cold_median).
-typedef struct {
-    const char *name;
-    case_fn fn;
-    void *state;
-    int cold;
-    warm_range warm;
-} kt_case;
 
 // The hand landmark model's 7 x 7 projection, 49 x 1152 -> 192, with its weights cold, panel by
 // panel (the one-thread order of Inference's GemmTiling: each panel over all rows).
@@ -193,9 +180,9 @@ static void run_warp(void *p) {
     vk_warp_rows(s->isa, &s->w, 0, s->w.tensor_height);
 }
 
-/// Builds every case for `isa` and calls `then` with them; their data lives until `then`
-/// returns (so that kernel_pairs.c can hold two revisions' cases at once).
-void kt_collect(vk_isa isa, void (*then)(const kt_case *cases, size_t count, void *context), void *context) {
+// Every case (kernel_timing.h). The data lives until `then` returns, so that kernel_pairs.c can
+// hold two revisions' cases at once.
+void kt_collect(vk_isa isa, kt_collected then, void *context) {
     {
         sigmoid_state sig = {isa, filled(65536, 1), filled(65536, 2)};
         for (size_t i = 0; i < 65536; i++) sig.x[i] *= 100.0f;
@@ -278,34 +265,37 @@ void kt_collect(vk_isa isa, void (*then)(const kt_case *cases, size_t count, voi
         pool_state pool = {isa, {filled(128 * 128 * 16, 10), 128, 128, 16, 1, 1, 128, 128, 1, 1, 1, 1, 0, 0}, {0}};
         pool_state se = {isa, {filled(16 * 16 * 96, 11), 16, 16, 96, 1, 1, 16, 16, 1, 1, 1, 1, 0, 0}, {0}};
 
+        // A case timed with its data in cache.
+#define HOT(name, fn, state) {name, fn, state, 0, {NULL, 0}}
         const kt_case cases[] = {
-            {"sigmoid-65536", run_sigmoid, &sig, 0, {0}},
-            {"stem-3x3s2-224x224x3-24", run_stem, &stem, 0, {0}},
-            {"stem-5x5s2-128x128x3-24", run_stem, &face_stem, 0, {0}},
-            {"add-padded-tiles-64x64-24to28", run_add_tiles, &padded_add, 0, {0}},
-            {"dw5x5-14x14x672", run_dw, &dws[0], 0, {0}},
-            {"dw5x5-7x7x1152", run_dw, &dws[1], 0, {0}},
-            {"dw5x5-28x28x240", run_dw, &dws[2], 0, {0}},
-            {"dw3x3-56x56x144", run_dw, &dws[3], 0, {0}},
-            {"dw5x5s2-14x14x672", run_dw, &dws[4], 0, {0}},
-            {"dw3x3s2-112x112x64", run_dw, &dws[5], 0, {0}},
-            {"dw3x3s2-28x28x240", run_dw, &dws[6], 0, {0}},
-            {"dw3x3-112x112x24", run_dw, &dws[7], 0, {0}},
-            {"dw5x5s2-56x56x144", run_dw, &dws[8], 0, {0}},
+            HOT("sigmoid-65536", run_sigmoid, &sig),
+            HOT("stem-3x3s2-224x224x3-24", run_stem, &stem),
+            HOT("stem-5x5s2-128x128x3-24", run_stem, &face_stem),
+            HOT("add-padded-tiles-64x64-24to28", run_add_tiles, &padded_add),
+            HOT("dw5x5-14x14x672", run_dw, &dws[0]),
+            HOT("dw5x5-7x7x1152", run_dw, &dws[1]),
+            HOT("dw5x5-28x28x240", run_dw, &dws[2]),
+            HOT("dw3x3-56x56x144", run_dw, &dws[3]),
+            HOT("dw5x5s2-14x14x672", run_dw, &dws[4]),
+            HOT("dw3x3s2-112x112x64", run_dw, &dws[5]),
+            HOT("dw3x3s2-28x28x240", run_dw, &dws[6]),
+            HOT("dw3x3-112x112x24", run_dw, &dws[7]),
+            HOT("dw5x5s2-56x56x144", run_dw, &dws[8]),
             {"gemm-cold-weights-49x1152x192", run_gemm_panels, &projection, 1, {projection.a, 49 * 1152}},
-            {"gemm-16384x16x8", run_gemm, &narrowing, 0, {0}},
-            {"sparse-49x1152x192-36pct", run_sparse, &projection_sparse, 0, {0}},
-            {"sparse-196x112x672-25pct", run_sparse, &expansion_sparse, 0, {0}},
-            {"avgpool-whole-128x128x16", run_pool, &pool, 0, {0}},
-            {"avgpool-whole-16x16x96", run_pool, &se, 0, {0}},
-            {"warp-letterbox-958x1358-192", run_warp, &letterbox, 0, {0}},
-            {"warp-rotated-640x521-256", run_warp, &rotated, 0, {0}},
-            {"warp-past-edges-640x521-256", run_warp, &past_edges, 0, {0}},
-            {"warp-mirrored-640x521-256", run_warp, &mirrored, 0, {0}},
-            {"warp-turned-640x521-256", run_warp, &turned, 0, {0}},
-            {"warp-turned-past-edges-640x521-256", run_warp, &turned_past_edges, 0, {0}},
-            {"warp-whole-bytes-640x521-300", run_warp, &whole, 0, {0}},
+            HOT("gemm-16384x16x8", run_gemm, &narrowing),
+            HOT("sparse-49x1152x192-36pct", run_sparse, &projection_sparse),
+            HOT("sparse-196x112x672-25pct", run_sparse, &expansion_sparse),
+            HOT("avgpool-whole-128x128x16", run_pool, &pool),
+            HOT("avgpool-whole-16x16x96", run_pool, &se),
+            HOT("warp-letterbox-958x1358-192", run_warp, &letterbox),
+            HOT("warp-rotated-640x521-256", run_warp, &rotated),
+            HOT("warp-past-edges-640x521-256", run_warp, &past_edges),
+            HOT("warp-mirrored-640x521-256", run_warp, &mirrored),
+            HOT("warp-turned-640x521-256", run_warp, &turned),
+            HOT("warp-turned-past-edges-640x521-256", run_warp, &turned_past_edges),
+            HOT("warp-whole-bytes-640x521-300", run_warp, &whole),
         };
+#undef HOT
         then(cases, sizeof cases / sizeof cases[0], context);
     }
 }
