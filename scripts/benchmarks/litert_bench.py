@@ -131,6 +131,8 @@ def main():
     thread_counts = [int(t) for t in args.threads.split(",")]
     if args.paired and len(thread_counts) != 2:
         parser.error("--paired needs exactly two thread counts in --threads")
+    if args.paired and args.ours:
+        parser.error("--paired (LiteRT's two thread counts) and --ours (LiteRT against ours) time different pairs")
     for bundle, member, content in models(args.models_dir, single=not args.no_single):
         if (args.model and bundle != args.model) or (args.member and member != args.member):
             continue
