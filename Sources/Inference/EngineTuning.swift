@@ -54,6 +54,12 @@ package struct EngineTuning: Sendable, Equatable {
     /// share it evenly (``GemmTiling``).
     package var gemmMinimumTasks = 8
 
+    /// Fewest output columns of a 1×1 convolution after a RELU for which its product leaves out
+    /// the steps at which a whole tile reads zeros (``PackedWeights``): finding the steps costs
+    /// about a cycle per step and tile, and a step of `n` columns takes about `n / 2` cycles
+    /// (AVX-512, 8 rows), so narrow products lose more than the few steps they leave out.
+    package var skippingColumns = 64
+
     /// Work (multiply-adds or elements) below which a job runs on the calling thread alone: a
     /// fork-join costs about a microsecond, and on a busy machine a worker may not be running.
     package var minimumParallelWork = 32 * 1024
@@ -69,7 +75,7 @@ package struct EngineTuning: Sendable, Equatable {
             ("expansion-band-bytes", \.expansionBandBytes), ("minimum-task-pixels", \.minimumTaskPixels),
             ("fused-pointwise-rows", \.fusedPointwiseRows), ("gemm-group-bytes", \.gemmGroupBytes),
             ("gemm-task-work", \.gemmTaskWork), ("gemm-minimum-tasks", \.gemmMinimumTasks),
-            ("minimum-parallel-work", \.minimumParallelWork),
+            ("skipping-columns", \.skippingColumns), ("minimum-parallel-work", \.minimumParallelWork),
         ]
     }
 

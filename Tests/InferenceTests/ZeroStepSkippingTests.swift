@@ -118,7 +118,7 @@ import Testing
         var fused = 0
         for kernel in interpreter.kernels {
             if let conv = kernel as? Conv2DKernel, conv.weights.skipsZeroSteps {
-                #expect(conv.weights.n >= PackedWeights.minimumSkippingColumns)
+                #expect(conv.weights.n >= EngineTuning.standard.skippingColumns)
                 standalone += 1
             }
             if let stages = kernel as? DepthwisePointwiseKernel, case .dense(let weights) = stages.pointwise.weights,
@@ -130,5 +130,39 @@ import Testing
         }
         #expect(standalone == 0)
         #expect(fused == 10)
+    }
+
+    /// `skipping-columns` (``EngineTuning/skippingColumns``) at 16 lets the hand landmark model's
+    /// narrower projections (16 to 40 channels, at 112 × 112 to 28 × 28) skip too: more products
+    /// skip, and the outputs keep their bits.
+    @Test func aLowerColumnThresholdSkipsInMoreProductsWithTheSameBits() throws {
+        guard let model = try sharedModel("hand_landmarker.task", member: "hand_landmarks_detector.tflite") else {
+            return
+        }
+        var narrow = EngineTuning.standard
+        let accepted = narrow.set("skipping-columns", to: 16)
+        #expect(accepted)
+        let input = RandomInput.values(seed: 5, count: 224 * 224 * 3, low: 0, high: 1)
+        var results: [(skipping: Int, bits: [[UInt32]])] = []
+        for tuning in [EngineTuning.standard, narrow] {
+            let options = InterpreterOptions(threadCount: 1)
+            options.tuning = tuning
+            let interpreter = try Interpreter(model: model, options: options)
+            let skipping = interpreter.kernels.filter { kernel in
+                if let conv = kernel as? Conv2DKernel { return conv.weights.skipsZeroSteps }
+                if let stages = kernel as? DepthwisePointwiseKernel, case .dense(let weights) = stages.pointwise.weights
+                {
+                    return weights.skipsZeroSteps
+                }
+                return false
+            }
+            try interpreter.copyInput(0, from: input)
+            try interpreter.invoke()
+            let bits = try (0..<interpreter.outputCount).map { try interpreter.output($0).map(\.bitPattern) }
+            results.append((skipping.count, bits))
+        }
+        #expect(results[0].skipping == 10)
+        #expect(results[1].skipping > results[0].skipping)
+        #expect(results[1].bits == results[0].bits)
     }
 }

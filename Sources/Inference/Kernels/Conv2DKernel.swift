@@ -101,7 +101,8 @@ final class Conv2DKernel: Kernel, ParallelJob {
                 k: filterShape.channels, clamp: clamp, instructionSet: ctx.instructionSet,
                 placeholder: ctx.outputFloats(0),
                 skippingZeroSteps: PackedWeights.worthSkippingZeroSteps(
-                    inputClampedAtZero: stage.clamp.lower >= 0 && stage.epilogue.isEmpty, n: filterShape.batch))
+                    inputClampedAtZero: stage.clamp.lower >= 0 && stage.epilogue.isEmpty, n: filterShape.batch,
+                    tuning: ctx.tuning))
             return DepthwisePointwiseKernel(
                 expansion: ctx.fusedExpansion, depthwise: stage, pointwise: pointwiseStage,
                 output: ctx.outputFloats(0), outputChannels: filterShape.batch, epilogue: epilogue, tuning: ctx.tuning)
@@ -136,7 +137,9 @@ final class Conv2DKernel: Kernel, ParallelJob {
             weights: filter.floats + channels.lowerBound * k, bias: bias.map { $0.floats + channels.lowerBound },
             n: channels.count, k: k, instructionSet: ctx.instructionSet,
             skippingZeroSteps: pointwise
-                && PackedWeights.worthSkippingZeroSteps(inputClampedAtZero: ctx.inputClampedAtZero, n: channels.count))
+                && PackedWeights.worthSkippingZeroSteps(
+                    inputClampedAtZero: ctx.inputClampedAtZero, n: channels.count, tuning: ctx.tuning)
+        )
         return Conv2DKernel(
             input: ctx.inputFloats(0), output: ctx.outputFloats(0), inputShape: inputShape, outputShape: outputShape,
             rows: rows, columns: columns, weights: weights, clamp: clamp, epilogue: epilogue, pixels: pixels,

@@ -35,16 +35,12 @@ final class PackedWeights {
             skippingZeroSteps && PackedWeights.skippingZerosIsExact(weights: weights, bias: bias, n: n, k: k)
     }
 
-    /// Fewest output columns for which leaving out zero steps pays: finding the steps costs about
-    /// a cycle per step and tile, and a step of `n` columns takes about `n / 2` cycles (AVX-512,
-    /// 8 rows), so narrow products lose more than the few steps they leave out.
-    static let minimumSkippingColumns = 64
-
     /// Whether a 1×1 convolution of `n` output columns is worth running with
     /// `vk_gemm_run_skipping_zeros`: when its input is clamped below at 0 (a RELU's output,
-    /// often zero on whole columns of a tile) and its product is wide enough.
-    static func worthSkippingZeroSteps(inputClampedAtZero: Bool, n: Int) -> Bool {
-        inputClampedAtZero && n >= minimumSkippingColumns
+    /// often zero on whole columns of a tile) and its product is wide enough
+    /// (``EngineTuning/skippingColumns``).
+    static func worthSkippingZeroSteps(inputClampedAtZero: Bool, n: Int, tuning: EngineTuning) -> Bool {
+        inputClampedAtZero && n >= tuning.skippingColumns
     }
 
     /// Whether a product that leaves out steps multiplying ±0 gives the bits of the full one:
