@@ -17,10 +17,11 @@
 // The two copies' entry points (kernel_timing.h's, prefixed).
 void a_kt_collect(vk_isa isa, kt_collected then, void *context);
 void b_kt_collect(vk_isa isa, kt_collected then, void *context);
+void a_kt_chill(warm_range warm);
 int a_vk_isa_is_supported(vk_isa isa);
 const char *a_vk_isa_name(vk_isa isa);
 
-enum { WARM_UP = 20, JUNK_BYTES = 64 << 20 };
+enum { WARM_UP = 20 };
 
 static double now(void) {
     struct timespec t;
@@ -38,16 +39,9 @@ static double median(double *values, size_t count) {
     return count % 2 ? values[count / 2] : (values[count / 2 - 1] + values[count / 2]) / 2;
 }
 
-static char *junk;
-
-// One timed call; a cold case first writes 64 MB elsewhere and reads its input back, as
-// kernel_timing.c's cold_median does.
+// One timed call; a cold case's caches are flushed first (kt_chill, either copy's).
 static double timed(const kt_case *c) {
-    if (c->cold) {
-        for (size_t i = 0; i < JUNK_BYTES; i += 64) junk[i]++;
-        volatile float sink = 0;
-        for (size_t i = 0; i < c->warm.count; i += 16) sink += c->warm.data[i];
-    }
+    if (c->cold) a_kt_chill(c->warm);
     const double start = now();
     c->fn(c->state);
     return now() - start;
@@ -102,7 +96,6 @@ static void with_a(const kt_case *a, size_t a_count, void *context) {
 int main(int argc, char **argv) {
     const vk_isa isas[] = {VK_ISA_AVX512, VK_ISA_AVX2};
     const size_t pairs = argc > 1 ? (size_t)atol(argv[1]) : 400;
-    junk = calloc(JUNK_BYTES, 1);
     for (size_t k = 0; k < sizeof isas / sizeof isas[0]; k++) {
         if (!a_vk_isa_is_supported(isas[k])) continue;
         run r = {isas[k], pairs > 0 ? pairs : 1, NULL, 0};

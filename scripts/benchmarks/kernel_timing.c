@@ -16,11 +16,13 @@
 
 #define ITERATIONS 200
 
+#ifndef KT_LIBRARY
 static double now(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
+#endif
 
 static float *filled(size_t count, unsigned seed) {
     float *p = aligned_alloc(64, (count * sizeof(float) + 127) / 64 * 64);
@@ -28,6 +30,7 @@ static float *filled(size_t count, unsigned seed) {
     return p;
 }
 
+#ifndef KT_LIBRARY  // the timing loops of the stand-alone program (kernel_pairs.c has its own)
 static double best_of_five(case_fn fn, void *state) {
     double best = 1e30;
     for (int run = 0; run < 5; run++) {
@@ -38,18 +41,24 @@ static double best_of_five(case_fn fn, void *state) {
     }
     return best * 1e3;
 }
+#endif
 
 // Median of 41 single calls, each after 64 MB have been written (the caches hold none of the
 // case's data; the kernel's inputs are then re-read, so only its weights stay cold), in ms.
 static char *junk;
 enum { JUNK_BYTES = 64 << 20 };
+void kt_chill(warm_range warm) {
+    if (!junk) junk = calloc(JUNK_BYTES, 1);
+    for (size_t i = 0; i < JUNK_BYTES; i += 64) junk[i]++;
+    volatile float sink = 0;
+    for (size_t i = 0; i < warm.count; i += 16) sink += warm.data[i];
+}
+
+#ifndef KT_LIBRARY
 static double cold_median(case_fn fn, void *state, warm_range warm) {
     double times[41];
-    if (!junk) junk = calloc(JUNK_BYTES, 1);
     for (int run = 0; run < 41; run++) {
-        for (size_t i = 0; i < JUNK_BYTES; i += 64) junk[i]++;
-        volatile float sink = 0;
-        for (size_t i = 0; i < warm.count; i += 16) sink += warm.data[i];
+        kt_chill(warm);
         double start = now();
         fn(state);
         times[run] = now() - start;
@@ -63,6 +72,7 @@ static double cold_median(case_fn fn, void *state, warm_range warm) {
             }
     return times[20] * 1e3;
 }
+#endif
 
 // The hand landmark model's 7 x 7 projection, 49 x 1152 -> 192, with its weights cold, panel by
 // panel (the one-thread order of Inference's GemmTiling: each panel over all rows).

@@ -27,6 +27,10 @@ typedef struct {
 /// What kt_collect hands the cases to.
 typedef void (*kt_collected)(const kt_case *cases, size_t count, void *context);
 
+/// Before a cold case's call: writes 64 MB elsewhere (the caches then hold none of the case's
+/// data), then reads `warm` back.
+void kt_chill(warm_range warm);
+
 /// Builds every case for `isa` and calls `then` with them; their data lives until `then` returns.
 void kt_collect(vk_isa isa, kt_collected then, void *context);
 #endif

@@ -82,19 +82,20 @@ def time_model(content, threads, iterations, warmup=10):
     return statistics.median(samples), min(samples), max(samples)
 
 
+def turn(interpreter):
+    """Two invokes, the second timed (driven.alternate's turn)."""
+    interpreter.invoke()
+    return invoke_ms(interpreter)
+
+
 def time_paired(content, threads, paired_threads, iterations, warmup=10):
     first, second = prepared(content, threads), prepared(content, paired_threads)
     for interpreter in (first, second):
         for _ in range(warmup):
             interpreter.invoke()
-    times, paired_times = [], []
-    for _ in range(iterations):
-        first.invoke()
-        times.append(invoke_ms(first))
-        second.invoke()
-        paired_times.append(invoke_ms(second))
-    ratios = [a / b for a, b in zip(times, paired_times)]
-    return statistics.median(times), statistics.median(paired_times), statistics.median(ratios)
+    times = driven.alternate({"first": lambda: turn(first), "second": lambda: turn(second)}, iterations)
+    return (statistics.median(times["first"]), statistics.median(times["second"]),
+            driven.pair_ratio(times["first"], times["second"]))
 
 
 def time_against_ours(content, path, member, threads, iterations, binary, warmup=10):
@@ -106,12 +107,7 @@ def time_against_ours(content, path, member, threads, iterations, binary, warmup
     if member:
         command += ["--member", member]
     ours = driven.Driven(command)
-
-    def litert_turn():
-        interpreter.invoke()
-        return invoke_ms(interpreter)
-
-    times = driven.alternate({"ours": ours.turn, "litert": litert_turn}, iterations)
+    times = driven.alternate({"ours": ours.turn, "litert": lambda: turn(interpreter)}, iterations)
     ours.close()
     return {**driven.summary(times["litert"]), "ours": {**ours.ready, **driven.summary(times["ours"])},
             "medianRatio": driven.pair_ratio(times["ours"], times["litert"])}

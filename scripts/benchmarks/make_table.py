@@ -118,8 +118,7 @@ def main():
 
     ours, litert, details, machine, loads = {}, {}, {}, {}, []
     macs, profiles, peaks = {}, {}, []
-    # Turn-for-turn runs (litert_bench.py --ours): per key, each round's median per-turn ratio and
-    # each side's fastest invoke.
+    # Per key, each round's median per-turn ratio and each side's fastest invoke.
     ratios, ours_min, litert_min = {}, {}, {}
     for line in open(args.raw):
         row = json.loads(line)
@@ -137,22 +136,15 @@ def main():
         if row["side"] == "profile":
             profiles[(row["model"], row["member"])] = row["ops"]
             continue
+        # A turn-for-turn run (litert_bench.py --ours): both sides' times and the per-turn ratio.
         result = row["result"]
-        if row["side"] == "pair":
-            key = (result["model"], result["member"], result["threads"])
-            ours.setdefault(key, []).append(result["ours"]["medianMs"])
-            litert.setdefault(key, []).append(result["medianMs"])
-            ratios.setdefault(key, []).append(result["medianRatio"])
-            ours_min.setdefault(key, []).append(result["ours"]["minMs"])
-            litert_min.setdefault(key, []).append(result["minMs"])
-            details[key] = result["ours"]
-        elif row["side"] == "ours":
-            key = (row["model"], row["member"], row["threads"])
-            ours.setdefault(key, []).append(result["medianMs"])
-            details[key] = result
-        else:
-            key = (result["model"], result["member"], result["threads"])
-            litert.setdefault(key, []).append(result["medianMs"])
+        key = (result["model"], result["member"], result["threads"])
+        ours.setdefault(key, []).append(result["ours"]["medianMs"])
+        litert.setdefault(key, []).append(result["medianMs"])
+        ratios.setdefault(key, []).append(result["medianRatio"])
+        ours_min.setdefault(key, []).append(result["ours"]["minMs"])
+        litert_min.setdefault(key, []).append(result["minMs"])
+        details[key] = result["ours"]
 
     keys = sorted({(m, member) for (m, member, _) in ours}, key=lambda key: (key[1] is None, key[0], key[1] or ""))
 
@@ -168,12 +160,8 @@ def main():
         return f"**{stats[0]:.2f}** [{stats[1]:.2f}–{stats[2]:.2f}]" if stats else "–"
 
     def ratio(key):
-        """The median over the rounds of the per-turn ratios (of the medians, for rows from runs
-        that were not turn for turn)."""
-        if ratios.get(key):
-            return f"{statistics.median(ratios[key]):.2f}×"
-        a, b = summary(ours.get(key, [])), summary(litert.get(key, []))
-        return f"{a[0] / b[0]:.2f}×" if a and b else "–"
+        """The median over the rounds of the per-turn ratios."""
+        return f"{statistics.median(ratios[key]):.2f}×" if ratios.get(key) else "–"
 
     def fastest(key):
         pairs = list(zip(ours_min.get(key, []), litert_min.get(key, [])))
