@@ -122,9 +122,10 @@ import Testing
                 }
             }
         }
-        // Eight rows of 64 → 256 channels: too few row tiles, so the weights split into panel
-        // groups to give the tasks asked for.
-        withPackedWeights(n: 256, k: 64) { weights in
+        // Eight rows of 64 → 512 channels: too few row tiles (one with AVX-512's 8-row tiles, two
+        // with AVX2's 6-row ones), so the weights split into panel groups to give the tasks asked
+        // for — 16 panels of 32, enough for twice the standard count on either.
+        withPackedWeights(n: 512, k: 64) { weights in
             var many = EngineTuning.standard
             _ = many.set("gemm-minimum-tasks", to: 16)
             let standard = GemmTiling(rowCount: 8, weights: weights)
