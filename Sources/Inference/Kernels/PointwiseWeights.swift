@@ -15,7 +15,8 @@ struct PointwiseWeights {
     /// `n` rows of `k` weights, their bias and the activation after them.
     init(
         filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?, n: Int, k: Int, clamp: ActivationClamp,
-        instructionSet: InstructionSet, placeholder: UnsafeMutablePointer<Float>, skippingZeroSteps: Bool = false
+        instructionSet: InstructionSet, placeholder: UnsafeMutablePointer<Float>, skippingZeroSteps: Bool = false,
+        tuning: EngineTuning = .standard
     ) {
         self.clamp = clamp
         // The sparse kernel's own input and output are not used by `multiply`.
@@ -29,7 +30,7 @@ struct PointwiseWeights {
             weights = .dense(
                 PackedWeights(
                     weights: filter, bias: bias, n: n, k: k, instructionSet: instructionSet,
-                    skippingZeroSteps: skippingZeroSteps))
+                    skippingZeroSteps: skippingZeroSteps, halfTileCost: tuning.skippingHalfCost))
         }
     }
 
