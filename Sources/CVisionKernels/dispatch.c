@@ -9,7 +9,7 @@
     void vk_gemm_run_##suffix(vk_gemm_shape, const float *, const float *, size_t, float *, size_t, size_t,  \
                               size_t, size_t, size_t, float, float);                                        \
     void vk_gemm_run_skipping_zeros_##suffix(vk_gemm_shape, const float *, const float *, size_t, float *, size_t,  \
-                                             size_t, size_t, size_t, size_t, float, float, unsigned);              \
+                                             size_t, size_t, size_t, size_t, float, float);                        \
     void vk_dwconv_run_##suffix(const vk_dwconv *, size_t, size_t, size_t, size_t);                                         \
     void vk_gemm_conv_##suffix(vk_gemm_shape, const float *, const vk_conv_geometry *, const float *, float *,  \
                                size_t, size_t, size_t, size_t, size_t, float, float);                                         \
@@ -163,9 +163,9 @@ void vk_gemm_run(vk_gemm_shape shape, const float *packed, const float *a, size_
 
 void vk_gemm_run_skipping_zeros(vk_gemm_shape shape, const float *packed, const float *a, size_t a_stride, float *c,
                                 size_t c_stride, size_t row_begin, size_t row_end, size_t panel_begin,
-                                size_t panel_end, float lo, float hi, unsigned half_cost) {
+                                size_t panel_end, float lo, float hi) {
     VK_DISPATCH(shape.isa, vk_gemm_run_skipping_zeros, shape, packed, a, a_stride, c, c_stride, row_begin, row_end,
-                panel_begin, panel_end, lo, hi, half_cost)
+                panel_begin, panel_end, lo, hi)
 }
 
 // MARK: Convolution patches

@@ -100,17 +100,29 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(copy_tail)(float *ds
 #endif
 
 #define VK_UK_STEP(R, T, L, NV, NH, LD, ST, MX, MN)                                                                    \
+    VK_UK_STEP_(VK_GEMM_PREFETCH_W, VK_NO_ROW_FENCE, R, T, L, NV, NH, LD, ST, MX, MN)
+// The step-list micro-kernel's step: it prefetches by its list, not by address, and where the
+// build defines VK_LISTED_ROW_FENCE, it takes its rows' inputs one row at a time (see there).
+#ifndef VK_LISTED_ROW_FENCE
+#define VK_LISTED_ROW_FENCE
+#endif
+#define VK_UK_LISTED_STEP(R, T, L, NV, NH, LD, ST, MX, MN)                                                             \
+    VK_UK_STEP_(VK_NO_PREFETCH_W, VK_LISTED_ROW_FENCE, R, T, L, NV, NH, LD, ST, MX, MN)
+#define VK_NO_PREFETCH_W(FLOATS)
+#define VK_NO_ROW_FENCE
+#define VK_UK_STEP_(PREFETCH, FENCE, R, T, L, NV, NH, LD, ST, MX, MN)                                                  \
     {                                                                                                                  \
         T wv[NV > 0 ? NV : 1];                                                                                         \
         vk_h wh[NH > 0 ? NH : 1];                                                                                      \
         VK_UNROLL for (size_t v = 0; v < NV; v++) wv[v] = LD(w + v * L);                                               \
         VK_UNROLL for (size_t v = 0; v < NH; v++) wh[v] = VK_LOADH(w + NV * L + v * 8);                                \
-        VK_GEMM_PREFETCH_W(NV * L + NH * 8)                                                                            \
+        PREFETCH(NV * L + NH * 8)                                                                                      \
         w += NV * L + NH * 8;                                                                                          \
         VK_UNROLL for (size_t r = 0; r < R; r++) {                                                                     \
             const float x = ap[r][k];                                                                                  \
             VK_UNROLL for (size_t v = 0; v < NV; v++) acc[r][v] = VK_FMA((T)(x), wv[v], acc[r][v]);                    \
             VK_UNROLL for (size_t v = 0; v < NH; v++) acch[r][v] = VK_FMA((vk_h)(x), wh[v], acch[r][v]);               \
+            FENCE                                                                                                      \
         }                                                                                                              \
     }
 
@@ -180,7 +192,9 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(copy_tail)(float *ds
 // vk_gemm_run_skipping_zeros).
 #define VK_SKIP_UKERNEL(NAME, R, T, L, NV, NH, LD, ST, MX, MN)                                                         \
     static void NAME(size_t mr, const uint32_t *restrict ks, size_t count, const float *restrict a, size_t as,         \
-                     const float *restrict w, float *restrict c, size_t cs, size_t nc, float lo, float hi) {           \
+                     const float *restrict w, float *restrict c, size_t cs, size_t nc, float lo_, float hi_) {         \
+        /* The clamp's bounds wait in memory, as in VK_IGEMM_UKERNEL (AVX2's 6 x 16 tile needs 15 registers). */        \
+        volatile float bounds[2] = {lo_, hi_};                                                                         \
         const float *ap[R];                                                                                            \
         VK_UNROLL for (size_t r = 0; r < R; r++) ap[r] = a + r * as;                                                   \
         VK_UK_INIT(R, T, L, NV, NH, LD, ST, MX, MN)                                                                    \
@@ -192,8 +206,9 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(copy_tail)(float *ds
                 __builtin_prefetch(first + ks[i + VK_SKIP_AHEAD_L2] * (NV * L + NH * 8) + l * 16, 0, 2);               \
             }                                                                                                          \
             w = first + k * (NV * L + NH * 8);                                                                         \
-            VK_UK_STEP(R, T, L, NV, NH, LD, ST, MX, MN)                                                                \
+            VK_UK_LISTED_STEP(R, T, L, NV, NH, LD, ST, MX, MN)                                                         \
         }                                                                                                              \
+        const float lo = bounds[0], hi = bounds[1];                                                                    \
         VK_UK_FINISH(R, T, L, NV, NH, LD, ST, MX, MN)                                                                  \
     }
 
@@ -222,20 +237,6 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(copy_tail)(float *ds
 #define VK_SKIP_UKERNELS(R) VK_EACH_PANEL_WIDTH(VK_SKIP_UKERNEL, skip, R)
 VK_GEMM_UKERNELS(VK_MR)
 VK_SKIP_UKERNELS(VK_MR)
-// A whole tile in two halves of VK_HALF_MR rows, each with its own step list (see gemm_rows): the
-// step-list kernels and, for halves that leave out too few steps, direct kernels of that many rows
-// (4 and 2 exist for partial tiles; 3 is made here).
-#if VK_MR == 8
-#define VK_HALF_MR 4
-#elif VK_MR == 6
-#define VK_HALF_MR 3
-#elif VK_MR == 4
-#define VK_HALF_MR 2
-#endif
-VK_SKIP_UKERNELS(VK_HALF_MR)
-#if VK_HALF_MR == 3
-VK_EACH_PANEL_WIDTH(VK_GEMM_UKERNEL, gemm, 3)
-#endif
 #if VK_MR > 4
 VK_GEMM_UKERNELS(4)
 #endif
@@ -429,76 +430,39 @@ void VK_SUFFIX(vk_gemm_conv)(vk_gemm_shape shape, const float *packed, const vk_
     }
 }
 
-// Entries of a step list: vector stores write up to 16 past its count, and the entries after the
-// last step repeat it, for the micro-kernel's prefetches.
-#define VK_SKIP_LIST (VK_SKIP_MAX_K + 16 + VK_SKIP_AHEAD_L2)
-// Appends step `j + l` for each lane l of `bits` that is not zero.
-#ifndef VK_COMPRESS_STEPS
-#define VK_COMPRESS_STEPS(bits, j, ks, count)                                                                         \
-    VK_UNROLL for (size_t l = 0; l < VK_LANES; l++) {                                                                  \
-        (ks)[count] = (uint32_t)((j) + l);                                                                             \
-        (count) += (bits)[l] != 0;                                                                                     \
-    }
-#endif
-
-// The steps k of `rows` rows from `a` (`as` floats apart) at which some row reads a value other
-// than ±0, ascending, into `ks` (VK_SKIP_LIST entries); returns their count. A value's bits
-// shifted left by one are zero only for ±0 (not for denormals, NaN or infinities). With
-// `half_counts`, `rows` is VK_MR and the counts of the steps of the tile's first VK_HALF_MR rows
-// and of its last ones go there: counting costs a compare per vector, listing them more, so
-// gemm_rows lists a half's steps (a second call) only when it runs the halves.
+// The steps k of a whole tile (VK_MR rows from `a`, `as` floats apart) at which some row reads
+// a value other than ±0, ascending, into `ks`; returns their count. A value's bits shifted left
+// by one are zero only for ±0 (not for denormals, NaN or infinities). `ks` has room for k + 16
+// + VK_SKIP_AHEAD_L2 entries: vector stores write up to 16 past the count, and the entries after
+// the last step repeat it, for the micro-kernel's prefetches.
 typedef uint32_t VK_SUFFIX(vk_vbits) __attribute__((ext_vector_type(VK_LANES), aligned(4), may_alias));
-typedef int32_t VK_SUFFIX(vk_vcount) __attribute__((ext_vector_type(VK_LANES)));
-static inline __attribute__((always_inline)) size_t VK_SUFFIX(nonzero_steps)(const float *a, size_t as, size_t k,
-                                                                             size_t rows, uint32_t *ks,
-                                                                             size_t *half_counts) {
+static inline size_t VK_SUFFIX(nonzero_steps)(const float *a, size_t as, size_t k, uint32_t *ks) {
     typedef VK_SUFFIX(vk_vbits) vbits;
-    typedef VK_SUFFIX(vk_vcount) vcount;
-    const size_t split = half_counts ? VK_HALF_MR : rows;
     size_t count = 0, j = 0;
-    vcount first = 0, last = 0;
     for (; j + VK_LANES <= k; j += VK_LANES) {
-        vbits top = *(const vbits *)(a + j), bottom = 0;
-        VK_UNROLL for (size_t r = 1; r < VK_MR; r++) {
-            if (r < split) top |= *(const vbits *)(a + r * as + j);
-            else if (r < rows) bottom |= *(const vbits *)(a + r * as + j);
-        }
-        top = top << 1;
-        bottom = bottom << 1;
-        const vbits bits = top | bottom;
+        vbits bits = *(const vbits *)(a + j);
+        VK_UNROLL for (size_t r = 1; r < VK_MR; r++) bits |= *(const vbits *)(a + r * as + j);
+        bits = bits << 1;
+#ifdef VK_COMPRESS_STEPS
         VK_COMPRESS_STEPS(bits, j, ks, count)
-        if (half_counts) {
-            // A lane compare is -1 where true.
-            first -= (vcount)(top != 0);
-            last -= (vcount)(bottom != 0);
+#else
+        VK_UNROLL for (size_t l = 0; l < VK_LANES; l++) {
+            ks[count] = (uint32_t)(j + l);
+            count += bits[l] != 0;
         }
+#endif
     }
-    size_t tail_first = 0, tail_last = 0;
     for (; j < k; j++) {
-        uint32_t top = 0, bottom = 0;
+        uint32_t bits = 0;
         VK_UNROLL for (size_t r = 0; r < VK_MR; r++) {
-            if (r >= rows) break;
             uint32_t b;
             memcpy(&b, a + r * as + j, sizeof b);
-            if (r < split) top |= b;
-            else bottom |= b;
+            bits |= b;
         }
-        top <<= 1;
-        bottom <<= 1;
         ks[count] = (uint32_t)j;
-        count += (top | bottom) != 0;
-        tail_first += top != 0;
-        tail_last += bottom != 0;
+        count += (bits << 1) != 0;
     }
     for (size_t i = 0; i < VK_SKIP_AHEAD_L2; i++) ks[count + i] = count ? ks[count - 1] : 0;
-    if (half_counts) {
-        half_counts[0] = tail_first;
-        half_counts[1] = tail_last;
-        VK_UNROLL for (size_t l = 0; l < VK_LANES; l++) {
-            half_counts[0] += (size_t)first[l];
-            half_counts[1] += (size_t)last[l];
-        }
-    }
     return count;
 }
 
@@ -507,8 +471,7 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(gemm_rows)(vk_gemm_s
                                                                        size_t c_stride, size_t row_begin,
                                                                        size_t row_end, size_t panel_begin,
                                                                        size_t panel_end, float lo, float hi,
-                                                                       uint32_t *ks, uint32_t *ks_halves,
-                                                                       size_t half_cost) {
+                                                                       uint32_t *ks) {
     for (size_t row = row_begin; row < row_end; row += VK_MR) {
         size_t mr = row_end - row < VK_MR ? row_end - row : VK_MR;
         const float *ar = a + row * a_stride;
@@ -537,47 +500,10 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(gemm_rows)(vk_gemm_s
             continue;
         }
 #endif
+        size_t count = ks && mr == VK_MR ? VK_SUFFIX(nonzero_steps)(ar, a_stride, shape.k, ks) : shape.k;
         // The step-list kernel is slower per step than the dense one: worth it only when it
         // leaves out at least an eighth of the steps.
-        const size_t dense = shape.k - shape.k / 8;
-        size_t halves[2] = {shape.k, shape.k};
-        size_t count = ks && mr == VK_MR ? VK_SUFFIX(nonzero_steps)(ar, a_stride, shape.k, VK_MR, ks,
-                                                                    ks_halves ? halves : NULL)
-                                         : shape.k;
-        if (count > dense) count = shape.k;
-        if (ks_halves && mr == VK_MR) {
-            // Rows rarely read zeros at the same steps, so each half of the tile has fewer steps
-            // to run than the whole: run the halves apart when their steps, weighted by what a
-            // half-tile step costs against a whole-tile one (`half_cost`, percent), are fewer. A
-            // half counts as dense unless it leaves out a quarter of the steps: with AVX2, halves
-            // that left out about an eighth (the blendshapes model's scattered zeros) ran its
-            // products 5-12 % slower than whole dense tiles.
-            for (size_t h = 0; h < 2; h++)
-                if (halves[h] > shape.k - shape.k / 4) halves[h] = shape.k;
-            if ((halves[0] + halves[1]) * half_cost < 2 * count * 100) {
-                for (size_t h = 0; h < 2; h++)
-                    if (halves[h] < shape.k)
-                        VK_SUFFIX(nonzero_steps)(ar + h * VK_HALF_MR * a_stride, a_stride, shape.k, VK_HALF_MR,
-                                                 ks_halves + h * VK_SKIP_LIST, NULL);
-                for (size_t p = panel_begin; p < panel_end; p++) {
-                    vk_panel panel = vk_gemm_panel(shape, p);
-                    const size_t nc = vk_gemm_panel_stored(shape, panel);
-                    const float *w = packed + panel.offset;
-                    for (size_t h = 0; h < 2; h++) {
-                        const float *ah = ar + h * VK_HALF_MR * a_stride;
-                        float *ch = cr + h * VK_HALF_MR * c_stride + panel.column;
-                        if (halves[h] < shape.k)
-                            VK_CALL_WIDTH(skip, VK_HALF_MR, panel.width,
-                                          (VK_HALF_MR, ks_halves + h * VK_SKIP_LIST, halves[h], ah, a_stride, w, ch,
-                                           c_stride, nc, lo, hi))
-                        else
-                            VK_CALL_WIDTH(gemm, VK_HALF_MR, panel.width,
-                                          (VK_HALF_MR, shape.k, ah, a_stride, w, ch, c_stride, nc, lo, hi))
-                    }
-                }
-                continue;
-            }
-        }
+        if (count > shape.k - shape.k / 8) count = shape.k;
         for (size_t p = panel_begin; p < panel_end; p++) {
             vk_panel panel = vk_gemm_panel(shape, p);
             const size_t nc = vk_gemm_panel_stored(shape, panel);
@@ -596,27 +522,16 @@ void VK_SUFFIX(vk_gemm_run)(vk_gemm_shape shape, const float *packed, const floa
                             size_t c_stride, size_t row_begin, size_t row_end, size_t panel_begin,
                             size_t panel_end, float lo, float hi) {
     VK_SUFFIX(gemm_rows)(shape, packed, a, a_stride, c, c_stride, row_begin, row_end, panel_begin, panel_end, lo, hi,
-                         NULL, NULL, 0);
+                         NULL);
 }
 
 void VK_SUFFIX(vk_gemm_run_skipping_zeros)(vk_gemm_shape shape, const float *packed, const float *a,
                                            size_t a_stride, float *c, size_t c_stride, size_t row_begin,
                                            size_t row_end, size_t panel_begin, size_t panel_end, float lo,
-                                           float hi, unsigned half_cost) {
-    if (shape.k > VK_SKIP_MAX_K) {
-        VK_SUFFIX(gemm_rows)(shape, packed, a, a_stride, c, c_stride, row_begin, row_end, panel_begin, panel_end, lo,
-                             hi, NULL, NULL, 0);
-        return;
-    }
-    uint32_t ks[VK_SKIP_LIST];
-    if (half_cost == 0) {
-        VK_SUFFIX(gemm_rows)(shape, packed, a, a_stride, c, c_stride, row_begin, row_end, panel_begin, panel_end, lo,
-                             hi, ks, NULL, 0);
-        return;
-    }
-    uint32_t halves[2 * VK_SKIP_LIST];
+                                           float hi) {
+    uint32_t ks[VK_SKIP_MAX_K + 16 + VK_SKIP_AHEAD_L2];
     VK_SUFFIX(gemm_rows)(shape, packed, a, a_stride, c, c_stride, row_begin, row_end, panel_begin, panel_end, lo, hi,
-                         ks, halves, half_cost);
+                         shape.k <= VK_SKIP_MAX_K ? ks : NULL);
 }
 
 // MARK: Depthwise convolution

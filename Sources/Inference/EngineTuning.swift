@@ -60,13 +60,6 @@ package struct EngineTuning: Sendable, Equatable {
     /// (AVX-512, 8 rows), so narrow products lose more than the few steps they leave out.
     package var skippingColumns = 64
 
-    /// What a step of half a tile costs, in percent of a whole tile's step, for the products that
-    /// leave out zero steps (``PackedWeights``): a tile runs as two halves, each with its own
-    /// steps, when their steps weighted by this are fewer than the whole tile's (rows after a
-    /// RELU share few of their zeros: on a hand crop, 8-row tiles leave out 8.8 % of the hand
-    /// landmark model's 1×1 multiply-adds, 4-row ones 12.8 %). Above 200 never.
-    package var skippingHalfCost = 110
-
     /// Work (multiply-adds or elements) below which a job runs on the calling thread alone: a
     /// fork-join costs about a microsecond, and on a busy machine a worker may not be running.
     package var minimumParallelWork = 32 * 1024
@@ -82,8 +75,7 @@ package struct EngineTuning: Sendable, Equatable {
             ("expansion-band-bytes", \.expansionBandBytes), ("minimum-task-pixels", \.minimumTaskPixels),
             ("fused-pointwise-rows", \.fusedPointwiseRows), ("gemm-group-bytes", \.gemmGroupBytes),
             ("gemm-task-work", \.gemmTaskWork), ("gemm-minimum-tasks", \.gemmMinimumTasks),
-            ("skipping-columns", \.skippingColumns), ("skipping-half-cost", \.skippingHalfCost),
-            ("minimum-parallel-work", \.minimumParallelWork),
+            ("skipping-columns", \.skippingColumns), ("minimum-parallel-work", \.minimumParallelWork),
         ]
     }
 

@@ -11,8 +11,8 @@ import Testing
     static let instructionSets = InstructionSet.all.filter(\.isSupported)
 
     /// `m` rows of `k` inputs in which, per tile of `tileRows` rows, about a third of the columns
-    /// are ±0 in every row and another third in one half of the tile or the other; a few lone
-    /// zeros, denormals and one NaN elsewhere.
+    /// are ±0 in every row and another third in one half of the tile or the other (steps that
+    /// only some rows leave out); a few lone zeros, denormals and one NaN elsewhere.
     private func zeroColumnInput(m: Int, k: Int, tileRows: Int, seed: UInt64) -> [Float] {
         var a = RandomInput.fullMantissaValues(seed: seed, count: m * k, low: -1, high: 1)
         let picks = RandomInput.values(seed: seed + 1, count: m * k, low: 0, high: 1)
@@ -57,17 +57,12 @@ import Testing
             let skipped = h.output(m * n)
             let panels = weights.panelCount
             vk_gemm_run(weights.shape, weights.data.floats, h.buffer(a), k, full, n, 0, m, 0, panels, -6, 6)
-            // Whole tiles only (0), halves wherever they have fewer steps (1), the default.
-            for halfCost: UInt32 in [0, 1, UInt32(EngineTuning.standard.skippingHalfCost)] {
-                vk_gemm_run_skipping_zeros(
-                    weights.shape, weights.data.floats, h.buffer(a), k, skipped, n, 0, m, 0, panels, -6, 6, halfCost)
-                var differences = 0
-                for i in 0..<(m * n) where full[i].bitPattern != skipped[i].bitPattern { differences += 1 }
-                #expect(
-                    differences == 0, "\(isa) m \(m) k \(k) n \(n) half cost \(halfCost): \(differences) outputs differ"
-                )
-                #expect(skipped[m * n].isNaN, "\(isa) m \(m) k \(k) n \(n): wrote past the end")
-            }
+            vk_gemm_run_skipping_zeros(
+                weights.shape, weights.data.floats, h.buffer(a), k, skipped, n, 0, m, 0, panels, -6, 6)
+            var differences = 0
+            for i in 0..<(m * n) where full[i].bitPattern != skipped[i].bitPattern { differences += 1 }
+            #expect(differences == 0, "\(isa) m \(m) k \(k) n \(n): \(differences) outputs differ")
+            #expect(skipped[m * n].isNaN, "\(isa) m \(m) k \(k) n \(n): wrote past the end")
         }
     }
 
@@ -89,7 +84,7 @@ import Testing
         let skipped = h.output(m * n)
         vk_gemm_run_skipping_zeros(
             weights.shape, weights.data.floats, h.buffer(a), k, skipped, n, 0, m, 0, weights.panelCount, -.infinity,
-            .infinity, 0)
+            .infinity)
         // Row 0 reads 0.5 once: -0 + 0.5·0.25. Its tile's other rows add +0 at step 3 (listed for
         // row 0) and end at +0. The second tile's rows read only zeros: every sum of the full
         // product is -0 + (+0) = +0, and the skipping kernel, left with no step, keeps -0.
@@ -177,31 +172,5 @@ import Testing
         #expect(results[0].skipping == 10)
         #expect(results[1].skipping > results[0].skipping)
         #expect(results[1].bits == results[0].bits)
-    }
-
-    /// Tiles that run as two halves, each with its own steps, give the hand landmark model the bits
-    /// of whole tiles, on every instruction set this CPU runs: halves off (above 200 %), the
-    /// default, and halves wherever they have fewer steps (1 %).
-    @Test(arguments: instructionSets)
-    func halfTilesLeaveTheHandLandmarkModelsBitsAlone(_ isa: InstructionSet) throws {
-        guard let model = try sharedModel("hand_landmarker.task", member: "hand_landmarks_detector.tflite") else {
-            return
-        }
-        let input = RandomInput.values(seed: 9, count: 224 * 224 * 3, low: 0, high: 1)
-        var outputs: [[[UInt32]]] = []
-        for cost in [1000, EngineTuning.standard.skippingHalfCost, 1] {
-            var tuning = EngineTuning.standard
-            let accepted = tuning.set("skipping-half-cost", to: cost)
-            #expect(accepted)
-            let options = InterpreterOptions(threadCount: 1)
-            options.tuning = tuning
-            options.instructionSet = isa
-            let interpreter = try Interpreter(model: model, options: options)
-            try interpreter.copyInput(0, from: input)
-            try interpreter.invoke()
-            outputs.append(try (0..<interpreter.outputCount).map { try interpreter.output($0).map(\.bitPattern) })
-        }
-        #expect(outputs[1] == outputs[0], "\(isa): default half cost")
-        #expect(outputs[2] == outputs[0], "\(isa): halves wherever fewer")
     }
 }

@@ -77,13 +77,9 @@ void vk_gemm_run(vk_gemm_shape shape, const float *packed, const float *a, size_
 /// the same order. With every weight finite and no bias -0 (the caller checks), the results are
 /// vk_gemm_run's bit for bit: a sum that starts from a bias other than -0 is never -0, and adding
 /// ±0 to anything else leaves it unchanged. Products with k above 4096 are not skipped.
-/// With `half_cost` above 0, a tile of R rows may run as two half tiles (rows 0..<R/2 and
-/// R/2..<R), each with its own steps: when the halves' steps times `half_cost` (what a half-tile
-/// step costs, in percent of a whole-tile one) are fewer than the whole tile's times 200, a half
-/// that leaves out less than a quarter of the steps counting as dense. 0 keeps whole tiles.
 void vk_gemm_run_skipping_zeros(vk_gemm_shape shape, const float *packed, const float *a, size_t a_stride, float *c,
                                 size_t c_stride, size_t row_begin, size_t row_end, size_t panel_begin,
-                                size_t panel_end, float lo, float hi, unsigned half_cost);
+                                size_t panel_end, float lo, float hi);
 
 // MARK: Quantized matrix product (CONV_2D on UINT8 / INT8)
 

@@ -102,7 +102,7 @@ final class Conv2DKernel: Kernel, ParallelJob {
                 placeholder: ctx.outputFloats(0),
                 skippingZeroSteps: PackedWeights.worthSkippingZeroSteps(
                     inputClampedAtZero: stage.clamp.lower >= 0 && stage.epilogue.isEmpty, n: filterShape.batch,
-                    tuning: ctx.tuning), tuning: ctx.tuning)
+                    tuning: ctx.tuning))
             return DepthwisePointwiseKernel(
                 expansion: ctx.fusedExpansion, depthwise: stage, pointwise: pointwiseStage,
                 output: ctx.outputFloats(0), outputChannels: filterShape.batch, epilogue: epilogue, tuning: ctx.tuning)
@@ -138,8 +138,7 @@ final class Conv2DKernel: Kernel, ParallelJob {
             n: channels.count, k: k, instructionSet: ctx.instructionSet,
             skippingZeroSteps: pointwise
                 && PackedWeights.worthSkippingZeroSteps(
-                    inputClampedAtZero: ctx.inputClampedAtZero, n: channels.count, tuning: ctx.tuning),
-            halfTileCost: ctx.tuning.skippingHalfCost
+                    inputClampedAtZero: ctx.inputClampedAtZero, n: channels.count, tuning: ctx.tuning)
         )
         return Conv2DKernel(
             input: ctx.inputFloats(0), output: ctx.outputFloats(0), inputShape: inputShape, outputShape: outputShape,

@@ -19,14 +19,10 @@ final class PackedWeights {
     /// (`vk_gemm_run_skipping_zeros`): asked for where the input comes out of a RELU, and only
     /// when that gives the same bits (``skippingZerosIsExact(weights:bias:n:k:)``).
     let skipsZeroSteps: Bool
-    /// The cost of a half-tile step in percent of a whole-tile one, for tiles whose halves leave
-    /// out different steps (``EngineTuning/skippingHalfCost``; 0 keeps whole tiles).
-    let halfTileCost: UInt32
 
     init(
         weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?, n: Int, k: Int,
-        instructionSet: InstructionSet = .best, skippingZeroSteps: Bool = false,
-        halfTileCost: Int = EngineTuning.standard.skippingHalfCost
+        instructionSet: InstructionSet = .best, skippingZeroSteps: Bool = false
     ) {
         self.k = k
         self.n = n
@@ -37,8 +33,6 @@ final class PackedWeights {
         vk_gemm_pack(shape, weights, bias, data.floats)
         skipsZeroSteps =
             skippingZeroSteps && PackedWeights.skippingZerosIsExact(weights: weights, bias: bias, n: n, k: k)
-        // Above 200 % two halves never run fewer weighted steps than their tile.
-        self.halfTileCost = halfTileCost > 200 ? 0 : UInt32(halfTileCost)
     }
 
     /// Whether a 1×1 convolution of `n` output columns is worth running with
@@ -77,7 +71,7 @@ final class PackedWeights {
         if skipsZeroSteps {
             vk_gemm_run_skipping_zeros(
                 shape, data.floats, a, aStride, c, cStride, rows.lowerBound, rows.upperBound,
-                panels.lowerBound, panels.upperBound, clamp.lower, clamp.upper, halfTileCost)
+                panels.lowerBound, panels.upperBound, clamp.lower, clamp.upper)
         } else {
             vk_gemm_run(
                 shape, data.floats, a, aStride, c, cStride, rows.lowerBound, rows.upperBound,

@@ -15,8 +15,7 @@ struct PointwiseWeights {
     /// `n` rows of `k` weights, their bias and the activation after them.
     init(
         filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?, n: Int, k: Int, clamp: ActivationClamp,
-        instructionSet: InstructionSet, placeholder: UnsafeMutablePointer<Float>, skippingZeroSteps: Bool = false,
-        tuning: EngineTuning = .standard
+        instructionSet: InstructionSet, placeholder: UnsafeMutablePointer<Float>, skippingZeroSteps: Bool = false
     ) {
         self.clamp = clamp
         // The sparse kernel's own input and output are not used by `multiply`.
@@ -30,7 +29,7 @@ struct PointwiseWeights {
             weights = .dense(
                 PackedWeights(
                     weights: filter, bias: bias, n: n, k: k, instructionSet: instructionSet,
-                    skippingZeroSteps: skippingZeroSteps, halfTileCost: tuning.skippingHalfCost))
+                    skippingZeroSteps: skippingZeroSteps))
         }
     }
 
