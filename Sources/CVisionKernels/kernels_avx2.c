@@ -26,12 +26,13 @@ typedef float vk_h __attribute__((ext_vector_type(8)));
 // Matrix products prefetch their packed weights 4 KB ahead (see VK_GEMM_PREFETCH_W).
 #define VK_GEMM_PREFETCH 4096
 // The step-list kernel's 6 × 16 tile: 12 sums, 2 weight vectors and one broadcast input fill the
-// 16 registers only if the rows' inputs are loaded one row at a time, and clang loaded all six
-// first (the weights' address waits on a shift, the inputs' do not) and kept 4 of the sums on
-// the stack, stored and reloaded at every step: the hand landmark model's 14 × 14 and 7 × 7
-// projections ran 1.3-2 × as long as with the AVX-512 build on the same Zen 4 core. An empty
-// statement that clobbers memory after each row's multiply-adds keeps the next row's load
-// after them in the code (the core still overlaps them).
+// 16 registers only if the rows' inputs are loaded one row at a time. Compiled as a function of
+// its own (not inlined: commit ba08753 gave it a second caller), clang loaded all six first (the
+// weights' address waits on a shift, the inputs' do not) and kept 4 of the sums on the stack,
+// stored and reloaded at every step: the hand landmark model's 14 × 14 and 7 × 7 projections ran
+// 1.3-2 × as long as with the AVX-512 build on the same Zen 4 core. An empty statement that
+// clobbers memory after each row's multiply-adds keeps the next row's load after them in the
+// code (the core still overlaps them), inlined or not.
 #define VK_LISTED_ROW_FENCE __asm__ volatile("" ::: "memory");
 #define VK_SUFFIX(name) name##_avx2
 #define VK_FMA(a, b, c) __builtin_elementwise_fma(a, b, c)
