@@ -9,7 +9,7 @@ medians over the rounds, the median of the per-round B/A ratios, and each build'
 ratio.
 
     scripts/benchmarks/compare_builds.py BINARY_A BINARY_B MODEL --member NAME [--rounds N] [--iterations N]
-                                         [--isa-a ISA] [--isa-b ISA]
+                                         [--isa-a ISA] [--isa-b ISA] [--driven [--turns N]]
 
 `--isa-a` / `--isa-b` force a kernel build on each side (`bench-model --isa`): with the same binary
 twice, this compares the AVX2 kernels with the AVX-512 ones on one host, e.g.
@@ -17,6 +17,15 @@ twice, this compares the AVX2 kernels with the AVX-512 ones on one host, e.g.
     B=.build/release/vision-tasks
     scripts/benchmarks/compare_builds.py $B $B ../shared/models/hand_landmarker.task \
         --member hand_landmarks_detector.tflite --isa-a avx512 --isa-b avx2
+
+With `--driven`, the two builds run side by side instead, turn for turn: one `bench-model MODEL
+--threads N --driven` process per build (scripts/benchmarks/driven.py), each turn two invokes of
+each, the second timed, `--turns` turns at one thread and then at two; it prints each build's
+median and fastest invoke and the median of the per-turn ratios b/a. Unlike
+`bench-model --paired-tuning`, which compares two settings inside one build, this sees what a
+change did to the build itself (code placement, inlining: commit ba08753 measured 5 % faster with
+its setting on than off, and 6.7 % slower than the build before it, turn for turn;
+docs/ENGINE.md, "Half tiles, tried and removed").
 
 For example, to time the working tree against the last commit:
 
@@ -31,7 +40,34 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from driven import Driven, alternate, pair_ratio  # noqa: E402
 from scaling import ours  # noqa: E402  (one paired bench-model run)
+
+
+def driven(args):
+    """Both builds turn for turn, at one thread and then at two."""
+    for threads in (1, 2):
+        sides = {}
+        for side in ("a", "b"):
+            command = [getattr(args, side), "bench-model", args.model, "--threads", str(threads), "--driven"]
+            if args.member:
+                command += ["--member", args.member]
+            isa = getattr(args, f"isa_{side}")
+            if isa:
+                command += ["--isa", isa]
+            sides[side] = Driven(command)
+        try:
+            times = alternate({side: process.turn for side, process in sides.items()}, args.turns)
+        finally:
+            for process in sides.values():
+                process.close()
+        for side in ("a", "b"):
+            print(f"{side} {threads} thread(s): median {statistics.median(times[side]):.3f} ms, "
+                  f"fastest {min(times[side]):.3f} ms")
+        ratio = pair_ratio(times["b"], times["a"])
+        fastest = min(times["b"]) / min(times["a"])
+        print(f"b/a {threads} thread(s), median of {args.turns} per-turn ratios: {ratio:.3f}"
+              f" (fastest b / fastest a {fastest:.3f})")
 
 
 def main():
@@ -44,7 +80,15 @@ def main():
     parser.add_argument("--iterations", type=int, default=100)
     parser.add_argument("--isa-a", help="kernel build for side a (bench-model --isa)")
     parser.add_argument("--isa-b", help="kernel build for side b (bench-model --isa)")
+    parser.add_argument("--driven", action="store_true", help="the two builds turn for turn (bench-model --driven)")
+    parser.add_argument("--turns", type=int, default=300, help="turns per thread count with --driven")
     args = parser.parse_args()
+    for binary in (args.a, args.b):
+        if not os.access(binary, os.X_OK):
+            parser.error(f"{binary}: not an executable")
+    if args.driven:
+        driven(args)
+        return
 
     runs = {"a": [], "b": []}
     for round_index in range(args.rounds):
