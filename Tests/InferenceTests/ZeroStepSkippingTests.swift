@@ -19,12 +19,13 @@ import Testing
         let half = tileRows / 2
         for tile in stride(from: 0, to: m, by: tileRows) {
             for column in 0..<k {
-                let pick = picks[tile * k + column]
-                let rows =
-                    pick < 1 / 3
-                    ? tile..<(tile + tileRows)
-                    : pick < 1 / 2
-                        ? tile..<(tile + half) : pick < 2 / 3 ? (tile + half)..<(tile + tileRows) : tile..<tile
+                let rows: Range<Int>
+                switch picks[tile * k + column] {
+                case ..<(1 / 3): rows = tile..<(tile + tileRows)
+                case ..<(1 / 2): rows = tile..<(tile + half)
+                case ..<(2 / 3): rows = (tile + half)..<(tile + tileRows)
+                default: continue
+                }
                 for row in rows.clamped(to: 0..<m) {
                     a[row * k + column] = row % 3 == 0 ? -0.0 : 0
                 }
@@ -112,6 +113,20 @@ import Testing
         #expect(fine.skipsZeroSteps)
     }
 
+    /// The packed weights of `kernel`'s 1×1 product (a CONV_2D's own, or the 1×1 stage after a
+    /// fused depthwise one) when that product leaves out zero steps.
+    private func skippingWeights(of kernel: Kernel) -> PackedWeights? {
+        let weights: PackedWeights
+        if let conv = kernel as? Conv2DKernel {
+            weights = conv.weights
+        } else if let stages = kernel as? DepthwisePointwiseKernel, case .dense(let dense) = stages.pointwise.weights {
+            weights = dense
+        } else {
+            return nil
+        }
+        return weights.skipsZeroSteps ? weights : nil
+    }
+
     /// In the hand landmark model, the products that skip are the 1×1 convolutions that read a
     /// RELU's output and have 64 or more output channels — the projections of the blocks from
     /// 14 × 14 on, all fused after their depthwise stage (10; the 672- and 1152-channel ones
@@ -125,15 +140,13 @@ import Testing
         var standalone = 0
         var fused = 0
         for kernel in interpreter.kernels {
-            if let conv = kernel as? Conv2DKernel, conv.weights.skipsZeroSteps {
-                #expect(conv.weights.n >= EngineTuning.standard.skippingColumns)
-                standalone += 1
-            }
-            if let stages = kernel as? DepthwisePointwiseKernel, case .dense(let weights) = stages.pointwise.weights,
-                weights.skipsZeroSteps
-            {
+            guard let weights = skippingWeights(of: kernel) else { continue }
+            if let stages = kernel as? DepthwisePointwiseKernel {
                 #expect(stages.depthwise.clamp.lower == 0)
                 fused += 1
+            } else {
+                #expect(weights.n >= EngineTuning.standard.skippingColumns)
+                standalone += 1
             }
         }
         #expect(standalone == 0)
@@ -156,14 +169,7 @@ import Testing
             let options = InterpreterOptions(threadCount: 1)
             options.tuning = tuning
             let interpreter = try Interpreter(model: model, options: options)
-            let skipping = interpreter.kernels.filter { kernel in
-                if let conv = kernel as? Conv2DKernel { return conv.weights.skipsZeroSteps }
-                if let stages = kernel as? DepthwisePointwiseKernel, case .dense(let weights) = stages.pointwise.weights
-                {
-                    return weights.skipsZeroSteps
-                }
-                return false
-            }
+            let skipping = interpreter.kernels.filter { skippingWeights(of: $0) != nil }
             try interpreter.copyInput(0, from: input)
             try interpreter.invoke()
             let bits = try (0..<interpreter.outputCount).map { try interpreter.output($0).map(\.bitPattern) }

@@ -40,30 +40,24 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from driven import Driven, alternate, pair_ratio  # noqa: E402
+from driven import alternate, bench_model, pair_ratio, summary  # noqa: E402
 from scaling import ours  # noqa: E402  (one paired bench-model run)
 
 
 def driven(args):
     """Both builds turn for turn, at one thread and then at two."""
     for threads in (1, 2):
-        sides = {}
-        for side in ("a", "b"):
-            command = [getattr(args, side), "bench-model", args.model, "--threads", str(threads), "--driven"]
-            if args.member:
-                command += ["--member", args.member]
-            isa = getattr(args, f"isa_{side}")
-            if isa:
-                command += ["--isa", isa]
-            sides[side] = Driven(command)
+        sides = {side: bench_model(getattr(args, side), args.model, args.member, threads, getattr(args, f"isa_{side}"))
+                 for side in ("a", "b")}
         try:
             times = alternate({side: process.turn for side, process in sides.items()}, args.turns)
         finally:
             for process in sides.values():
                 process.close()
+        stats = {side: summary(times[side]) for side in ("a", "b")}
         for side in ("a", "b"):
-            print(f"{side} {threads} thread(s): median {statistics.median(times[side]):.3f} ms, "
-                  f"fastest {min(times[side]):.3f} ms")
+            print(f"{side} {threads} thread(s): median {stats[side]['medianMs']:.3f} ms, "
+                  f"fastest {stats[side]['minMs']:.3f} ms")
         ratio = pair_ratio(times["b"], times["a"])
         fastest = min(times["b"]) / min(times["a"])
         print(f"b/a {threads} thread(s), median of {args.turns} per-turn ratios: {ratio:.3f}"

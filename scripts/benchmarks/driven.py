@@ -44,6 +44,17 @@ class Driven:
             raise RuntimeError(f"{' '.join(self.command)} exited with {self.process.returncode}")
 
 
+def bench_model(binary, model, member=None, threads=1, isa=None):
+    """A `bench-model MODEL --threads N --driven` process of `binary` (with `--member`, `--isa`
+    where given), started and ready."""
+    command = [binary, "bench-model", model, "--threads", str(threads), "--driven"]
+    if member:
+        command += ["--member", member]
+    if isa:
+        command += ["--isa", isa]
+    return Driven(command)
+
+
 def alternate(sides, iterations):
     """`sides` maps a name to a turn: a function that makes two calls and returns the second's
     milliseconds (`Driven.turn` for ours). Each of `iterations` steps gives every side one turn,

@@ -103,10 +103,7 @@ def time_against_ours(content, path, member, threads, iterations, binary, warmup
     interpreter = prepared(content, threads)
     for _ in range(warmup):
         interpreter.invoke()
-    command = [binary, "bench-model", path, "--threads", str(threads), "--driven"]
-    if member:
-        command += ["--member", member]
-    ours = driven.Driven(command)
+    ours = driven.bench_model(binary, path, member, threads)
     times = driven.alternate({"ours": ours.turn, "litert": lambda: turn(interpreter)}, iterations)
     ours.close()
     return {**driven.summary(times["litert"]), "ours": {**ours.ready, **driven.summary(times["ours"])},
