@@ -187,16 +187,16 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(copy_tail)(float *ds
 /// out: 0.17 ms with the first, 0.156 ms with both, 0.20 ms without skipping).
 #define VK_SKIP_AHEAD 16
 #define VK_SKIP_AHEAD_L2 64
-// The direct micro-kernel over the `count` k steps listed in `ks` (ascending), for a whole tile
-// (R = VK_MR rows): the steps left out are ones at which every row reads ±0 (see
-// vk_gemm_run_skipping_zeros).
+// The direct micro-kernel over the `count` k steps listed in `ks` (ascending), for `mr` (1...R)
+// rows, rows beyond `mr` repeating the last one: the steps left out are ones at which every row
+// reads ±0 (see vk_gemm_run_skipping_zeros).
 #define VK_SKIP_UKERNEL(NAME, R, T, L, NV, NH, LD, ST, MX, MN)                                                         \
     static void NAME(size_t mr, const uint32_t *restrict ks, size_t count, const float *restrict a, size_t as,         \
                      const float *restrict w, float *restrict c, size_t cs, size_t nc, float lo_, float hi_) {         \
         /* The clamp's bounds wait in memory, as in VK_IGEMM_UKERNEL (AVX2's 6 x 16 tile needs 15 registers). */        \
         volatile float bounds[2] = {lo_, hi_};                                                                         \
         const float *ap[R];                                                                                            \
-        VK_UNROLL for (size_t r = 0; r < R; r++) ap[r] = a + r * as;                                                   \
+        VK_UNROLL for (size_t r = 0; r < R; r++) ap[r] = a + (r < mr ? r : mr - 1) * as;                               \
         VK_UK_INIT(R, T, L, NV, NH, LD, ST, MX, MN)                                                                    \
         const float *const first = w;                                                                                  \
         for (size_t i = 0; i < count; i++) {                                                                           \
@@ -227,16 +227,15 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(copy_tail)(float *ds
     MAKE(VK_SUFFIX(KIND##_w16_r##R), R, vk_h, 8, 2, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)                          \
     MAKE(VK_SUFFIX(KIND##_w8_r##R), R, vk_h, 8, 1, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
 #endif
-// Every panel width's direct and indirect micro-kernels for R rows, suffixed _r##R: the whole
-// tiles (R = VK_MR) and the partial last tiles of a range (R = 4, 2, 1), which then compute
-// only as many rows as they store, or at most twice as many. The step-list kernels (skip_*) are
-// for whole tiles only. These macros expand R (VK_MR) before it is pasted into the names.
+// Every panel width's direct, indirect and step-list micro-kernels for R rows, suffixed _r##R:
+// the whole tiles (R = VK_MR) and the partial last tiles of a range (R = 4, 2, 1), which then
+// compute only as many rows as they store, or at most twice as many. These macros expand R
+// (VK_MR) before it is pasted into the names.
 #define VK_GEMM_UKERNELS(R)                                                                                            \
     VK_EACH_PANEL_WIDTH(VK_GEMM_UKERNEL, gemm, R)                                                                      \
-    VK_EACH_PANEL_WIDTH(VK_IGEMM_UKERNEL, igemm, R)
-#define VK_SKIP_UKERNELS(R) VK_EACH_PANEL_WIDTH(VK_SKIP_UKERNEL, skip, R)
+    VK_EACH_PANEL_WIDTH(VK_IGEMM_UKERNEL, igemm, R)                                                                    \
+    VK_EACH_PANEL_WIDTH(VK_SKIP_UKERNEL, skip, R)
 VK_GEMM_UKERNELS(VK_MR)
-VK_SKIP_UKERNELS(VK_MR)
 #if VK_MR > 4
 VK_GEMM_UKERNELS(4)
 #endif
@@ -430,18 +429,21 @@ void VK_SUFFIX(vk_gemm_conv)(vk_gemm_shape shape, const float *packed, const vk_
     }
 }
 
-// The steps k of a whole tile (VK_MR rows from `a`, `as` floats apart) at which some row reads
-// a value other than ±0, ascending, into `ks`; returns their count. A value's bits shifted left
-// by one are zero only for ±0 (not for denormals, NaN or infinities). `ks` has room for k + 16
-// + VK_SKIP_AHEAD_L2 entries: vector stores write up to 16 past the count, and the entries after
-// the last step repeat it, for the micro-kernel's prefetches.
+// The steps k of a tile of `mr` rows (1...VK_MR, from `a`, `as` floats apart) at which some row
+// reads a value other than ±0, ascending, into `ks`; returns their count. A value's bits shifted
+// left by one are zero only for ±0 (not for denormals, NaN or infinities). `ks` has room for k +
+// 16 + VK_SKIP_AHEAD_L2 entries: vector stores write up to 16 past the count, and the entries
+// after the last step repeat it, for the micro-kernel's prefetches.
 typedef uint32_t VK_SUFFIX(vk_vbits) __attribute__((ext_vector_type(VK_LANES), aligned(4), may_alias));
-static inline size_t VK_SUFFIX(nonzero_steps)(const float *a, size_t as, size_t k, uint32_t *ks) {
+static inline size_t VK_SUFFIX(nonzero_steps)(const float *a, size_t as, size_t mr, size_t k, uint32_t *ks) {
     typedef VK_SUFFIX(vk_vbits) vbits;
+    // Rows beyond `mr` read the last one again (an OR of a row with itself).
+    const float *rows[VK_MR];
+    VK_UNROLL for (size_t r = 0; r < VK_MR; r++) rows[r] = a + (r < mr ? r : mr - 1) * as;
     size_t count = 0, j = 0;
     for (; j + VK_LANES <= k; j += VK_LANES) {
-        vbits bits = *(const vbits *)(a + j);
-        VK_UNROLL for (size_t r = 1; r < VK_MR; r++) bits |= *(const vbits *)(a + r * as + j);
+        vbits bits = *(const vbits *)(rows[0] + j);
+        VK_UNROLL for (size_t r = 1; r < VK_MR; r++) bits |= *(const vbits *)(rows[r] + j);
         bits = bits << 1;
 #ifdef VK_COMPRESS_STEPS
         VK_COMPRESS_STEPS(bits, j, ks, count)
@@ -456,7 +458,7 @@ static inline size_t VK_SUFFIX(nonzero_steps)(const float *a, size_t as, size_t 
         uint32_t bits = 0;
         VK_UNROLL for (size_t r = 0; r < VK_MR; r++) {
             uint32_t b;
-            memcpy(&b, a + r * as + j, sizeof b);
+            memcpy(&b, rows[r] + j, sizeof b);
             bits |= b;
         }
         ks[count] = (uint32_t)j;
@@ -500,7 +502,7 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(gemm_rows)(vk_gemm_s
             continue;
         }
 #endif
-        size_t count = ks && mr == VK_MR ? VK_SUFFIX(nonzero_steps)(ar, a_stride, shape.k, ks) : shape.k;
+        size_t count = ks ? VK_SUFFIX(nonzero_steps)(ar, a_stride, mr, shape.k, ks) : shape.k;
         // The step-list kernel is slower per step than the dense one: worth it only when it
         // leaves out at least an eighth of the steps.
         if (count > shape.k - shape.k / 8) count = shape.k;
@@ -509,8 +511,8 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(gemm_rows)(vk_gemm_s
             const size_t nc = vk_gemm_panel_stored(shape, panel);
             const float *w = packed + panel.offset;
             if (count < shape.k)
-                VK_CALL_WIDTH(skip, VK_MR, panel.width,
-                              (mr, ks, count, ar, a_stride, w, cr + panel.column, c_stride, nc, lo, hi))
+                VK_CALL_TILE(skip, mr, panel.width,
+                             (mr, ks, count, ar, a_stride, w, cr + panel.column, c_stride, nc, lo, hi))
             else
                 VK_CALL_TILE(gemm, mr, panel.width,
                              (mr, shape.k, ar, a_stride, w, cr + panel.column, c_stride, nc, lo, hi))

@@ -67,6 +67,34 @@ import Testing
         }
     }
 
+    /// A partial last tile (1 to tileRows − 1 rows after a whole one) leaves out its own zero
+    /// steps too: over inputs that are all zero and a bias of -0, its sums stay -0 where the full
+    /// product's end at +0.
+    @Test(arguments: instructionSets)
+    func partialTilesLeaveOutTheirZeroStepsToo(_ isa: InstructionSet) {
+        let h = KernelHarness()
+        let tileRows = vk_gemm_tile_rows(isa.isa)
+        let (k, n) = (20, 40)
+        let w = [Float](repeating: 0.25, count: n * k)
+        let weights = PackedWeights(
+            weights: h.buffer(w), bias: h.buffer([Float](repeating: -0.0, count: n)), n: n, k: k, instructionSet: isa)
+        for m in (tileRows + 1)..<(2 * tileRows) {
+            // The whole tile reads 0.5 in its first row at step 3; the partial tile only zeros.
+            var a = [Float](repeating: 0, count: m * k)
+            a[3] = 0.5
+            let skipped = h.output(m * n)
+            vk_gemm_run_skipping_zeros(
+                weights.shape, weights.data.floats, h.buffer(a), k, skipped, n, 0, m, 0, weights.panelCount,
+                -.infinity, .infinity)
+            #expect(skipped[0] == 0.125)
+            for i in (tileRows * n)..<(m * n) where skipped[i].sign != .minus || skipped[i] != 0 {
+                Issue.record("\(isa) m \(m): output \(i) is \(skipped[i]), not -0: the partial tile ran every step")
+                break
+            }
+            #expect(skipped[m * n].isNaN, "\(isa) m \(m): wrote past the end")
+        }
+    }
+
     /// A bias of -0 over a tile whose inputs are all zero: the full product adds +0 products and
     /// ends at +0, the skipping one keeps the -0. So the kernel does leave steps out, and
     /// ``PackedWeights`` must not let it for such a bias, nor for weights that are not finite.
