@@ -246,6 +246,38 @@ VK_GEMM_UKERNELS(1)
 VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w8_paired), 2 * VK_MR, vk_h, 8, 1, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
 #endif
 
+/// Vectors of VK_LANES floats in a main-width panel (vk_gemm_main_width): 32 / 16 with
+/// AVX-512, 16 / 8 with AVX2 and NEON. The portable build (8-wide panels) defines 1.
+#ifndef VK_MAIN_VECTORS
+#define VK_MAIN_VECTORS 2
+#endif
+/// Main-width panels that one row takes at a time (gemm_row_panels).
+#define VK_ROW_PANELS 4
+// One row times VK_ROW_PANELS whole main-width panels side by side, every step: a row left
+// over after the whole tiles (the 7 × 7 = 49 pixels of a MobileNet's last blocks are 8 tiles
+// of 6 and one row, or 6 of 8 and one) otherwise goes panel by panel, and one row of one
+// panel has only VK_MAIN_VECTORS sums, each waiting for its previous multiply-add (AVX2: 2 of
+// the 8 that the two 4-cycle units need; AVX-512: 2 of 4). Here the row has 4 × as many, and
+// reads each input once for all the panels. `w` is the first panel's packed weights and
+// `panel_floats` the distance to the next ((k + 1) × width); each sum is the bias, then the k
+// steps in order, as in the one-panel kernel.
+static void VK_SUFFIX(gemm_row_panels)(size_t kc, const float *restrict a, const float *restrict w,
+                                       size_t panel_floats, float *restrict c, float lo_, float hi_) {
+    volatile float bounds[2] = {lo_, hi_};
+    vk_v acc[VK_ROW_PANELS][VK_MAIN_VECTORS];
+    VK_UNROLL for (size_t g = 0; g < VK_ROW_PANELS; g++) VK_UNROLL for (size_t v = 0; v < VK_MAIN_VECTORS; v++)
+        acc[g][v] = VK_LOAD(w + g * panel_floats + v * VK_LANES);
+    const float *wk = w + VK_MAIN_VECTORS * VK_LANES;
+    for (size_t k = 0; k < kc; k++, wk += VK_MAIN_VECTORS * VK_LANES) {
+        const vk_v x = (vk_v)(a[k]);
+        VK_UNROLL for (size_t g = 0; g < VK_ROW_PANELS; g++) VK_UNROLL for (size_t v = 0; v < VK_MAIN_VECTORS; v++)
+            acc[g][v] = VK_FMA(x, VK_LOAD(wk + g * panel_floats + v * VK_LANES), acc[g][v]);
+    }
+    const vk_v lo = (vk_v)(bounds[0]), hi = (vk_v)(bounds[1]);
+    VK_UNROLL for (size_t g = 0; g < VK_ROW_PANELS; g++) VK_UNROLL for (size_t v = 0; v < VK_MAIN_VECTORS; v++)
+        VK_STORE(c + (g * VK_MAIN_VECTORS + v) * VK_LANES, VK_MIN(hi, VK_MAX(lo, acc[g][v])));
+}
+
 #ifdef VK_IGEMM_W16_W8_HALVES
 _Static_assert(VK_MR % 2 == 0, "VK_IGEMM_W16_W8_HALVES splits a tile into two halves");
 // A whole convolution tile times a 16-wide panel and the 8-wide panel after it (the last one of
@@ -506,7 +538,17 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(gemm_rows)(vk_gemm_s
         // The step-list kernel is slower per step than the dense one: worth it only when it
         // leaves out at least an eighth of the steps.
         if (count > shape.k - shape.k / 8) count = shape.k;
-        for (size_t p = panel_begin; p < panel_end; p++) {
+        size_t p = panel_begin;
+        if (mr == 1 && count == shape.k) {
+            // A single row with every step: whole main-width panels VK_ROW_PANELS at a time (main
+            // panels come first, each (k + 1) × width floats after the one before).
+            const size_t width = VK_MAIN_VECTORS * VK_LANES, main = shape.n / width;
+            if (vk_gemm_panel(shape, 0).width == width)
+                for (; p + VK_ROW_PANELS <= panel_end && p + VK_ROW_PANELS <= main; p += VK_ROW_PANELS)
+                    VK_SUFFIX(gemm_row_panels)(shape.k, ar, packed + p * (shape.k + 1) * width, (shape.k + 1) * width,
+                                               cr + p * width, lo, hi);
+        }
+        for (; p < panel_end; p++) {
             vk_panel panel = vk_gemm_panel(shape, p);
             const size_t nc = vk_gemm_panel_stored(shape, panel);
             const float *w = packed + panel.offset;

@@ -9,6 +9,8 @@ typedef float vk_v __attribute__((ext_vector_type(8)));
 typedef float vk_h __attribute__((ext_vector_type(8)));
 #define VK_LANES 8
 #define VK_MR 4
+// Main panels are 8 wide (vk_gemm_main_width): one vector.
+#define VK_MAIN_VECTORS 1
 #define VK_SUFFIX(name) name##_portable
 #define VK_FMA(a, b, c) __builtin_elementwise_fma(a, b, c)
 #define VK_MAX(bound, x) __builtin_elementwise_maximum(bound, x)

@@ -53,6 +53,38 @@ import Testing
         }
     }
 
+    /// A row left over after the whole tiles (several main-width panels at a time, then the tail
+    /// panels one by one) gets the bits that the same inputs get as a row of a whole tile.
+    @Test(arguments: instructionSets)
+    func aRowLeftOverGivesTheBitsOfTheSameRowInAWholeTile(_ isa: InstructionSet) {
+        let h = KernelHarness()
+        let tileRows = vk_gemm_tile_rows(isa.isa)
+        // 200 columns: 6 panels of 32 and one of 8 (AVX-512), 12 of 16 and one of 8 (AVX2, NEON).
+        for (k, n) in [(37, 200), (1, 64), (300, 136), (8, 24)] {
+            let m = tileRows + 1
+            let a = RandomInput.fullMantissaValues(seed: UInt64(k), count: m * k, low: -1, high: 1)
+            let w = RandomInput.fullMantissaValues(seed: UInt64(n + k), count: n * k, low: -1, high: 1)
+            let bias = RandomInput.values(seed: UInt64(n), count: n, low: -1, high: 1)
+            let weights = PackedWeights(
+                weights: h.buffer(w), bias: h.buffer(bias), n: n, k: k, instructionSet: isa)
+            let panels = weights.panelCount
+            let alone = h.output(m * n)
+            vk_gemm_run(weights.shape, weights.data.floats, h.buffer(a), k, alone, n, 0, m, 0, panels, -0.5, 0.5)
+            // The last row first, in a whole tile of copies of it.
+            let lastRow = Array(a[(m - 1) * k..<(m * k)])
+            let tile = h.output(tileRows * n)
+            vk_gemm_run(
+                weights.shape, weights.data.floats, h.buffer(Array(repeating: lastRow, count: tileRows).flatMap { $0 }),
+                k, tile, n, 0, tileRows, 0, panels, -0.5, 0.5)
+            var differences = 0
+            for column in 0..<n where alone[(m - 1) * n + column].bitPattern != tile[column].bitPattern {
+                differences += 1
+            }
+            #expect(differences == 0, "\(isa) k \(k) n \(n): \(differences) columns differ")
+            #expect(alone[m * n].isNaN, "\(isa) k \(k) n \(n): wrote past the end")
+        }
+    }
+
     /// One convolution through `Conv2DKernel.make`'s choices: GEMM (direct or im2col) or dot products.
     private func convolution(
         _ h: KernelHarness, _ isa: InstructionSet, input: [Float], shape: NHWC, filter: [Float],
