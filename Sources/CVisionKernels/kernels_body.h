@@ -246,8 +246,9 @@ VK_GEMM_UKERNELS(1)
 VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w8_paired), 2 * VK_MR, vk_h, 8, 1, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
 #endif
 
-/// Vectors of VK_LANES floats in a main-width panel (vk_gemm_main_width): 32 / 16 with
-/// AVX-512, 16 / 8 with AVX2 and NEON. The portable build (8-wide panels) defines 1.
+/// Vectors of VK_LANES floats in a main-width panel (vk_gemm_main_width, which gemm_rows checks
+/// it against): 32 / 16 with AVX-512, 16 / 8 with AVX2 and NEON. The portable build (8-wide
+/// panels) defines 1.
 #ifndef VK_MAIN_VECTORS
 #define VK_MAIN_VECTORS 2
 #endif
@@ -506,6 +507,8 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(gemm_rows)(vk_gemm_s
                                                                        size_t row_end, size_t panel_begin,
                                                                        size_t panel_end, float lo, float hi,
                                                                        uint32_t *ks) {
+    // Main-width panels, for a row left over (gemm_row_panels).
+    const size_t width = vk_gemm_main_width(shape.isa), main = shape.n / width;
     for (size_t row = row_begin; row < row_end; row += VK_MR) {
         size_t mr = row_end - row < VK_MR ? row_end - row : VK_MR;
         const float *ar = a + row * a_stride;
@@ -539,14 +542,14 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(gemm_rows)(vk_gemm_s
         // leaves out at least an eighth of the steps.
         if (count > shape.k - shape.k / 8) count = shape.k;
         size_t p = panel_begin;
-        if (mr == 1 && count == shape.k) {
-            // A single row with every step: whole main-width panels VK_ROW_PANELS at a time (main
-            // panels come first, each (k + 1) × width floats after the one before).
-            const size_t width = VK_MAIN_VECTORS * VK_LANES, main = shape.n / width;
-            if (vk_gemm_panel(shape, 0).width == width)
-                for (; p + VK_ROW_PANELS <= panel_end && p + VK_ROW_PANELS <= main; p += VK_ROW_PANELS)
-                    VK_SUFFIX(gemm_row_panels)(shape.k, ar, packed + p * (shape.k + 1) * width, (shape.k + 1) * width,
-                                               cr + p * width, lo, hi);
+        if (mr == 1 && count == shape.k && width == VK_MAIN_VECTORS * VK_LANES) {
+            // A single row with every step: whole main-width panels VK_ROW_PANELS at a time (they
+            // come first, each (k + 1) × width floats after the one before: gemm_layout.h).
+            for (; p + VK_ROW_PANELS <= panel_end && p + VK_ROW_PANELS <= main; p += VK_ROW_PANELS) {
+                const vk_panel panel = vk_gemm_panel(shape, p);
+                VK_SUFFIX(gemm_row_panels)(shape.k, ar, packed + panel.offset, (shape.k + 1) * width,
+                                           cr + panel.column, lo, hi);
+            }
         }
         for (; p < panel_end; p++) {
             vk_panel panel = vk_gemm_panel(shape, p);
