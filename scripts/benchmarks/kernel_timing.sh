@@ -13,7 +13,7 @@
 # calls see the same conditions (docs/ENGINE.md, "Shared cores": compare against an A/A run).
 # Needs ld, nm and objcopy (binutils) besides the C compiler.
 #
-#   scripts/benchmarks/kernel_timing.sh [--pairs] 23ab516 [REV_B]    (ROUNDS=5, PAIRS=400 by default)
+#   scripts/benchmarks/kernel_timing.sh [--pairs] 32a17d6 [REV_B]    (ROUNDS=5, PAIRS=400 by default)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 PAIRED=0
