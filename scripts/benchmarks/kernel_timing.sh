@@ -13,7 +13,7 @@
 # calls see the same conditions (docs/ENGINE.md, "Shared cores": compare against an A/A run).
 # Needs ld, nm and objcopy (binutils) besides the C compiler.
 #
-#   scripts/benchmarks/kernel_timing.sh [--pairs] 32a17d6 [REV_B]    (ROUNDS=5, PAIRS=400 by default)
+#   scripts/benchmarks/kernel_timing.sh [--pairs] 23ab516 [REV_B]    (ROUNDS=5, PAIRS=400 by default)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 PAIRED=0
@@ -26,10 +26,19 @@ CC="${CC:-clang}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
+# The cases of vk_gemm_run_skipping_zeros (from 32a17d6 on) only when both revisions have it, so
+# that the two sides time the same cases.
+header() { if [ -n "$1" ]; then git show "$1:Sources/CVisionKernels/include/CVisionKernels.h"; else
+  cat Sources/CVisionKernels/include/CVisionKernels.h; fi; }
+CASES=()
+if header "$REV_A" | grep -q vk_gemm_run_skipping_zeros && header "$REV_B" | grep -q vk_gemm_run_skipping_zeros; then
+  CASES=(-DKT_SKIPPING)
+fi
+
 build() {  # build NAME SOURCES_DIR: a program, or with --pairs one object with prefixed symbols
   local sources="$2/Sources/CVisionKernels"
   if [ "$PAIRED" = 0 ]; then
-    "$CC" -O2 -I"$sources/include" -I"$sources" scripts/benchmarks/kernel_timing.c "$sources"/*.c \
+    "$CC" -O2 "${CASES[@]}" -I"$sources/include" -I"$sources" scripts/benchmarks/kernel_timing.c "$sources"/*.c \
       -lpthread -lm -o "$work/$1.bin"
     return
   fi
@@ -37,7 +46,7 @@ build() {  # build NAME SOURCES_DIR: a program, or with --pairs one object with 
   mkdir -p "$work/$1.objects"
   for file in scripts/benchmarks/kernel_timing.c "$sources"/*.c; do
     objects+=("$work/$1.objects/$(basename "$file" .c).o")
-    "$CC" -O2 -DKT_LIBRARY -I"$sources/include" -I"$sources" -c "$file" -o "${objects[-1]}"
+    "$CC" -O2 -DKT_LIBRARY "${CASES[@]}" -I"$sources/include" -I"$sources" -c "$file" -o "${objects[-1]}"
   done
   ld -r -o "$work/$1.o" "${objects[@]}"
   nm -g --defined-only "$work/$1.o" | awk -v p="$1" '{print $3, p "_" $3}' > "$work/$1.symbols"
