@@ -9,7 +9,14 @@ tensor, and counts those steps on each 1×1 convolution's input, so the figures 
 docs/ENGINE.md can be checked and compared between inputs:
 
     .venv/bench/bin/python scripts/benchmarks/zero_steps.py MODEL.tflite INPUT [--crop X0,Y0,X1,Y1]
-        [--tile-rows 8]
+        [--tile-rows 8] [--pixel-pairs]
+
+With --pixel-pairs, tiles are blocks of two image rows' tile-rows / 2 pixels, one above the
+other, over each pair of image rows (a last odd row in strips of tile-rows pixels), partial
+tiles at the right edge included: a tiling tried and dropped in the thirteenth session
+(docs/ENGINE.md, "Tiles from two image rows"). Without it, strips of tile-rows pixels over the
+whole layer, whole tiles only. Either way the layer counts as one piece, where the engine's fused
+kernels tile band by band.
 
 INPUT is an image (cropped to the box given, resized to the model's input, scaled to [0, 1]) or
 `uniform` (values uniform in [0, 1) from numpy's generator seeded with 0, what litert_bench.py
@@ -39,12 +46,34 @@ def model_input(path, shape, crop):
     return (pixels / 255.0)[None]
 
 
+def pair_tiles_left_out(x, tile_rows):
+    """Row-steps (a tile's rows times its steps) left out over an image `x` (height, width, k)
+    tiled in blocks from pairs of image rows (see --pixel-pairs)."""
+    height, width, k = x.shape
+    half = tile_rows // 2
+    left_out = 0
+    if width < half:
+        pairs = 0
+    else:
+        pairs = height // 2
+    for y in range(0, 2 * pairs, 2):
+        for x0 in range(0, width, half):
+            tile = x[y : y + 2, x0 : x0 + half].reshape(-1, k)
+            left_out += len(tile) * (tile == 0).all(axis=0).sum()
+    rest = x[2 * pairs :].reshape(-1, k)
+    for r in range(0, len(rest), tile_rows):
+        tile = rest[r : r + tile_rows]
+        left_out += len(tile) * (tile == 0).all(axis=0).sum()
+    return left_out
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("model")
     parser.add_argument("input")
     parser.add_argument("--crop", help="X0,Y0,X1,Y1: the box of the image to use")
     parser.add_argument("--tile-rows", type=int, default=8)
+    parser.add_argument("--pixel-pairs", action="store_true", help="tiles from pairs of image rows")
     args = parser.parse_args()
 
     interpreter = Interpreter(model_path=args.model, experimental_preserve_all_tensors=True)
@@ -63,6 +92,7 @@ def main():
         if filter_shape[1] != 1 or filter_shape[2] != 1:
             continue
         x = interpreter.get_tensor(op["inputs"][0])
+        height, width = x.shape[1], x.shape[2]
         pixels, k, n = x.shape[1] * x.shape[2], x.shape[3], int(filter_shape[0])
         x = x.reshape(pixels, k)
         macs = pixels * k * n
@@ -70,9 +100,12 @@ def main():
         tiles = pixels // args.tile_rows
         if tiles == 0 or not (x == 0).any():
             continue
-        whole = x[: tiles * args.tile_rows].reshape(tiles, args.tile_rows, k)
-        # Steps of whole tiles only: a partial last tile runs every step.
-        share = (whole == 0).all(axis=1).sum() / (pixels * k / args.tile_rows) if tiles else 0.0
+        if args.pixel_pairs:
+            share = pair_tiles_left_out(x.reshape(height, width, k), args.tile_rows) / (pixels * k)
+        else:
+            whole = x[: tiles * args.tile_rows].reshape(tiles, args.tile_rows, k)
+            # Steps of whole tiles only: a partial last tile runs every step.
+            share = (whole == 0).all(axis=1).sum() / (pixels * k / args.tile_rows) if tiles else 0.0
         skips = n >= MINIMUM_COLUMNS
         if skips:
             left_out += macs * share
