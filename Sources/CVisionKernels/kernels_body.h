@@ -15,6 +15,11 @@
 #include "gemm_layout.h"
 #include "sparse_layout.h"
 
+// Every kernel function starts on a 64-byte boundary, so that where its loops fall relative to
+// the instruction fetch blocks depends on its own code only: with 16-byte starts, a change to one
+// kernel moved the others, and the face landmark model's 16 → 8 products (tiny tiles, the per-tile
+// loop of vk_gemm_run) ran 5 % slower or faster as vk_gemm_run landed at 32 or 0 modulo 64.
+#define VK_ALIGNED __attribute__((aligned(64)))
 
 // Unaligned, aliasing-safe vector access.
 typedef float VK_SUFFIX(vk_vu) __attribute__((ext_vector_type(VK_LANES), aligned(4), may_alias));
@@ -154,7 +159,7 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(copy_tail)(float *ds
     }
 
 #define VK_GEMM_UKERNEL(NAME, R, T, L, NV, NH, LD, ST, MX, MN)                                                         \
-    static void NAME(size_t mr, size_t kc, const float *restrict a, size_t as, const float *restrict w,                \
+    static VK_ALIGNED void NAME(size_t mr, size_t kc, const float *restrict a, size_t as, const float *restrict w,     \
                      float *restrict c, size_t cs, size_t nc, float lo, float hi) {                                    \
         const float *ap[R];                                                                                            \
         VK_UNROLL for (size_t r = 0; r < R; r++) ap[r] = a + (r < mr ? r : mr - 1) * as;                               \
@@ -164,7 +169,7 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(copy_tail)(float *ds
     }
 
 #define VK_IGEMM_UKERNEL(NAME, R, T, L, NV, NH, LD, ST, MX, MN)                                                        \
-    static void NAME(size_t mr, size_t taps, size_t kc, const float *const *ptrs, const float *restrict w,             \
+    static VK_ALIGNED void NAME(size_t mr, size_t taps, size_t kc, const float *const *ptrs, const float *restrict w,  \
                      float *restrict c, size_t cs, size_t nc, float lo_, float hi_) {                                  \
         /* The clamp's bounds wait in memory: kept in a register, they left AVX2's 16 one short of the 6 × 16 tile */ \
         /* (12 sums, 2 weights, a broadcast), and clang stored and reloaded 6 sums around every tap (a 3 × 3 */        \
@@ -191,8 +196,9 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(copy_tail)(float *ds
 // rows, rows beyond `mr` repeating the last one: the steps left out are ones at which every row
 // reads ±0 (see vk_gemm_run_skipping_zeros).
 #define VK_SKIP_UKERNEL(NAME, R, T, L, NV, NH, LD, ST, MX, MN)                                                         \
-    static void NAME(size_t mr, const uint32_t *restrict ks, size_t count, const float *restrict a, size_t as,         \
-                     const float *restrict w, float *restrict c, size_t cs, size_t nc, float lo_, float hi_) {         \
+    static VK_ALIGNED void NAME(size_t mr, const uint32_t *restrict ks, size_t count, const float *restrict a,         \
+                                size_t as, const float *restrict w, float *restrict c, size_t cs, size_t nc,           \
+                                float lo_, float hi_) {                                                                \
         /* The clamp's bounds wait in memory, as in VK_IGEMM_UKERNEL (AVX2's 6 x 16 tile needs 15 registers). */        \
         volatile float bounds[2] = {lo_, hi_};                                                                         \
         const float *ap[R];                                                                                            \
@@ -213,11 +219,14 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(copy_tail)(float *ds
     }
 
 // MAKE(name, R, T, L, NV, NH, LD, ST, MX, MN) for every panel width W (32, 24, 16, 8), named
-// KIND_wW_rR: each width's vector types and counts.
+// KIND_wW_rR: each width's vector types and counts. With 16 lanes, a 24-wide panel goes as three
+// 8-lane vectors a row rather than one of 16 and one of 8 (the same layout and sums): on Zen 4
+// the mixed tile ran the 24-channel stems 6-7 % slower than three 8-lane vectors, while 16-wide
+// panels as two 8-lane vectors were slower than one of 16 (docs/ENGINE.md, thirteenth session).
 #if VK_LANES == 16
 #define VK_EACH_PANEL_WIDTH(MAKE, KIND, R)                                                                             \
     MAKE(VK_SUFFIX(KIND##_w32_r##R), R, vk_v, 16, 2, 0, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)                             \
-    MAKE(VK_SUFFIX(KIND##_w24_r##R), R, vk_v, 16, 1, 1, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)                             \
+    MAKE(VK_SUFFIX(KIND##_w24_r##R), R, vk_h, 8, 3, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)                          \
     MAKE(VK_SUFFIX(KIND##_w16_r##R), R, vk_v, 16, 1, 0, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)                             \
     MAKE(VK_SUFFIX(KIND##_w8_r##R), R, vk_h, 8, 1, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
 #else
@@ -262,7 +271,7 @@ VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w8_paired), 2 * VK_MR, vk_h, 8, 1, 0, VK_LOADH, V
 // reads each input once for all the panels. `w` is the first panel's packed weights and
 // `panel_floats` the distance to the next ((k + 1) × width); each sum is the bias, then the k
 // steps in order, as in the one-panel kernel.
-static void VK_SUFFIX(gemm_row_panels)(size_t kc, const float *restrict a, const float *restrict w,
+static VK_ALIGNED void VK_SUFFIX(gemm_row_panels)(size_t kc, const float *restrict a, const float *restrict w,
                                        size_t panel_floats, float *restrict c, float lo_, float hi_) {
     volatile float bounds[2] = {lo_, hi_};
     vk_v acc[VK_ROW_PANELS][VK_MAIN_VECTORS];
@@ -288,7 +297,7 @@ _Static_assert(VK_MR % 2 == 0, "VK_IGEMM_W16_W8_HALVES splits a tile into two ha
 // 6 sums for its k steps (27 for a 3 × 3 stem, 75 for a 5 × 5) and reads every input again.
 // `ptrs` is the tile's pointer table (VK_MR per tap) from the first of the half's rows; `w` and
 // `w8` are the two panels' packed weights. Each sum is the bias, then the k steps in order.
-static __attribute__((noinline)) void VK_SUFFIX(igemm_w16_w8_half)(size_t taps, size_t kc, const float *const *ptrs,
+static __attribute__((noinline)) VK_ALIGNED void VK_SUFFIX(igemm_w16_w8_half)(size_t taps, size_t kc, const float *const *ptrs,
                                                                      const float *restrict w,
                                                                      const float *restrict w8, float *restrict c,
                                                                      size_t cs, float lo_, float hi_) {
@@ -353,7 +362,7 @@ static inline void VK_SUFFIX(next_pixels)(size_t *b, size_t *oy, size_t *ox, siz
     }
 }
 
-void VK_SUFFIX(vk_gemm_conv)(vk_gemm_shape shape, const float *packed, const vk_conv_geometry *g, const float *zeros,
+VK_ALIGNED void VK_SUFFIX(vk_gemm_conv)(vk_gemm_shape shape, const float *packed, const vk_conv_geometry *g, const float *zeros,
                              float *c, size_t c_stride, size_t pixel_begin, size_t pixel_end, size_t panel_begin,
                              size_t panel_end, float lo, float hi) {
     const size_t KH = g->kernel_height, KW = g->kernel_width, C = g->channels, taps = KH * KW;
@@ -565,14 +574,14 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(gemm_rows)(vk_gemm_s
     }
 }
 
-void VK_SUFFIX(vk_gemm_run)(vk_gemm_shape shape, const float *packed, const float *a, size_t a_stride, float *c,
+VK_ALIGNED void VK_SUFFIX(vk_gemm_run)(vk_gemm_shape shape, const float *packed, const float *a, size_t a_stride, float *c,
                             size_t c_stride, size_t row_begin, size_t row_end, size_t panel_begin,
                             size_t panel_end, float lo, float hi) {
     VK_SUFFIX(gemm_rows)(shape, packed, a, a_stride, c, c_stride, row_begin, row_end, panel_begin, panel_end, lo, hi,
                          NULL);
 }
 
-void VK_SUFFIX(vk_gemm_run_skipping_zeros)(vk_gemm_shape shape, const float *packed, const float *a,
+VK_ALIGNED void VK_SUFFIX(vk_gemm_run_skipping_zeros)(vk_gemm_shape shape, const float *packed, const float *a,
                                            size_t a_stride, float *c, size_t c_stride, size_t row_begin,
                                            size_t row_end, size_t panel_begin, size_t panel_end, float lo,
                                            float hi) {
@@ -591,7 +600,7 @@ static inline const float *VK_SUFFIX(dw_input_row)(const vk_dwconv *p, ptrdiff_t
 
 // One output pixel, any window: taps outside the input columns are skipped; rows outside the
 // input read `rows[ky]`, which then points at zeros. Channels [c_begin, c_end).
-static void VK_SUFFIX(dw_pixel)(const vk_dwconv *p, const float *const *rows, size_t ox, size_t c_begin, size_t c_end,
+static VK_ALIGNED void VK_SUFFIX(dw_pixel)(const vk_dwconv *p, const float *const *rows, size_t ox, size_t c_begin, size_t c_end,
                                 float *out) {
     const size_t C = p->channels, KH = p->kernel_height, KW = p->kernel_width;
     const ptrdiff_t ix0 = (ptrdiff_t)(ox * p->stride_w) - (ptrdiff_t)p->pad_left;
@@ -875,7 +884,7 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(dw_fixed)(const vk_d
 // Each window and stride compiled on its own: inlined side by side into one function, their
 // loops' register allocation interfered.
 #define VK_DW_FIXED(K, S)                                                                                       \
-    static __attribute__((noinline)) void VK_SUFFIX(dw_fixed_##K##x##K##s##S)(                                 \
+    static __attribute__((noinline)) VK_ALIGNED void VK_SUFFIX(dw_fixed_##K##x##K##s##S)(                      \
         const vk_dwconv *p, size_t row_begin, size_t row_end, size_t c_begin, size_t c_end) {                  \
         VK_SUFFIX(dw_fixed)(p, K, K, S, row_begin, row_end, c_begin, c_end);                                    \
     }
@@ -885,7 +894,7 @@ VK_DW_FIXED(5, 1)
 VK_DW_FIXED(5, 2)
 #undef VK_DW_FIXED
 
-void VK_SUFFIX(vk_dwconv_run)(const vk_dwconv *p, size_t row_begin, size_t row_end, size_t c_begin, size_t c_end) {
+VK_ALIGNED void VK_SUFFIX(vk_dwconv_run)(const vk_dwconv *p, size_t row_begin, size_t row_end, size_t c_begin, size_t c_end) {
     const size_t C = p->channels, W = p->input_width, KH = p->kernel_height, KW = p->kernel_width;
     if (c_end > C) c_end = C;
     if (p->dilation_w == 1 && (p->stride_w == 1 || p->stride_w == 2) && ((KH == 3 && KW == 3) || (KH == 5 && KW == 5))) {
@@ -940,7 +949,7 @@ void VK_SUFFIX(vk_dwconv_run)(const vk_dwconv *p, size_t row_begin, size_t row_e
         (OUT)[o] = sum > hi ? hi : sum;                                                                  \
     }
 
-void VK_SUFFIX(vk_conv_dot)(const vk_conv_geometry *g, const float *filter, const float *bias, size_t n, float *output,
+VK_ALIGNED void VK_SUFFIX(vk_conv_dot)(const vk_conv_geometry *g, const float *filter, const float *bias, size_t n, float *output,
                             size_t pixel, size_t count, float lo, float hi, const float *zeros) {
     const size_t C = g->channels, KH = g->kernel_height, KW = g->kernel_width, K = KH * KW * C;
     const size_t W = g->input_width, OW = g->output_width, sw = g->stride_w, per_image = g->output_height * OW;
@@ -1060,7 +1069,7 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(add_pixels_masked)(
 /// stays in the first-level cache.
 #define VK_ADD_BLOCK_PIXELS 32
 
-void VK_SUFFIX(vk_add_pixels)(const float *a, const float *b, size_t bc, float *out, size_t pixels, size_t C,
+VK_ALIGNED void VK_SUFFIX(vk_add_pixels)(const float *a, const float *b, size_t bc, float *out, size_t pixels, size_t C,
                               float lo, float hi, const float *alpha) {
     if (bc == C && !alpha) {
         // Equal widths and no per-channel slopes: one flat run over all the pixels.
@@ -1104,7 +1113,7 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(scale_add_vectors)(
     }
 }
 
-void VK_SUFFIX(vk_scale_add_pixels)(const float *a, const float *scale, const float *b, float *out, size_t pixels,
+VK_ALIGNED void VK_SUFFIX(vk_scale_add_pixels)(const float *a, const float *scale, const float *b, float *out, size_t pixels,
                                     size_t C, float lo, float hi) {
 #pragma clang fp contract(off)
     const vk_v vlo = (vk_v)(lo), vhi = (vk_v)(hi);
@@ -1166,7 +1175,7 @@ void VK_SUFFIX(vk_scale_add_pixels)(const float *a, const float *scale, const fl
         VK_BINARY_STEP(float, 1, VK_LOAD1, VK_STORE1, EXPR)                                                \
     }
 
-void VK_SUFFIX(vk_binary_rows)(vk_binary_op op, const float *a, size_t a_row, int a_inner, const float *b,
+VK_ALIGNED void VK_SUFFIX(vk_binary_rows)(vk_binary_op op, const float *a, size_t a_row, int a_inner, const float *b,
                                size_t b_row, int b_inner, float *out, size_t rows, size_t inner, float lo,
                                float hi) {
     switch (op) {
@@ -1184,7 +1193,7 @@ void VK_SUFFIX(vk_binary_rows)(vk_binary_op op, const float *a, size_t a_row, in
 #undef VK_BINARY_HALF_STEP
 #undef VK_BINARY_STEP
 
-void VK_SUFFIX(vk_prelu_pixels)(const float *x, float *out, size_t pixels, size_t C, const float *alpha) {
+VK_ALIGNED void VK_SUFFIX(vk_prelu_pixels)(const float *x, float *out, size_t pixels, size_t C, const float *alpha) {
     for (size_t p = 0; p < pixels; p++, x += C, out += C) {
         size_t c = 0;
         for (; c + VK_LANES <= C; c += VK_LANES) {
@@ -1208,7 +1217,7 @@ void VK_SUFFIX(vk_prelu_pixels)(const float *x, float *out, size_t pixels, size_
 // Output rows [row_begin, row_end) of the transpose of a `rows` x `cols` matrix: out[j][i] =
 // in[i][j]. Blocks of 8 x 8 go through registers (three rounds of shuffles); the edges are copied
 // one value at a time.
-void VK_SUFFIX(vk_transpose)(const float *in, size_t rows, size_t cols, float *out, size_t row_begin,
+VK_ALIGNED void VK_SUFFIX(vk_transpose)(const float *in, size_t rows, size_t cols, float *out, size_t row_begin,
                              size_t row_end) {
     if (row_end > cols) row_end = cols;
     size_t j = row_begin;
@@ -1260,7 +1269,7 @@ void VK_SUFFIX(vk_transpose)(const float *in, size_t rows, size_t cols, float *o
         STORE(out + c, MINF((T)(hi), MAXF((T)(lo), m)));                                                   \
     }
 
-void VK_SUFFIX(vk_max_pool)(const vk_conv_geometry *g, float *output, size_t row_begin, size_t row_end, float lo,
+VK_ALIGNED void VK_SUFFIX(vk_max_pool)(const vk_conv_geometry *g, float *output, size_t row_begin, size_t row_end, float lo,
                             float hi) {
     const size_t C = g->channels, W = g->input_width, OW = g->output_width;
     for (size_t r = row_begin; r < row_end; r++) {
@@ -1405,7 +1414,7 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(avg_inside_vectors)(
         STORE(out + c, MINF((T)(hi), MAXF((T)(lo), acc * (T)(scale))));                                    \
     }
 
-void VK_SUFFIX(vk_avg_pool)(const vk_conv_geometry *g, float *output, size_t row_begin, size_t row_end,
+VK_ALIGNED void VK_SUFFIX(vk_avg_pool)(const vk_conv_geometry *g, float *output, size_t row_begin, size_t row_end,
                             int valid_only, float lo, float hi) {
     const size_t C = g->channels, W = g->input_width, OW = g->output_width, KH = g->kernel_height;
     const size_t taps = KH * g->kernel_width;
@@ -1494,7 +1503,7 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(avg_pass_rows_vector
     }
 }
 
-void VK_SUFFIX(vk_avg_pool_pass_rows)(const vk_conv_geometry *g, size_t row_begin, size_t row_end, float *sums) {
+VK_ALIGNED void VK_SUFFIX(vk_avg_pool_pass_rows)(const vk_conv_geometry *g, size_t row_begin, size_t row_end, float *sums) {
     const size_t C = g->channels, W = g->input_width, KH = g->input_height, taps = KH * W;
     const ptrdiff_t row_step = (ptrdiff_t)(W * C), column_step = (ptrdiff_t)C - (ptrdiff_t)(KH * W * C);
     size_t c = 0;
@@ -1517,7 +1526,7 @@ void VK_SUFFIX(vk_avg_pool_pass_rows)(const vk_conv_geometry *g, size_t row_begi
         STORE(out + c, MINF((T)(hi), MAXF((T)(lo), acc * (T)(scale))));                                    \
     }
 
-void VK_SUFFIX(vk_avg_pool_chain)(const float *sums, size_t passes, size_t C, size_t count, float lo, float hi,
+VK_ALIGNED void VK_SUFFIX(vk_avg_pool_chain)(const float *sums, size_t passes, size_t C, size_t count, float lo, float hi,
                                   float *out) {
     const float scale = count > 0 ? 1.0f / (float)count : 0.0f;
     size_t c = 0;
@@ -1531,7 +1540,7 @@ void VK_SUFFIX(vk_avg_pool_chain)(const float *sums, size_t passes, size_t C, si
 // x times the reciprocal square root, 0 where x is 0 (src/f32-vsqrt/simd-rsqrt.c.in). The
 // reciprocal square root is XNNPACK's (src/f32-vrsqrt/simd-rsqrt.c.in): the estimate, then one
 // Newton-Raphson step as separate multiplies and subtractions, y0 - (x·y0·y0 - 1)·(0.5·y0).
-static void VK_SUFFIX(root_run)(const float *x, float *y, size_t count, int square_root) {
+static VK_ALIGNED void VK_SUFFIX(root_run)(const float *x, float *y, size_t count, int square_root) {
 #pragma clang fp contract(off)
     const vk_v zero = (vk_v)(0.0f), infinity = (vk_v)(__builtin_inff());
     for (size_t i = 0; i < count; i += VK_LANES) {
@@ -1557,9 +1566,9 @@ static void VK_SUFFIX(root_run)(const float *x, float *y, size_t count, int squa
     }
 }
 
-void VK_SUFFIX(vk_rsqrt)(const float *x, float *y, size_t count) { VK_SUFFIX(root_run)(x, y, count, 0); }
+VK_ALIGNED void VK_SUFFIX(vk_rsqrt)(const float *x, float *y, size_t count) { VK_SUFFIX(root_run)(x, y, count, 0); }
 
-void VK_SUFFIX(vk_sqrt)(const float *x, float *y, size_t count) { VK_SUFFIX(root_run)(x, y, count, 1); }
+VK_ALIGNED void VK_SUFFIX(vk_sqrt)(const float *x, float *y, size_t count) { VK_SUFFIX(root_run)(x, y, count, 1); }
 
 // MARK: Row sums and layer normalisation
 
@@ -1593,11 +1602,11 @@ static inline float VK_SUFFIX(rsum_xnnpack)(const float *x, size_t n) {
     return (four[0] + four[2]) + (four[1] + four[3]);
 }
 
-void VK_SUFFIX(vk_row_sums)(const float *x, size_t rows, size_t n, float scale, float *out) {
+VK_ALIGNED void VK_SUFFIX(vk_row_sums)(const float *x, size_t rows, size_t n, float scale, float *out) {
     for (size_t r = 0; r < rows; r++) out[r] = 0.0f + VK_SUFFIX(rsum_xnnpack)(x + r * n, n) * scale;
 }
 
-void VK_SUFFIX(vk_layer_norm)(const float *x, float *y, size_t pixel_begin, size_t pixel_end, size_t channels,
+VK_ALIGNED void VK_SUFFIX(vk_layer_norm)(const float *x, float *y, size_t pixel_begin, size_t pixel_end, size_t channels,
                               float epsilon, const float *gamma, float *scratch) {
 #pragma clang fp contract(off)
     // Per pixel of the range: the mean, v + epsilon, and its reciprocal square root.
@@ -1643,7 +1652,7 @@ void VK_SUFFIX(vk_layer_norm)(const float *x, float *y, size_t pixel_begin, size
 
 // MARK: Hard swish
 
-void VK_SUFFIX(vk_hard_swish)(const float *x, float *y, size_t count) {
+VK_ALIGNED void VK_SUFFIX(vk_hard_swish)(const float *x, float *y, size_t count) {
     // XNNPACK's constants: 1/6 rounded to float (0x1.555556p-3f), one half, the clamp to [0, 1].
     const vk_v sixth = (vk_v)(0x1.555556p-3f), half = (vk_v)(0.5f), zero = (vk_v)(0.0f), one = (vk_v)(1.0f);
     size_t i = 0;
@@ -1741,7 +1750,7 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(sparse_pass)(size_t 
     }
 }
 
-void VK_SUFFIX(vk_sparse_run)(const float *packed, size_t n, size_t k, const float *a, size_t a_stride, float *c,
+VK_ALIGNED void VK_SUFFIX(vk_sparse_run)(const float *packed, size_t n, size_t k, const float *a, size_t a_stride, float *c,
                               size_t c_stride, size_t row_begin, size_t row_end, size_t group_begin,
                               size_t group_end, float lo, float hi, const vk_epilogue *epilogue, float *scratch) {
     const size_t P = VK_SPARSE_PIXELS;
@@ -1859,7 +1868,7 @@ void VK_SUFFIX(vk_sparse_run)(const float *packed, size_t n, size_t k, const flo
 
 // MARK: Bilinear resize
 
-void VK_SUFFIX(vk_resize_bilinear)(const vk_resize *r, size_t row_begin, size_t row_end) {
+VK_ALIGNED void VK_SUFFIX(vk_resize_bilinear)(const vk_resize *r, size_t row_begin, size_t row_end) {
     // XNNPACK's arithmetic (src/f32-ibilinear/gen/f32-ibilinear-sse-u8.c, the x86 choice of
     // src/configs/ibilinear-config.c): t = tl + (tr - tl)·ax, b = bl + (br - bl)·ax,
     // out = t + (b - t)·ay, each product rounded before its sum (no fused multiply-add).
@@ -1951,7 +1960,7 @@ static inline vk_v VK_SUFFIX(sigmoid_p5)(vk_v v) {
 
 // Whole vectors, then the last few values as one vector padded with zeros (as XNNPACK's masked
 // loads do): every value through the same lanes' operations.
-void VK_SUFFIX(vk_sigmoid)(const float *x, float *y, size_t count) {
+VK_ALIGNED void VK_SUFFIX(vk_sigmoid)(const float *x, float *y, size_t count) {
     size_t i = 0;
     for (; i + VK_LANES <= count; i += VK_LANES) VK_STORE(y + i, VK_SUFFIX(sigmoid_p5)(VK_LOAD(x + i)));
     if (i < count) {
@@ -2047,7 +2056,7 @@ static inline float VK_SUFFIX(sigmoid_one)(float value) {
 
 typedef int32_t VK_SUFFIX(vk_vi) __attribute__((ext_vector_type(VK_LANES)));
 
-void VK_SUFFIX(vk_sigmoid)(const float *x, float *y, size_t count) {
+VK_ALIGNED void VK_SUFFIX(vk_sigmoid)(const float *x, float *y, size_t count) {
 #pragma clang fp contract(off)
     VK_SIGMOID_CONSTANTS
     size_t i = 0;
@@ -2099,7 +2108,7 @@ void VK_SUFFIX(vk_sigmoid)(const float *x, float *y, size_t count) {
 
 // MARK: Convolution with few output channels, pixels in lanes
 
-void VK_SUFFIX(vk_conv_planar)(const vk_conv_geometry *g, const float *filter, const float *bias, size_t n,
+VK_ALIGNED void VK_SUFFIX(vk_conv_planar)(const vk_conv_geometry *g, const float *filter, const float *bias, size_t n,
                                float *output, size_t row_begin, size_t row_end, float lo, float hi, float *scratch) {
     const size_t C = g->channels, KH = g->kernel_height, KW = g->kernel_width, W = g->input_width;
     const size_t OW = g->output_width, OH = g->output_height, K = KH * KW * C;
@@ -2208,7 +2217,7 @@ void VK_SUFFIX(vk_conv_planar)(const vk_conv_geometry *g, const float *filter, c
         VK_UNROLL for (size_t q = 0; q < (J); q++) VK_STORE(sums + (j0 + q) * VK_LANES, acc[q]);     \
     }
 
-void VK_SUFFIX(vk_deconv_row)(const float *input, size_t W, size_t C, const float *weights, const float *bias,
+VK_ALIGNED void VK_SUFFIX(vk_deconv_row)(const float *input, size_t W, size_t C, const float *weights, const float *bias,
                               size_t KH, size_t KW, size_t CO, float *output, size_t output_row_stride) {
     const size_t n = KH * KW * CO;
     if (n > VK_DECONV_MAX_OUTPUTS || C > VK_DECONV_MAX_CHANNELS) return;  // the caller checks
