@@ -90,7 +90,8 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(warp_store1)(const v
 // One tensor pixel with its neighbours anywhere: the Swift `ImageToTensor.sample` (whose
 // separate branch for a pixel with all four neighbours inside gives what this one does then: no
 // neighbour is clamped or zeroed).
-static VK_ALIGNED void VK_SUFFIX(warp_sample1)(const vk_warp *p, int32_t sx, int32_t sy, int32_t fx, int32_t fy, size_t index) {
+VK_ALIGNED
+static void VK_SUFFIX(warp_sample1)(const vk_warp *p, int32_t sx, int32_t sy, int32_t fx, int32_t fy, size_t index) {
     const int64_t last_x = p->width - 1, last_y = p->height - 1;
     if (p->zero_border && (sx > last_x || sx + 1 < 0 || sy > last_y || sy + 1 < 0)) {
         VK_SUFFIX(warp_store1)(p, index, 0, 0, 0);
@@ -391,7 +392,8 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(warp_group)(const vk
 #undef VK_WARP_BYTE
 #undef VK_WARP_BORDER_CHANNEL
 
-VK_ALIGNED void VK_SUFFIX(vk_warp_rows)(const vk_warp *p, size_t row_begin, size_t row_end) {
+VK_ALIGNED
+void VK_SUFFIX(vk_warp_rows)(const vk_warp *p, size_t row_begin, size_t row_end) {
     typedef VK_SUFFIX(vk_wd) vd;
     typedef VK_SUFFIX(vk_wi) vi;
     const double m0 = p->m[0], m1 = p->m[1], m2 = p->m[2], m3 = p->m[3], m4 = p->m[4], m5 = p->m[5];

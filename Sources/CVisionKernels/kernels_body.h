@@ -71,24 +71,18 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(copy_tail)(float *ds
 // array and stores and reloads every one of them around each tile.
 #define VK_UNROLL _Pragma("clang loop unroll(full)")
 
-// Micro-kernels: `mr` (1...R) rows times one panel of NV vectors of type T (L lanes each)
-// followed by NH vectors of type H (8 lanes). Rows beyond `mr` repeat the last row; only `mr`
-// rows and `nc` columns are stored. The direct kernel reads row r's k-th input at
-// `a + r * as + k`; the indirect one (convolutions) runs the k loop over `taps` window taps of
-// `kc` channels, row r's tap t at `ptrs[t * VK_MR + r]` — the same multiply-adds in the same
-// order as the direct kernel on gathered patches.
-#define VK_UK_INIT(R, T, L, NV, NH, LD, ST, MX, MN)                                                                    \
+// Micro-kernels: `mr` (1...R) rows times one panel of NV vectors of type T (L lanes each). Rows
+// beyond `mr` repeat the last row; only `mr` rows and `nc` columns are stored. The direct kernel
+// reads row r's k-th input at `a + r * as + k`; the indirect one (convolutions) runs the k loop
+// over `taps` window taps of `kc` channels, row r's tap t at `ptrs[t * VK_MR + r]` — the same
+// multiply-adds in the same order as the direct kernel on gathered patches.
+#define VK_UK_INIT(R, T, L, NV, LD, ST, MX, MN)                                                                        \
     T acc[R][NV > 0 ? NV : 1];                                                                                         \
-    vk_h acch[R][NH > 0 ? NH : 1];                                                                                     \
     VK_UNROLL for (size_t v = 0; v < NV; v++) {                                                                        \
         T b = LD(w + v * L);                                                                                           \
         VK_UNROLL for (size_t r = 0; r < R; r++) acc[r][v] = b;                                                        \
     }                                                                                                                  \
-    VK_UNROLL for (size_t v = 0; v < NH; v++) {                                                                        \
-        vk_h b = VK_LOADH(w + NV * L + v * 8);                                                                         \
-        VK_UNROLL for (size_t r = 0; r < R; r++) acch[r][v] = b;                                                       \
-    }                                                                                                                  \
-    w += NV * L + NH * 8;
+    w += NV * L;
 
 // With VK_GEMM_PREFETCH defined (bytes), each k step prefetches the lines of packed weights
 // that far ahead of the ones it reads. In a model a layer's weights come from the shared cache
@@ -104,85 +98,80 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(copy_tail)(float *ds
 #define VK_GEMM_PREFETCH_W(FLOATS)
 #endif
 
-#define VK_UK_STEP(R, T, L, NV, NH, LD, ST, MX, MN)                                                                    \
-    VK_UK_STEP_(VK_GEMM_PREFETCH_W, VK_NO_ROW_FENCE, R, T, L, NV, NH, LD, ST, MX, MN)
+#define VK_UK_STEP(R, T, L, NV, LD, ST, MX, MN)                                                                        \
+    VK_UK_STEP_(VK_GEMM_PREFETCH_W, VK_NO_ROW_FENCE, R, T, L, NV, LD, ST, MX, MN)
 // The step-list micro-kernel's step: it prefetches by its list, not by address, and where the
 // build defines VK_LISTED_ROW_FENCE, it takes its rows' inputs one row at a time (see there).
 #ifndef VK_LISTED_ROW_FENCE
 #define VK_LISTED_ROW_FENCE
 #endif
-#define VK_UK_LISTED_STEP(R, T, L, NV, NH, LD, ST, MX, MN)                                                             \
-    VK_UK_STEP_(VK_NO_PREFETCH_W, VK_LISTED_ROW_FENCE, R, T, L, NV, NH, LD, ST, MX, MN)
+#define VK_UK_LISTED_STEP(R, T, L, NV, LD, ST, MX, MN)                                                                 \
+    VK_UK_STEP_(VK_NO_PREFETCH_W, VK_LISTED_ROW_FENCE, R, T, L, NV, LD, ST, MX, MN)
 #define VK_NO_PREFETCH_W(FLOATS)
 #define VK_NO_ROW_FENCE
-#define VK_UK_STEP_(PREFETCH, FENCE, R, T, L, NV, NH, LD, ST, MX, MN)                                                  \
+#define VK_UK_STEP_(PREFETCH, FENCE, R, T, L, NV, LD, ST, MX, MN)                                                      \
     {                                                                                                                  \
         T wv[NV > 0 ? NV : 1];                                                                                         \
-        vk_h wh[NH > 0 ? NH : 1];                                                                                      \
         VK_UNROLL for (size_t v = 0; v < NV; v++) wv[v] = LD(w + v * L);                                               \
-        VK_UNROLL for (size_t v = 0; v < NH; v++) wh[v] = VK_LOADH(w + NV * L + v * 8);                                \
-        PREFETCH(NV * L + NH * 8)                                                                                      \
-        w += NV * L + NH * 8;                                                                                          \
+        PREFETCH(NV * L)                                                                                               \
+        w += NV * L;                                                                                                   \
         VK_UNROLL for (size_t r = 0; r < R; r++) {                                                                     \
             const float x = ap[r][k];                                                                                  \
             VK_UNROLL for (size_t v = 0; v < NV; v++) acc[r][v] = VK_FMA((T)(x), wv[v], acc[r][v]);                    \
-            VK_UNROLL for (size_t v = 0; v < NH; v++) acch[r][v] = VK_FMA((vk_h)(x), wh[v], acch[r][v]);               \
             FENCE                                                                                                      \
         }                                                                                                              \
     }
 
-#define VK_UK_FINISH(R, T, L, NV, NH, LD, ST, MX, MN)                                                                  \
+#define VK_UK_FINISH(R, T, L, NV, LD, ST, MX, MN)                                                                      \
     {                                                                                                                  \
         const T vlo = (T)(lo), vhi = (T)(hi);                                                                          \
-        const vk_h hlo = (vk_h)(lo), hhi = (vk_h)(hi);                                                                 \
         VK_UNROLL for (size_t r = 0; r < R; r++) {                                                                     \
             VK_UNROLL for (size_t v = 0; v < NV; v++) acc[r][v] = MN(vhi, MX(vlo, acc[r][v]));                         \
-            VK_UNROLL for (size_t v = 0; v < NH; v++) acch[r][v] = VK_MINH(hhi, VK_MAXH(hlo, acch[r][v]));             \
         }                                                                                                              \
-        if (nc == NV * L + NH * 8) {                                                                                   \
+        if (nc == NV * L) {                                                                                            \
             VK_UNROLL for (size_t r = 0; r < R; r++) {                                                                 \
                 if (r < mr) {                                                                                          \
                     float *cr = c + r * cs;                                                                            \
                     VK_UNROLL for (size_t v = 0; v < NV; v++) ST(cr + v * L, acc[r][v]);                               \
-                    VK_UNROLL for (size_t v = 0; v < NH; v++) VK_STOREH(cr + NV * L + v * 8, acch[r][v]);              \
                 }                                                                                                      \
             }                                                                                                          \
         } else {                                                                                                       \
             /* A partial panel: the rows through a buffer, then their first `nc` columns. */                           \
-            float tmp[R][NV * L + NH * 8];                                                                             \
+            float tmp[R][NV * L];                                                                                      \
             VK_UNROLL for (size_t r = 0; r < R; r++) {                                                                 \
                 VK_UNROLL for (size_t v = 0; v < NV; v++) ST(tmp[r] + v * L, acc[r][v]);                               \
-                VK_UNROLL for (size_t v = 0; v < NH; v++) VK_STOREH(tmp[r] + NV * L + v * 8, acch[r][v]);              \
             }                                                                                                          \
             for (size_t r = 0; r < mr; r++) VK_SUFFIX(copy_tail)(c + r * cs, tmp[r], nc);                              \
         }                                                                                                              \
     }
 
-#define VK_GEMM_UKERNEL(NAME, R, T, L, NV, NH, LD, ST, MX, MN)                                                         \
-    static VK_ALIGNED void NAME(size_t mr, size_t kc, const float *restrict a, size_t as, const float *restrict w,     \
+#define VK_GEMM_UKERNEL(NAME, R, T, L, NV, LD, ST, MX, MN)                                                             \
+    VK_ALIGNED                                                                                                         \
+    static void NAME(size_t mr, size_t kc, const float *restrict a, size_t as, const float *restrict w,                \
                      float *restrict c, size_t cs, size_t nc, float lo, float hi) {                                    \
         const float *ap[R];                                                                                            \
         VK_UNROLL for (size_t r = 0; r < R; r++) ap[r] = a + (r < mr ? r : mr - 1) * as;                               \
-        VK_UK_INIT(R, T, L, NV, NH, LD, ST, MX, MN)                                                                    \
-        for (size_t k = 0; k < kc; k++) VK_UK_STEP(R, T, L, NV, NH, LD, ST, MX, MN)                                    \
-        VK_UK_FINISH(R, T, L, NV, NH, LD, ST, MX, MN)                                                                  \
+        VK_UK_INIT(R, T, L, NV, LD, ST, MX, MN)                                                                        \
+        for (size_t k = 0; k < kc; k++) VK_UK_STEP(R, T, L, NV, LD, ST, MX, MN)                                        \
+        VK_UK_FINISH(R, T, L, NV, LD, ST, MX, MN)                                                                      \
     }
 
-#define VK_IGEMM_UKERNEL(NAME, R, T, L, NV, NH, LD, ST, MX, MN)                                                        \
-    static VK_ALIGNED void NAME(size_t mr, size_t taps, size_t kc, const float *const *ptrs, const float *restrict w,  \
+#define VK_IGEMM_UKERNEL(NAME, R, T, L, NV, LD, ST, MX, MN)                                                            \
+    VK_ALIGNED                                                                                                         \
+    static void NAME(size_t mr, size_t taps, size_t kc, const float *const *ptrs, const float *restrict w,             \
                      float *restrict c, size_t cs, size_t nc, float lo_, float hi_) {                                  \
         /* The clamp's bounds wait in memory: kept in a register, they left AVX2's 16 one short of the 6 × 16 tile */ \
         /* (12 sums, 2 weights, a broadcast), and clang stored and reloaded 6 sums around every tap (a 3 × 3 */        \
         /* stride-2 stem, kernel_timing.sh: 0.297 -> 0.257 ms). */                                                    \
         volatile float bounds[2] = {lo_, hi_};                                                                         \
-        VK_UK_INIT(R, T, L, NV, NH, LD, ST, MX, MN)                                                                    \
+        VK_UK_INIT(R, T, L, NV, LD, ST, MX, MN)                                                                        \
         for (size_t t = 0; t < taps; t++, ptrs += VK_MR) {                                                             \
             const float *ap[R];                                                                                        \
             VK_UNROLL for (size_t r = 0; r < R; r++) ap[r] = ptrs[r];                                                  \
-            for (size_t k = 0; k < kc; k++) VK_UK_STEP(R, T, L, NV, NH, LD, ST, MX, MN)                                \
+            for (size_t k = 0; k < kc; k++) VK_UK_STEP(R, T, L, NV, LD, ST, MX, MN)                                    \
         }                                                                                                              \
         const float lo = bounds[0], hi = bounds[1];                                                                    \
-        VK_UK_FINISH(R, T, L, NV, NH, LD, ST, MX, MN)                                                                  \
+        VK_UK_FINISH(R, T, L, NV, LD, ST, MX, MN)                                                                      \
     }
 
 /// Listed steps ahead whose weights the step-list micro-kernel prefetches, into the first-level
@@ -195,46 +184,46 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(copy_tail)(float *ds
 // The direct micro-kernel over the `count` k steps listed in `ks` (ascending), for `mr` (1...R)
 // rows, rows beyond `mr` repeating the last one: the steps left out are ones at which every row
 // reads ±0 (see vk_gemm_run_skipping_zeros).
-#define VK_SKIP_UKERNEL(NAME, R, T, L, NV, NH, LD, ST, MX, MN)                                                         \
-    static VK_ALIGNED void NAME(size_t mr, const uint32_t *restrict ks, size_t count, const float *restrict a,         \
-                                size_t as, const float *restrict w, float *restrict c, size_t cs, size_t nc,           \
-                                float lo_, float hi_) {                                                                \
+#define VK_SKIP_UKERNEL(NAME, R, T, L, NV, LD, ST, MX, MN)                                                             \
+    VK_ALIGNED                                                                                                         \
+    static void NAME(size_t mr, const uint32_t *restrict ks, size_t count, const float *restrict a, size_t as,         \
+                     const float *restrict w, float *restrict c, size_t cs, size_t nc, float lo_, float hi_) {         \
         /* The clamp's bounds wait in memory, as in VK_IGEMM_UKERNEL (AVX2's 6 x 16 tile needs 15 registers). */        \
         volatile float bounds[2] = {lo_, hi_};                                                                         \
         const float *ap[R];                                                                                            \
         VK_UNROLL for (size_t r = 0; r < R; r++) ap[r] = a + (r < mr ? r : mr - 1) * as;                               \
-        VK_UK_INIT(R, T, L, NV, NH, LD, ST, MX, MN)                                                                    \
+        VK_UK_INIT(R, T, L, NV, LD, ST, MX, MN)                                                                        \
         const float *const first = w;                                                                                  \
         for (size_t i = 0; i < count; i++) {                                                                           \
             const size_t k = ks[i];                                                                                    \
-            VK_UNROLL for (size_t l = 0; l < ((NV * L + NH * 8) * 4 + 63) / 64; l++) {                                 \
-                __builtin_prefetch(first + ks[i + VK_SKIP_AHEAD] * (NV * L + NH * 8) + l * 16);                        \
-                __builtin_prefetch(first + ks[i + VK_SKIP_AHEAD_L2] * (NV * L + NH * 8) + l * 16, 0, 2);               \
+            VK_UNROLL for (size_t l = 0; l < (NV * L * 4 + 63) / 64; l++) {                                            \
+                __builtin_prefetch(first + ks[i + VK_SKIP_AHEAD] * (NV * L) + l * 16);                                 \
+                __builtin_prefetch(first + ks[i + VK_SKIP_AHEAD_L2] * (NV * L) + l * 16, 0, 2);                        \
             }                                                                                                          \
-            w = first + k * (NV * L + NH * 8);                                                                         \
-            VK_UK_LISTED_STEP(R, T, L, NV, NH, LD, ST, MX, MN)                                                         \
+            w = first + k * (NV * L);                                                                                  \
+            VK_UK_LISTED_STEP(R, T, L, NV, LD, ST, MX, MN)                                                             \
         }                                                                                                              \
         const float lo = bounds[0], hi = bounds[1];                                                                    \
-        VK_UK_FINISH(R, T, L, NV, NH, LD, ST, MX, MN)                                                                  \
+        VK_UK_FINISH(R, T, L, NV, LD, ST, MX, MN)                                                                      \
     }
 
-// MAKE(name, R, T, L, NV, NH, LD, ST, MX, MN) for every panel width W (32, 24, 16, 8), named
+// MAKE(name, R, T, L, NV, LD, ST, MX, MN) for every panel width W (32, 24, 16, 8), named
 // KIND_wW_rR: each width's vector types and counts. With 16 lanes, a 24-wide panel goes as three
 // 8-lane vectors a row rather than one of 16 and one of 8 (the same layout and sums): on Zen 4
 // the mixed tile ran the 24-channel stems 6-7 % slower than three 8-lane vectors, while 16-wide
 // panels as two 8-lane vectors were slower than one of 16 (docs/ENGINE.md, thirteenth session).
 #if VK_LANES == 16
 #define VK_EACH_PANEL_WIDTH(MAKE, KIND, R)                                                                             \
-    MAKE(VK_SUFFIX(KIND##_w32_r##R), R, vk_v, 16, 2, 0, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)                             \
-    MAKE(VK_SUFFIX(KIND##_w24_r##R), R, vk_h, 8, 3, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)                          \
-    MAKE(VK_SUFFIX(KIND##_w16_r##R), R, vk_v, 16, 1, 0, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)                             \
-    MAKE(VK_SUFFIX(KIND##_w8_r##R), R, vk_h, 8, 1, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
+    MAKE(VK_SUFFIX(KIND##_w32_r##R), R, vk_v, 16, 2, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)                                \
+    MAKE(VK_SUFFIX(KIND##_w24_r##R), R, vk_h, 8, 3, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)                             \
+    MAKE(VK_SUFFIX(KIND##_w16_r##R), R, vk_v, 16, 1, VK_LOAD, VK_STORE, VK_MAX, VK_MIN)                                \
+    MAKE(VK_SUFFIX(KIND##_w8_r##R), R, vk_h, 8, 1, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
 #else
 #define VK_EACH_PANEL_WIDTH(MAKE, KIND, R)                                                                             \
-    MAKE(VK_SUFFIX(KIND##_w32_r##R), R, vk_h, 8, 4, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)                          \
-    MAKE(VK_SUFFIX(KIND##_w24_r##R), R, vk_h, 8, 3, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)                          \
-    MAKE(VK_SUFFIX(KIND##_w16_r##R), R, vk_h, 8, 2, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)                          \
-    MAKE(VK_SUFFIX(KIND##_w8_r##R), R, vk_h, 8, 1, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
+    MAKE(VK_SUFFIX(KIND##_w32_r##R), R, vk_h, 8, 4, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)                             \
+    MAKE(VK_SUFFIX(KIND##_w24_r##R), R, vk_h, 8, 3, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)                             \
+    MAKE(VK_SUFFIX(KIND##_w16_r##R), R, vk_h, 8, 2, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)                             \
+    MAKE(VK_SUFFIX(KIND##_w8_r##R), R, vk_h, 8, 1, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
 #endif
 // Every panel width's direct, indirect and step-list micro-kernels for R rows, suffixed _r##R:
 // the whole tiles (R = VK_MR) and the partial last tiles of a range (R = 4, 2, 1), which then
@@ -252,7 +241,7 @@ VK_GEMM_UKERNELS(2)
 VK_GEMM_UKERNELS(1)
 #ifdef VK_W8_PAIRED
 // Two whole tiles times an 8-wide panel: 2 × VK_MR sums in flight instead of VK_MR.
-VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w8_paired), 2 * VK_MR, vk_h, 8, 1, 0, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
+VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w8_paired), 2 * VK_MR, vk_h, 8, 1, VK_LOADH, VK_STOREH, VK_MAXH, VK_MINH)
 #endif
 
 /// Vectors of VK_LANES floats in a main-width panel (vk_gemm_main_width, which gemm_rows checks
@@ -271,7 +260,8 @@ VK_GEMM_UKERNEL(VK_SUFFIX(gemm_w8_paired), 2 * VK_MR, vk_h, 8, 1, 0, VK_LOADH, V
 // reads each input once for all the panels. `w` is the first panel's packed weights and
 // `panel_floats` the distance to the next ((k + 1) × width); each sum is the bias, then the k
 // steps in order, as in the one-panel kernel.
-static VK_ALIGNED void VK_SUFFIX(gemm_row_panels)(size_t kc, const float *restrict a, const float *restrict w,
+VK_ALIGNED
+static void VK_SUFFIX(gemm_row_panels)(size_t kc, const float *restrict a, const float *restrict w,
                                        size_t panel_floats, float *restrict c, float lo_, float hi_) {
     volatile float bounds[2] = {lo_, hi_};
     vk_v acc[VK_ROW_PANELS][VK_MAIN_VECTORS];
@@ -297,7 +287,8 @@ _Static_assert(VK_MR % 2 == 0, "VK_IGEMM_W16_W8_HALVES splits a tile into two ha
 // 6 sums for its k steps (27 for a 3 × 3 stem, 75 for a 5 × 5) and reads every input again.
 // `ptrs` is the tile's pointer table (VK_MR per tap) from the first of the half's rows; `w` and
 // `w8` are the two panels' packed weights. Each sum is the bias, then the k steps in order.
-static __attribute__((noinline)) VK_ALIGNED void VK_SUFFIX(igemm_w16_w8_half)(size_t taps, size_t kc, const float *const *ptrs,
+VK_ALIGNED
+static __attribute__((noinline)) void VK_SUFFIX(igemm_w16_w8_half)(size_t taps, size_t kc, const float *const *ptrs,
                                                                      const float *restrict w,
                                                                      const float *restrict w8, float *restrict c,
                                                                      size_t cs, float lo_, float hi_) {
@@ -362,7 +353,8 @@ static inline void VK_SUFFIX(next_pixels)(size_t *b, size_t *oy, size_t *ox, siz
     }
 }
 
-VK_ALIGNED void VK_SUFFIX(vk_gemm_conv)(vk_gemm_shape shape, const float *packed, const vk_conv_geometry *g, const float *zeros,
+VK_ALIGNED
+void VK_SUFFIX(vk_gemm_conv)(vk_gemm_shape shape, const float *packed, const vk_conv_geometry *g, const float *zeros,
                              float *c, size_t c_stride, size_t pixel_begin, size_t pixel_end, size_t panel_begin,
                              size_t panel_end, float lo, float hi) {
     const size_t KH = g->kernel_height, KW = g->kernel_width, C = g->channels, taps = KH * KW;
@@ -574,14 +566,16 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(gemm_rows)(vk_gemm_s
     }
 }
 
-VK_ALIGNED void VK_SUFFIX(vk_gemm_run)(vk_gemm_shape shape, const float *packed, const float *a, size_t a_stride, float *c,
+VK_ALIGNED
+void VK_SUFFIX(vk_gemm_run)(vk_gemm_shape shape, const float *packed, const float *a, size_t a_stride, float *c,
                             size_t c_stride, size_t row_begin, size_t row_end, size_t panel_begin,
                             size_t panel_end, float lo, float hi) {
     VK_SUFFIX(gemm_rows)(shape, packed, a, a_stride, c, c_stride, row_begin, row_end, panel_begin, panel_end, lo, hi,
                          NULL);
 }
 
-VK_ALIGNED void VK_SUFFIX(vk_gemm_run_skipping_zeros)(vk_gemm_shape shape, const float *packed, const float *a,
+VK_ALIGNED
+void VK_SUFFIX(vk_gemm_run_skipping_zeros)(vk_gemm_shape shape, const float *packed, const float *a,
                                            size_t a_stride, float *c, size_t c_stride, size_t row_begin,
                                            size_t row_end, size_t panel_begin, size_t panel_end, float lo,
                                            float hi) {
@@ -600,7 +594,8 @@ static inline const float *VK_SUFFIX(dw_input_row)(const vk_dwconv *p, ptrdiff_t
 
 // One output pixel, any window: taps outside the input columns are skipped; rows outside the
 // input read `rows[ky]`, which then points at zeros. Channels [c_begin, c_end).
-static VK_ALIGNED void VK_SUFFIX(dw_pixel)(const vk_dwconv *p, const float *const *rows, size_t ox, size_t c_begin, size_t c_end,
+VK_ALIGNED
+static void VK_SUFFIX(dw_pixel)(const vk_dwconv *p, const float *const *rows, size_t ox, size_t c_begin, size_t c_end,
                                 float *out) {
     const size_t C = p->channels, KH = p->kernel_height, KW = p->kernel_width;
     const ptrdiff_t ix0 = (ptrdiff_t)(ox * p->stride_w) - (ptrdiff_t)p->pad_left;
@@ -884,7 +879,8 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(dw_fixed)(const vk_d
 // Each window and stride compiled on its own: inlined side by side into one function, their
 // loops' register allocation interfered.
 #define VK_DW_FIXED(K, S)                                                                                       \
-    static __attribute__((noinline)) VK_ALIGNED void VK_SUFFIX(dw_fixed_##K##x##K##s##S)(                      \
+    VK_ALIGNED                                                                                                         \
+    static __attribute__((noinline)) void VK_SUFFIX(dw_fixed_##K##x##K##s##S)(                                         \
         const vk_dwconv *p, size_t row_begin, size_t row_end, size_t c_begin, size_t c_end) {                  \
         VK_SUFFIX(dw_fixed)(p, K, K, S, row_begin, row_end, c_begin, c_end);                                    \
     }
@@ -894,7 +890,8 @@ VK_DW_FIXED(5, 1)
 VK_DW_FIXED(5, 2)
 #undef VK_DW_FIXED
 
-VK_ALIGNED void VK_SUFFIX(vk_dwconv_run)(const vk_dwconv *p, size_t row_begin, size_t row_end, size_t c_begin, size_t c_end) {
+VK_ALIGNED
+void VK_SUFFIX(vk_dwconv_run)(const vk_dwconv *p, size_t row_begin, size_t row_end, size_t c_begin, size_t c_end) {
     const size_t C = p->channels, W = p->input_width, KH = p->kernel_height, KW = p->kernel_width;
     if (c_end > C) c_end = C;
     if (p->dilation_w == 1 && (p->stride_w == 1 || p->stride_w == 2) && ((KH == 3 && KW == 3) || (KH == 5 && KW == 5))) {
@@ -949,7 +946,8 @@ VK_ALIGNED void VK_SUFFIX(vk_dwconv_run)(const vk_dwconv *p, size_t row_begin, s
         (OUT)[o] = sum > hi ? hi : sum;                                                                  \
     }
 
-VK_ALIGNED void VK_SUFFIX(vk_conv_dot)(const vk_conv_geometry *g, const float *filter, const float *bias, size_t n, float *output,
+VK_ALIGNED
+void VK_SUFFIX(vk_conv_dot)(const vk_conv_geometry *g, const float *filter, const float *bias, size_t n, float *output,
                             size_t pixel, size_t count, float lo, float hi, const float *zeros) {
     const size_t C = g->channels, KH = g->kernel_height, KW = g->kernel_width, K = KH * KW * C;
     const size_t W = g->input_width, OW = g->output_width, sw = g->stride_w, per_image = g->output_height * OW;
@@ -1069,7 +1067,8 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(add_pixels_masked)(
 /// stays in the first-level cache.
 #define VK_ADD_BLOCK_PIXELS 32
 
-VK_ALIGNED void VK_SUFFIX(vk_add_pixels)(const float *a, const float *b, size_t bc, float *out, size_t pixels, size_t C,
+VK_ALIGNED
+void VK_SUFFIX(vk_add_pixels)(const float *a, const float *b, size_t bc, float *out, size_t pixels, size_t C,
                               float lo, float hi, const float *alpha) {
     if (bc == C && !alpha) {
         // Equal widths and no per-channel slopes: one flat run over all the pixels.
@@ -1113,7 +1112,8 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(scale_add_vectors)(
     }
 }
 
-VK_ALIGNED void VK_SUFFIX(vk_scale_add_pixels)(const float *a, const float *scale, const float *b, float *out, size_t pixels,
+VK_ALIGNED
+void VK_SUFFIX(vk_scale_add_pixels)(const float *a, const float *scale, const float *b, float *out, size_t pixels,
                                     size_t C, float lo, float hi) {
 #pragma clang fp contract(off)
     const vk_v vlo = (vk_v)(lo), vhi = (vk_v)(hi);
@@ -1175,7 +1175,8 @@ VK_ALIGNED void VK_SUFFIX(vk_scale_add_pixels)(const float *a, const float *scal
         VK_BINARY_STEP(float, 1, VK_LOAD1, VK_STORE1, EXPR)                                                \
     }
 
-VK_ALIGNED void VK_SUFFIX(vk_binary_rows)(vk_binary_op op, const float *a, size_t a_row, int a_inner, const float *b,
+VK_ALIGNED
+void VK_SUFFIX(vk_binary_rows)(vk_binary_op op, const float *a, size_t a_row, int a_inner, const float *b,
                                size_t b_row, int b_inner, float *out, size_t rows, size_t inner, float lo,
                                float hi) {
     switch (op) {
@@ -1193,7 +1194,8 @@ VK_ALIGNED void VK_SUFFIX(vk_binary_rows)(vk_binary_op op, const float *a, size_
 #undef VK_BINARY_HALF_STEP
 #undef VK_BINARY_STEP
 
-VK_ALIGNED void VK_SUFFIX(vk_prelu_pixels)(const float *x, float *out, size_t pixels, size_t C, const float *alpha) {
+VK_ALIGNED
+void VK_SUFFIX(vk_prelu_pixels)(const float *x, float *out, size_t pixels, size_t C, const float *alpha) {
     for (size_t p = 0; p < pixels; p++, x += C, out += C) {
         size_t c = 0;
         for (; c + VK_LANES <= C; c += VK_LANES) {
@@ -1217,7 +1219,8 @@ VK_ALIGNED void VK_SUFFIX(vk_prelu_pixels)(const float *x, float *out, size_t pi
 // Output rows [row_begin, row_end) of the transpose of a `rows` x `cols` matrix: out[j][i] =
 // in[i][j]. Blocks of 8 x 8 go through registers (three rounds of shuffles); the edges are copied
 // one value at a time.
-VK_ALIGNED void VK_SUFFIX(vk_transpose)(const float *in, size_t rows, size_t cols, float *out, size_t row_begin,
+VK_ALIGNED
+void VK_SUFFIX(vk_transpose)(const float *in, size_t rows, size_t cols, float *out, size_t row_begin,
                              size_t row_end) {
     if (row_end > cols) row_end = cols;
     size_t j = row_begin;
@@ -1269,7 +1272,8 @@ VK_ALIGNED void VK_SUFFIX(vk_transpose)(const float *in, size_t rows, size_t col
         STORE(out + c, MINF((T)(hi), MAXF((T)(lo), m)));                                                   \
     }
 
-VK_ALIGNED void VK_SUFFIX(vk_max_pool)(const vk_conv_geometry *g, float *output, size_t row_begin, size_t row_end, float lo,
+VK_ALIGNED
+void VK_SUFFIX(vk_max_pool)(const vk_conv_geometry *g, float *output, size_t row_begin, size_t row_end, float lo,
                             float hi) {
     const size_t C = g->channels, W = g->input_width, OW = g->output_width;
     for (size_t r = row_begin; r < row_end; r++) {
@@ -1414,7 +1418,8 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(avg_inside_vectors)(
         STORE(out + c, MINF((T)(hi), MAXF((T)(lo), acc * (T)(scale))));                                    \
     }
 
-VK_ALIGNED void VK_SUFFIX(vk_avg_pool)(const vk_conv_geometry *g, float *output, size_t row_begin, size_t row_end,
+VK_ALIGNED
+void VK_SUFFIX(vk_avg_pool)(const vk_conv_geometry *g, float *output, size_t row_begin, size_t row_end,
                             int valid_only, float lo, float hi) {
     const size_t C = g->channels, W = g->input_width, OW = g->output_width, KH = g->kernel_height;
     const size_t taps = KH * g->kernel_width;
@@ -1503,7 +1508,8 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(avg_pass_rows_vector
     }
 }
 
-VK_ALIGNED void VK_SUFFIX(vk_avg_pool_pass_rows)(const vk_conv_geometry *g, size_t row_begin, size_t row_end, float *sums) {
+VK_ALIGNED
+void VK_SUFFIX(vk_avg_pool_pass_rows)(const vk_conv_geometry *g, size_t row_begin, size_t row_end, float *sums) {
     const size_t C = g->channels, W = g->input_width, KH = g->input_height, taps = KH * W;
     const ptrdiff_t row_step = (ptrdiff_t)(W * C), column_step = (ptrdiff_t)C - (ptrdiff_t)(KH * W * C);
     size_t c = 0;
@@ -1526,7 +1532,8 @@ VK_ALIGNED void VK_SUFFIX(vk_avg_pool_pass_rows)(const vk_conv_geometry *g, size
         STORE(out + c, MINF((T)(hi), MAXF((T)(lo), acc * (T)(scale))));                                    \
     }
 
-VK_ALIGNED void VK_SUFFIX(vk_avg_pool_chain)(const float *sums, size_t passes, size_t C, size_t count, float lo, float hi,
+VK_ALIGNED
+void VK_SUFFIX(vk_avg_pool_chain)(const float *sums, size_t passes, size_t C, size_t count, float lo, float hi,
                                   float *out) {
     const float scale = count > 0 ? 1.0f / (float)count : 0.0f;
     size_t c = 0;
@@ -1540,7 +1547,8 @@ VK_ALIGNED void VK_SUFFIX(vk_avg_pool_chain)(const float *sums, size_t passes, s
 // x times the reciprocal square root, 0 where x is 0 (src/f32-vsqrt/simd-rsqrt.c.in). The
 // reciprocal square root is XNNPACK's (src/f32-vrsqrt/simd-rsqrt.c.in): the estimate, then one
 // Newton-Raphson step as separate multiplies and subtractions, y0 - (x·y0·y0 - 1)·(0.5·y0).
-static VK_ALIGNED void VK_SUFFIX(root_run)(const float *x, float *y, size_t count, int square_root) {
+VK_ALIGNED
+static void VK_SUFFIX(root_run)(const float *x, float *y, size_t count, int square_root) {
 #pragma clang fp contract(off)
     const vk_v zero = (vk_v)(0.0f), infinity = (vk_v)(__builtin_inff());
     for (size_t i = 0; i < count; i += VK_LANES) {
@@ -1566,9 +1574,11 @@ static VK_ALIGNED void VK_SUFFIX(root_run)(const float *x, float *y, size_t coun
     }
 }
 
-VK_ALIGNED void VK_SUFFIX(vk_rsqrt)(const float *x, float *y, size_t count) { VK_SUFFIX(root_run)(x, y, count, 0); }
+VK_ALIGNED
+void VK_SUFFIX(vk_rsqrt)(const float *x, float *y, size_t count) { VK_SUFFIX(root_run)(x, y, count, 0); }
 
-VK_ALIGNED void VK_SUFFIX(vk_sqrt)(const float *x, float *y, size_t count) { VK_SUFFIX(root_run)(x, y, count, 1); }
+VK_ALIGNED
+void VK_SUFFIX(vk_sqrt)(const float *x, float *y, size_t count) { VK_SUFFIX(root_run)(x, y, count, 1); }
 
 // MARK: Row sums and layer normalisation
 
@@ -1602,11 +1612,13 @@ static inline float VK_SUFFIX(rsum_xnnpack)(const float *x, size_t n) {
     return (four[0] + four[2]) + (four[1] + four[3]);
 }
 
-VK_ALIGNED void VK_SUFFIX(vk_row_sums)(const float *x, size_t rows, size_t n, float scale, float *out) {
+VK_ALIGNED
+void VK_SUFFIX(vk_row_sums)(const float *x, size_t rows, size_t n, float scale, float *out) {
     for (size_t r = 0; r < rows; r++) out[r] = 0.0f + VK_SUFFIX(rsum_xnnpack)(x + r * n, n) * scale;
 }
 
-VK_ALIGNED void VK_SUFFIX(vk_layer_norm)(const float *x, float *y, size_t pixel_begin, size_t pixel_end, size_t channels,
+VK_ALIGNED
+void VK_SUFFIX(vk_layer_norm)(const float *x, float *y, size_t pixel_begin, size_t pixel_end, size_t channels,
                               float epsilon, const float *gamma, float *scratch) {
 #pragma clang fp contract(off)
     // Per pixel of the range: the mean, v + epsilon, and its reciprocal square root.
@@ -1652,7 +1664,8 @@ VK_ALIGNED void VK_SUFFIX(vk_layer_norm)(const float *x, float *y, size_t pixel_
 
 // MARK: Hard swish
 
-VK_ALIGNED void VK_SUFFIX(vk_hard_swish)(const float *x, float *y, size_t count) {
+VK_ALIGNED
+void VK_SUFFIX(vk_hard_swish)(const float *x, float *y, size_t count) {
     // XNNPACK's constants: 1/6 rounded to float (0x1.555556p-3f), one half, the clamp to [0, 1].
     const vk_v sixth = (vk_v)(0x1.555556p-3f), half = (vk_v)(0.5f), zero = (vk_v)(0.0f), one = (vk_v)(1.0f);
     size_t i = 0;
@@ -1750,7 +1763,8 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(sparse_pass)(size_t 
     }
 }
 
-VK_ALIGNED void VK_SUFFIX(vk_sparse_run)(const float *packed, size_t n, size_t k, const float *a, size_t a_stride, float *c,
+VK_ALIGNED
+void VK_SUFFIX(vk_sparse_run)(const float *packed, size_t n, size_t k, const float *a, size_t a_stride, float *c,
                               size_t c_stride, size_t row_begin, size_t row_end, size_t group_begin,
                               size_t group_end, float lo, float hi, const vk_epilogue *epilogue, float *scratch) {
     const size_t P = VK_SPARSE_PIXELS;
@@ -1868,7 +1882,8 @@ VK_ALIGNED void VK_SUFFIX(vk_sparse_run)(const float *packed, size_t n, size_t k
 
 // MARK: Bilinear resize
 
-VK_ALIGNED void VK_SUFFIX(vk_resize_bilinear)(const vk_resize *r, size_t row_begin, size_t row_end) {
+VK_ALIGNED
+void VK_SUFFIX(vk_resize_bilinear)(const vk_resize *r, size_t row_begin, size_t row_end) {
     // XNNPACK's arithmetic (src/f32-ibilinear/gen/f32-ibilinear-sse-u8.c, the x86 choice of
     // src/configs/ibilinear-config.c): t = tl + (tr - tl)·ax, b = bl + (br - bl)·ax,
     // out = t + (b - t)·ay, each product rounded before its sum (no fused multiply-add).
@@ -1960,7 +1975,8 @@ static inline vk_v VK_SUFFIX(sigmoid_p5)(vk_v v) {
 
 // Whole vectors, then the last few values as one vector padded with zeros (as XNNPACK's masked
 // loads do): every value through the same lanes' operations.
-VK_ALIGNED void VK_SUFFIX(vk_sigmoid)(const float *x, float *y, size_t count) {
+VK_ALIGNED
+void VK_SUFFIX(vk_sigmoid)(const float *x, float *y, size_t count) {
     size_t i = 0;
     for (; i + VK_LANES <= count; i += VK_LANES) VK_STORE(y + i, VK_SUFFIX(sigmoid_p5)(VK_LOAD(x + i)));
     if (i < count) {
@@ -2056,7 +2072,8 @@ static inline float VK_SUFFIX(sigmoid_one)(float value) {
 
 typedef int32_t VK_SUFFIX(vk_vi) __attribute__((ext_vector_type(VK_LANES)));
 
-VK_ALIGNED void VK_SUFFIX(vk_sigmoid)(const float *x, float *y, size_t count) {
+VK_ALIGNED
+void VK_SUFFIX(vk_sigmoid)(const float *x, float *y, size_t count) {
 #pragma clang fp contract(off)
     VK_SIGMOID_CONSTANTS
     size_t i = 0;
@@ -2108,7 +2125,8 @@ VK_ALIGNED void VK_SUFFIX(vk_sigmoid)(const float *x, float *y, size_t count) {
 
 // MARK: Convolution with few output channels, pixels in lanes
 
-VK_ALIGNED void VK_SUFFIX(vk_conv_planar)(const vk_conv_geometry *g, const float *filter, const float *bias, size_t n,
+VK_ALIGNED
+void VK_SUFFIX(vk_conv_planar)(const vk_conv_geometry *g, const float *filter, const float *bias, size_t n,
                                float *output, size_t row_begin, size_t row_end, float lo, float hi, float *scratch) {
     const size_t C = g->channels, KH = g->kernel_height, KW = g->kernel_width, W = g->input_width;
     const size_t OW = g->output_width, OH = g->output_height, K = KH * KW * C;
@@ -2217,7 +2235,8 @@ VK_ALIGNED void VK_SUFFIX(vk_conv_planar)(const vk_conv_geometry *g, const float
         VK_UNROLL for (size_t q = 0; q < (J); q++) VK_STORE(sums + (j0 + q) * VK_LANES, acc[q]);     \
     }
 
-VK_ALIGNED void VK_SUFFIX(vk_deconv_row)(const float *input, size_t W, size_t C, const float *weights, const float *bias,
+VK_ALIGNED
+void VK_SUFFIX(vk_deconv_row)(const float *input, size_t W, size_t C, const float *weights, const float *bias,
                               size_t KH, size_t KW, size_t CO, float *output, size_t output_row_stride) {
     const size_t n = KH * KW * CO;
     if (n > VK_DECONV_MAX_OUTPUTS || C > VK_DECONV_MAX_CHANNELS) return;  // the caller checks
