@@ -1,7 +1,10 @@
 // Quantized depthwise convolution (DEPTHWISE_CONV_2D on UINT8 / INT8, depth multiplier 1, the
 // float32 requantization of vk_qgemm): exact int32 sums, so every build gives the same bytes.
-// AVX-512 and portable builds take 16 channels at a time in int32 lanes, one tap per product;
-// AVX2 sums two taps per 16-bit multiply-add (vpmaddwd), in 128-bit lanes throughout.
+// The portable build takes 16 channels at a time in int32 lanes, one tap per product; x86 (AVX2,
+// and AVX-512 hosts too) sums two taps per 16-bit multiply-add (vpmaddwd), in 128-bit lanes
+// throughout. On the Zen 4 host the AVX-512 build of the portable body (a 32-bit multiply per
+// tap) took 1.6-1.95x as long as the AVX2 tap pairs on every depthwise layer of the quantized
+// SSD (`vision-tasks bench-model --profile-kernels --isa avx512 / avx2`), so it is gone.
 #include <string.h>
 #include "CVisionKernels.h"
 
@@ -136,8 +139,6 @@ typedef int16_t vk_qs16 __attribute__((ext_vector_type(16)));
     }
 
 #if defined(__x86_64__) || defined(_M_X64)
-VK_QDW_BOTH(vk_qdwconv_run_avx512, __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx2,fma"))))
-
 // MARK: AVX2, two taps per multiply-add
 
 #define VK_QDW2 __attribute__((target("avx2,fma"), always_inline)) static inline
@@ -324,7 +325,7 @@ size_t vk_qdwconv_max_taps(void) { return 64; }
 void vk_qdwconv_run(const vk_qdwconv *d, size_t row_begin, size_t row_end) {
     switch (d->isa) {
 #if defined(__x86_64__) || defined(_M_X64)
-    case VK_ISA_AVX512: vk_qdwconv_run_avx512(d, row_begin, row_end); return;
+    case VK_ISA_AVX512:
     case VK_ISA_AVX2: vk_qdwconv_pairs_avx2(d, row_begin, row_end); return;
 #endif
     default: vk_qdwconv_run_portable(d, row_begin, row_end); return;

@@ -178,8 +178,8 @@ typedef struct vk_qdwconv {
     float lower, upper;
     int32_t zero_point;
     int is_signed;
-    /// For the AVX2 kernel, which sums two taps per 16-bit multiply-add (the others read
-    /// `weights`, `bias` and `scales`), channels in *lane order*: each block of 32 channels
+    /// For the x86 kernel (`isa` AVX2 or AVX-512), which sums two taps per 16-bit multiply-add
+    /// (the portable one reads `weights`, `bias` and `scales`), channels in *lane order*: each block of 32 channels
     /// (from channel 0 while 32 remain) holds at positions 8i ... 8i + 7 channels 4i ... 4i + 3
     /// and 4i + 16 ... 4i + 19; then one block of 16, if 16 remain, channels 4i ... 4i + 3 and
     /// 4i + 8 ... 4i + 11; the rest in order. `pair_weights`: `(kernel_height * kernel_width +

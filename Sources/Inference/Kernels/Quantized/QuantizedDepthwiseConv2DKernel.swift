@@ -12,9 +12,9 @@ import ModelFile
 /// one `pmaddwd` of two interleaved input vectors sums two taps for four channels; otherwise
 /// `[tap][channel]` for a scalar path. Taps outside the input contribute zero. With multiplier 1
 /// and the XNNPACK arithmetic the rows run in C (`vk_qdwconv_run`, the same sums and float
-/// requantization): 16 channels of int32 lanes on AVX-512 and portable builds; on AVX2 two taps
-/// per `vpmaddwd` over the tap pairs repacked in the kernel's lane order, with the input zero
-/// point folded into the biases (XNNPACK's AVX2 kernels, src/qu8-dwconv/gen/*-avx2-mul32.c,
+/// requantization): 16 channels of int32 lanes on the portable build; on x86 (AVX2 and AVX-512)
+/// two taps per `vpmaddwd` over the tap pairs repacked in the kernel's lane order, with the input
+/// zero point folded into the biases (XNNPACK's AVX2 kernels, src/qu8-dwconv/gen/*-avx2-mul32.c,
 /// multiply one tap per 32-bit product instead). Work is split over output rows.
 final class QuantizedDepthwiseConv2DKernel: Kernel, ParallelJob {
     let input: UnsafeMutableRawPointer
@@ -173,9 +173,9 @@ final class QuantizedDepthwiseConv2DKernel: Kernel, ParallelJob {
                 pairs[((t / 2) * paddedChannels + c) * 2 + t % 2] = single[t * paddedChannels + c]
             }
         }
-        // The AVX2 kernel's weights, folded biases and scales in lane order, and its zero-point pixel
+        // The x86 kernel's weights, folded biases and scales in lane order, and its zero-point pixel
         // (see `vk_qdwconv`); empty where nothing reads them.
-        let lanes = isNative && instructionSet == .avx2 ? paddedChannels : 0
+        let lanes = isNative && (instructionSet == .avx2 || instructionSet == .avx512) ? paddedChannels : 0
         let order = lanes == 0 ? [] : Self.laneOrder(channels: inputShape.channels, padded: lanes)
         lanePairs = AlignedBuffer(byteCount: tapPairs * lanes * 2 * MemoryLayout<Int16>.stride)
         laneBias = AlignedBuffer(byteCount: lanes * MemoryLayout<Int32>.stride)
