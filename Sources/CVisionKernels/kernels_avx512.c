@@ -10,6 +10,11 @@ typedef float vk_h __attribute__((ext_vector_type(8)));
 #define VK_MR 8
 #define VK_DW_PAIR_PIXELS 3  // see kernels_body.h
 #define VK_DW_PAIRS(KW) 1  // 3×3 and 5×5 depthwise rows in pairs
+// An 8-wide panel is one 8-lane vector a row: 8 rows are 8 sums, just what the two 4-cycle
+// multiply-add units need, with a tile's set-up for few steps; two tiles at once (16 sums) ran
+// the face landmark model's 128 × 128 16 → 8 products at the AVX2 build's speed (see
+// VK_W8_PAIRED in kernels_body.h).
+#define VK_W8_PAIRED 1
 #define VK_SUFFIX(name) name##_avx512
 #define VK_FMA(a, b, c) __builtin_elementwise_fma(a, b, c)
 #define VK_MAX(bound, x) ((vk_v)_mm512_max_ps((__m512)(bound), (__m512)(x)))
