@@ -15,10 +15,12 @@
 #include "gemm_layout.h"
 #include "sparse_layout.h"
 
-// Every kernel function starts on a 64-byte boundary, so that where its loops fall relative to
-// the instruction fetch blocks depends on its own code only: with 16-byte starts, a change to one
-// kernel moved the others, and the face landmark model's 16 → 8 products (tiny tiles, the per-tile
-// loop of vk_gemm_run) ran 5 % slower or faster as vk_gemm_run landed at 32 or 0 modulo 64.
+// The kernels marked VK_ALIGNED (the entry points, the micro-kernels and the other functions
+// meant to stay out of line, here and in image_warp_body.h) start on a 64-byte boundary, so that
+// where their loops fall relative to the instruction fetch blocks depends on their own code only:
+// with 16-byte starts, a change to one kernel moved the others, and the face landmark model's 16 →
+// 8 products (tiny tiles, the per-tile loop of vk_gemm_run) ran 5 % slower or faster as
+// vk_gemm_run landed at 32 or 0 modulo 64.
 #define VK_ALIGNED __attribute__((aligned(64)))
 
 // Unaligned, aliasing-safe vector access.
