@@ -25,6 +25,10 @@ those probes around each model's runs and the model's ratio over the rounds whos
 and after both reached `--separate` (default 1.8): the rounds when the two cores were separate.
 
     scripts/benchmarks/scaling.py [MODELS_DIR] [--rounds N] [--iterations N] [--python PATH] [--out FILE]
+                                  [--only NAME ...]
+
+Each round's figures go to stderr as they come. `--only` (repeatable) measures just the models whose
+bundle or member name contains NAME and prints the section instead of writing it.
 
 Needs a release build (`swift build -c release --product vision-tasks`).
 """
@@ -103,6 +107,12 @@ def probe(binary):
     return ceiling(binary, 40, 2)[2] if binary else None
 
 
+def log_round(side, measured, before, after):
+    """Prints one round's figures to stderr, so a disturbed round shows where it happened."""
+    probes = "" if before is None else f", machine {before:.2f}x before / {after:.2f}x after"
+    print(f"  {side}: {measured[0]:.2f} ms / {measured[1]:.2f} ms = {measured[2]:.2f}x{probes}", file=sys.stderr)
+
+
 def row(name, rounds, probes=None, separate=1.8):
     """A table row from `rounds` (1T ms, 2T ms, ratio); with `probes` (the ceiling before and after
     each round's run), the probes' median and the ratio over the rounds whose probes both reach
@@ -125,6 +135,9 @@ def main():
     parser.add_argument("--iterations", type=int, default=150)
     parser.add_argument("--python", help="a Python with ai-edge-litert, to measure LiteRT the same way")
     parser.add_argument("--out", default="docs/BENCHMARKS.md")
+    parser.add_argument("--only", action="append", default=[],
+                        help="measure only the models whose bundle or member name contains this (repeatable); "
+                             "the section is then printed, not written")
     parser.add_argument("--separate", type=float, default=1.8,
                         help="the machine ceiling before and after a run that counts its cores as separate")
     args = parser.parse_args()
@@ -141,15 +154,19 @@ def main():
             path = os.path.join(args.models, bundle)
             if not os.path.exists(path):
                 continue
+            if args.only and not any(o in f"{bundle}:{member}" for o in args.only):
+                continue
             print(f"round {round_index + 1}: {bundle}:{member}", file=sys.stderr)
             sides = runs[(bundle, member)]
             before = probe(ceiling_binary)
             sides["ours"].append(ours(path, member, args.iterations))
             between = probe(ceiling_binary)
             sides["ours probes"].append((before, between))
+            log_round("ours", sides["ours"][-1], before, between)
             if args.python:
                 sides["litert"].append(litert(args.python, args.models, bundle, member, args.iterations))
                 sides["litert probes"].append((between, probe(ceiling_binary)))
+                log_round("LiteRT", sides["litert"][-1], *sides["litert probes"][-1])
     load_after = os.getloadavg()
     shutil.rmtree(scratch, ignore_errors=True)
 
@@ -187,7 +204,10 @@ def main():
               "model: a fixed amount of register-only arithmetic split in halves between the caller and a persistent "
               "worker, timed the same paired way (scripts/benchmarks/parallel_ceiling.c) — what two threads of this "
               "machine give when nothing but the cores counts.", "", end]
-    write_section("\n".join(lines) + "\n", args.out, begin, end)
+    if args.only:
+        print("\n".join(lines))
+    else:
+        write_section("\n".join(lines) + "\n", args.out, begin, end)
 
 
 if __name__ == "__main__":
