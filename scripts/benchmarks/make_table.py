@@ -63,14 +63,23 @@ def kernel_isa():
     if platform.machine() in ("aarch64", "arm64"):
         return "neon"
     flags = cpu_flags()
+    if avx512_hidden():
+        flags = {flag for flag in flags if not flag.startswith("avx512")}
     if {"avx2", "fma"} <= flags:
         return "avx512" if {"avx512f", "avx512vl", "avx512bw", "avx512dq"} <= flags else "avx2"
     return "portable"
 
 
+def avx512_hidden():
+    """Whether run.sh preloads scripts/benchmarks/hide_avx512.c into both sides (HIDE_AVX512=1):
+    an AVX-512 machine then times the AVX2 paths of our engine and of LiteRT and MediaPipe."""
+    return os.environ.get("HIDE_AVX512") == "1"
+
+
 def host_kind(isa=None):
-    """How the file tells host kinds apart: the CPU model and the kernels' instruction set."""
-    return f"{cpu_model()}, {isa or kernel_isa()} kernels"
+    """How the file tells host kinds apart: the CPU model and the kernels' instruction set (and
+    whether AVX-512 was hidden from both sides, which makes a kind of its own)."""
+    return f"{cpu_model()}, {isa or kernel_isa()} kernels" + (", AVX-512 hidden" if avx512_hidden() else "")
 
 
 def host_markers(begin, end, host):
@@ -190,6 +199,11 @@ def main():
     print("- This shared machine's cores slow down in phases of milliseconds to seconds (a neighbour on the sibling "
           "hardware thread or in the shared cache); the more of the core's multiply-add units a side uses, the more "
           "it loses in them, so the per-turn ratio sits above the fastest one (docs/ENGINE.md, \"Shared cores\").")
+    if avx512_hidden():
+        print("- AVX-512 hidden: both sides ran with scripts/benchmarks/hide_avx512.c preloaded (HIDE_AVX512=1), which "
+              "takes the AVX-512 bits out of what CPUID tells them, so XNNPACK runs its FMA3 micro-kernels and ours "
+              "its AVX2 kernels, as on a CPU without AVX-512; caches, clock and multiply-add units stay this "
+              "machine's.")
     print(f"- Load average (1, 5, 15 min) before: {machine.get('loadBefore', '?')}; after: {machine.get('loadAfter', '?')}; "
           f"1-minute load at the start of each round: {', '.join(loads) if loads else '?'}. The machine's two cores are "
           "shared with other jobs: ranges show rounds disturbed by them.\n")
