@@ -3,7 +3,7 @@
 // pick their FMA3 micro-kernels (xnn_f32_gemm_minmax_ukernel_6x16__asm_amd64_fma3_broadcast and
 // the like, as on a CPU without AVX-512), and `vision-tasks` its AVX2 kernels.
 //
-//   cc -O2 -shared -fPIC -o hide_avx512.so scripts/benchmarks/hide_avx512.c
+//   cc -O2 -shared -fPIC -o hide_avx512.so scripts/benchmarks/hide_avx512.c -ldl
 //   LD_PRELOAD=$PWD/hide_avx512.so COMMAND ...      (run.sh does this with HIDE_AVX512=1)
 //
 // Programs learn what the CPU offers from the CPUID instruction, which user code cannot
@@ -15,16 +15,22 @@
 // instruction) less the AVX-512 feature bits of leaf 7 (sub-leaves 0 and 1), then steps over the
 // two-byte instruction. Every other leaf passes unchanged, so AVX2, FMA and the rest stay.
 //
+// A program's own SIGSEGV handler (the C compiler's crash report, a language runtime's
+// backtracer) must not replace this one, or its next CPUID would crash it: sigaction() and
+// signal() are interposed for SIGSEGV, keep the program's handler aside, and faults other than
+// CPUID go to it (or end the program as the default action would).
+//
 // Limits: values read before the constructor runs keep AVX-512 (the dynamic loader's own checks,
-// so glibc's string functions keep their EVEX versions); a program that installs its own SIGSEGV
-// handler afterwards and then executes CPUID would crash (none of the benchmarked ones does).
-// Without CPUID faulting the constructor says so and exits with status 3, so that nothing is
-// measured under a wrong name. The instructions themselves still run: this hides a feature, it
+// so glibc's string functions keep their EVEX versions); a program that sets SIGSEGV through the
+// raw system call, not the C library, would still displace the handler. Without CPUID faulting
+// the constructor says so and exits with status 3, so that nothing is measured under a wrong
+// name. The instructions themselves still run: this hides a feature, it
 // does not emulate a CPU, so frequencies, caches and the multiply-add units are the AVX-512
 // host's, and the figures say how the two AVX2 paths compare on this core, not on an AVX2 one.
 #define _GNU_SOURCE
 #include <asm/prctl.h>
 #include <cpuid.h>
+#include <dlfcn.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,13 +56,42 @@ enum {
     leaf7_1_eax = 1u << 5,
 };
 
+typedef int (*sigaction_function)(int, const struct sigaction *, struct sigaction *);
+
+// The C library's sigaction, for this file's own calls.
+static int real_sigaction(int signal_number, const struct sigaction *action, struct sigaction *old) {
+    static sigaction_function real;
+    if (!real) real = (sigaction_function)dlsym(RTLD_NEXT, "sigaction");
+    return real(signal_number, action, old);
+}
+
+// Whether on_fault is installed, and the SIGSEGV action the program asked for since (SIG_DFL
+// until it asks).
+static int installed;
+static struct sigaction program_action;
+
+// A fault that is not a CPUID: the program's handler, else the default action (the instruction
+// faults again once this returns).
+static void pass_on(int signal_number, siginfo_t *info, void *context) {
+    if (program_action.sa_flags & SA_SIGINFO) {
+        program_action.sa_sigaction(signal_number, info, context);
+        return;
+    }
+    if (program_action.sa_handler != SIG_DFL && program_action.sa_handler != SIG_IGN) {
+        program_action.sa_handler(signal_number);
+        return;
+    }
+    struct sigaction fallback;
+    memset(&fallback, 0, sizeof fallback);
+    fallback.sa_handler = SIG_DFL;
+    real_sigaction(signal_number, &fallback, NULL);
+}
+
 static void on_fault(int signal_number, siginfo_t *info, void *context) {
-    (void)info;
     greg_t *registers = ((ucontext_t *)context)->uc_mcontext.gregs;
     const unsigned char *instruction = (const unsigned char *)registers[REG_RIP];
     if (instruction[0] != 0x0f || instruction[1] != 0xa2) {
-        // A real fault: let it happen again with the default action.
-        signal(signal_number, SIG_DFL);
+        pass_on(signal_number, info, context);
         return;
     }
     const unsigned leaf = (unsigned)registers[REG_RAX], subleaf = (unsigned)registers[REG_RCX];
@@ -70,14 +105,33 @@ static void on_fault(int signal_number, siginfo_t *info, void *context) {
     registers[REG_RIP] += 2;
 }
 
+// The program's sigaction() and signal() for SIGSEGV: kept aside for pass_on.
+int sigaction(int signal_number, const struct sigaction *action, struct sigaction *old) {
+    if (signal_number != SIGSEGV || !installed) return real_sigaction(signal_number, action, old);
+    if (old) *old = program_action;
+    if (action) program_action = *action;
+    return 0;
+}
+
+sighandler_t signal(int signal_number, sighandler_t handler) {
+    struct sigaction action, old;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = handler;
+    action.sa_flags = SA_RESTART;
+    sigemptyset(&action.sa_mask);
+    return sigaction(signal_number, &action, &old) == 0 ? old.sa_handler : SIG_ERR;
+}
+
 __attribute__((constructor)) static void hide_avx512(void) {
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_sigaction = on_fault;
     action.sa_flags = SA_SIGINFO;
     sigemptyset(&action.sa_mask);
-    if (sigaction(SIGSEGV, &action, NULL) != 0 || set_cpuid_enabled(0) != 0) {
+    program_action.sa_handler = SIG_DFL;
+    if (real_sigaction(SIGSEGV, &action, NULL) != 0 || set_cpuid_enabled(0) != 0) {
         fprintf(stderr, "hide_avx512: this CPU or kernel has no CPUID faulting (arch_prctl ARCH_SET_CPUID)\n");
         _exit(3);
     }
+    installed = 1;
 }

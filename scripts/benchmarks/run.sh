@@ -45,7 +45,7 @@ BIN="$(swift build -c release --show-bin-path)/vision-tasks"
 RAW="$(mktemp)"
 if [ "${HIDE_AVX512:-0}" = 1 ]; then
   SHIM_DIR="$(mktemp -d)"
-  "${CC:-cc}" -O2 -shared -fPIC -o "$SHIM_DIR/hide_avx512.so" scripts/benchmarks/hide_avx512.c
+  "${CC:-cc}" -O2 -shared -fPIC -o "$SHIM_DIR/hide_avx512.so" scripts/benchmarks/hide_avx512.c -ldl
   # Every process from here on, ours, the Python peers and the table scripts, sees no AVX-512;
   # the shim exits with status 3 where the CPU or kernel cannot hide it.
   export LD_PRELOAD="$SHIM_DIR/hide_avx512.so" HIDE_AVX512=1
