@@ -116,15 +116,41 @@ import Testing
         let interpreter = try Interpreter(model: model, options: InterpreterOptions(threadCount: 1))
         // 246 operators: 110 DEQUANTIZE fold away, the 22 RELUs and the 11 HARD_SWISHes run in
         // the convolution before them, 5 residual ADDs in the CONV_2D and 3 in the
-        // DEPTHWISE_CONV_2D that writes one of their operands, one 1×1 convolution in the
-        // depthwise one after it, two depthwise convolutions in the 1×1 ones after them, and the
-        // decoder's three squeeze-and-excitation MULs in the ADDs after them.
-        #expect(interpreter.kernelCount == 246 - 110 - 22 - 11 - 5 - 3 - 1 - 2 - 3)
+        // DEPTHWISE_CONV_2D that writes one of their operands, three 1×1 convolutions in the
+        // depthwise one after them (the encoder's first, and the decoder's 64 × 64 and 128 × 128
+        // ones, whose output is also the residual their depthwise convolution adds), two
+        // depthwise convolutions in the 1×1 ones after them, and the decoder's three
+        // squeeze-and-excitation MULs in the ADDs after them.
+        #expect(interpreter.kernelCount == 246 - 110 - 22 - 11 - 5 - 3 - 3 - 2 - 3)
         #expect(interpreter.kernelLabels.filter { $0.hasPrefix("MUL") }.count == 10 - 3)
         #expect(interpreter.kernelLabels.allSatisfy { !$0.hasPrefix("HARD_SWISH") && !$0.hasPrefix("RELU") })
         // The depthwise kernels add their residual band by band: the same bits for any split.
         try expectSameBits(
             model, input: RandomInput.values(seed: 11, count: 256 * 256 * 3, low: 0, high: 1), threads: [1, 2, 3])
+    }
+
+    @Test func depthwiseKernelsAddingTheir1x1StagesOutputGiveTheUnfusedBits() throws {
+        // The selfie segmenter's decoder blocks, y = relu(dw(m)) + m with m = relu(1×1(x)), as
+        // one kernel that adds m from its band: against the same model with no 1×1 stage fused
+        // anywhere (m then stored and read back), at one, two and three threads.
+        guard let model = try sharedModel("selfie_segmenter.tflite") else { return }
+        let input = RandomInput.values(seed: 23, count: 256 * 256 * 3, low: 0, high: 1)
+        var unfused = EngineTuning.standard
+        unfused.fusedPointwiseBytes = Int.max
+        let runs =
+            [(unfused, 1, 246 - 110 - 22 - 11 - 5 - 3 - 2 - 3)]
+            + [1, 2, 3].map { (EngineTuning.standard, $0, 246 - 110 - 22 - 11 - 5 - 3 - 3 - 2 - 3) }
+        var reference: [UInt32]?
+        for (tuning, threads, kernels) in runs {
+            let options = InterpreterOptions(threadCount: threads)
+            options.tuning = tuning
+            let interpreter = try Interpreter(model: model, options: options)
+            #expect(interpreter.kernelCount == kernels)
+            try interpreter.copyInput(0, from: input)
+            try interpreter.invoke()
+            let bits = try interpreter.output(0).map(\.bitPattern)
+            if let reference { #expect(bits == reference, "\(threads) threads") } else { reference = bits }
+        }
     }
 
     @Test func resultsAreBitIdenticalForAnyThreadCount() throws {

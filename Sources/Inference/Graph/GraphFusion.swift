@@ -45,7 +45,10 @@ struct ExplicitPadding: Equatable {
 /// * **Residual ADD fused into a depthwise convolution.** The same for an equal-shape `ADD`
 ///   whose operand a `DEPTHWISE_CONV_2D` writes (after its own fused clamp, so this runs after
 ///   the clamp fusion below): the depthwise kernel adds the other operand to each band of rows
-///   it has just written (the selfie segmenter's decoder blocks end this way).
+///   it has just written (the selfie segmenter's decoder blocks end this way). Such a depthwise
+///   convolution still takes the 1×1 convolution before it; when the ADD's other operand is that
+///   1×1 output itself (`y = dw(m) + m`, the selfie decoder's 64 × 64 and 128 × 128 blocks), the
+///   kernel adds it from its band of `m`, which then never goes through memory either.
 /// * **HARD_SWISH fused into its producer.** A `HARD_SWISH` whose float input is written by a
 ///   `CONV_2D` or `DEPTHWISE_CONV_2D` without an activation, residual ADD or PRELU of its own,
 ///   and read by nothing else, is dropped: the convolution applies XNNPACK's hard swish to the
@@ -89,6 +92,9 @@ struct GraphFusion {
     private(set) var depthwise: [Int: Int] = [:]
     /// The 1×1 convolution fused into a depthwise convolution, by the depthwise operator's index.
     private(set) var pointwise: [Int: Int] = [:]
+    /// Depthwise convolutions whose fused residual ADD adds the output of their fused 1×1
+    /// convolution (`y = dw(m) + m`): the kernel takes `m` from its band, and `m` is never stored.
+    private(set) var residualFromPointwise: Set<Int> = []
     /// The fusion thresholds (``EngineTuning/fusedPointwiseBytes``,
     /// ``EngineTuning/fusedExpansionBytes``, ``EngineTuning/fusedPointwiseRows``).
     let tuning: EngineTuning
@@ -532,15 +538,22 @@ struct GraphFusion {
         let consumers = Dictionary(depthwise.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
         for index in runtimeOperators
         where (!removed.contains(index) || consumers[index] != nil) && code(index) == .depthwiseConv2D
-            && prelu[index] == nil && residual[index] == nil && !hardSwish.contains(index)
+            && prelu[index] == nil && (residual[index] == nil || consumers[index] == nil) && !hardSwish.contains(index)
         {
             var list = inputs(of: index, graph.operators[index])
             let outputList = outputs(of: index, graph.operators[index])
             guard list.count >= 2, list[0] >= 0, outputList.count == 1, outputList[0] >= 0, !store.isConstant(list[0])
             else { continue }
             let middle = list[0]
+            // A fused residual ADD that adds the 1×1 output itself (the selfie segmenter's decoder
+            // blocks) takes it from the kernel's band: a stride-1 window whose output has the 1×1
+            // output's shape, so the band holds those rows.
+            let residualIsMiddle = residual[index] != nil && list.count >= 4 && list[3] == middle
             guard descriptors[middle].type == .float32, descriptors[middle].shape.count == 4,
                 !graphOutputs.contains(middle),
+                !residualIsMiddle
+                    || (residual[index]?.channelPadded == false
+                        && descriptors[outputList[0]].shape == descriptors[middle].shape),
                 (descriptors[middle].byteCount ?? 0)
                     >= (consumers[index] == nil
                         ? tuning.fusedPointwiseBytes : tuning.fusedExpansionBytes),
@@ -568,6 +581,10 @@ struct GraphFusion {
             else { continue }
             removed.insert(producer)
             list[0] = convInputs[0]
+            if residualIsMiddle {
+                list[3] = -1
+                residualFromPointwise.insert(index)
+            }
             inputs[index] = list
             pointwise[index] = producer
             if let consumer = consumers[index], var consumerInputs = inputs[consumer] {

@@ -49,6 +49,7 @@ final class KernelAssembly {
                 residualChannelPadded: fusion.residual[index]?.channelPadded ?? false,
                 fusedHardSwish: fusion.hardSwish.contains(index))
             ctx.fusedLayerNorm = fusion.layerNorm.contains(index)
+            ctx.residualFromPointwise = fusion.residualFromPointwise.contains(index)
             ctx.tuning = tuning
             ctx.scaledFirstInput = fusion.scaledAdd.contains(index)
             if let input = ctx.inputIndices.first, input >= 0 { ctx.inputClampedAtZero = clampedAtZero.contains(input) }

@@ -36,6 +36,9 @@ struct OperatorContext {
     var residualOptions: BuiltinOptions? = nil
     /// Whether that residual has fewer channels than the output (a folded channel PAD).
     var residualChannelPadded = false
+    /// Whether that residual is the output of the 1×1 convolution fused into this depthwise
+    /// convolution (``fusedPointwise``), added from the kernel's band: there is no input 3.
+    var residualFromPointwise = false
     /// Whether a HARD_SWISH was fused into this convolution (``GraphFusion``).
     var fusedHardSwish = false
     /// Whether this ADD ends a layer normalisation that runs as one kernel (``GraphFusion``): its

@@ -11,8 +11,11 @@ struct ConvEpilogue {
     var clamp = ActivationClamp.identity
     /// The fused PRELU's slopes (one per output channel), if any.
     var slopes: AlignedBuffer?
+    /// Whether the residual is the fused 1×1 stage's output, which the kernel passes to
+    /// ``apply(_:output:channels:rows:residual:)`` band by band (``residual`` is then nil).
+    var residualFromStage = false
 
-    var isEmpty: Bool { residual == nil && slopes == nil }
+    var isEmpty: Bool { residual == nil && slopes == nil && !residualFromStage }
 
     /// Bytes of the slopes.
     var byteCount: Int { slopes?.byteCount ?? 0 }
@@ -42,6 +45,14 @@ struct ConvEpilogue {
             case .none, .other: break
             default: throw ctx.invalid("unexpected options of the fused ADD")
             }
+            if ctx.residualFromPointwise {
+                guard ctx.fusedPointwise != nil, !ctx.residualChannelPadded else {
+                    throw ctx.invalid("a residual from the 1×1 stage needs a fused 1×1 stage of full width")
+                }
+                residualFromStage = true
+                residualChannels = channels
+                return
+            }
             let r = try ctx.input(3)
             let out = ctx.output(0)
             guard r.type == .float32, let rc = r.shape.last, r.shape.count == out.shape.count,
@@ -56,6 +67,23 @@ struct ConvEpilogue {
     }
 
     init() {}
+
+    /// Adds `residual` (`rows.count` pixels of `channels`, the first one at `residual`) to pixels
+    /// `rows` of `output`, then the ADD's activation: a residual that comes from the kernel's
+    /// band (``residualFromStage``; no PRELU is fused then).
+    func apply(
+        _ isa: InstructionSet, output: UnsafeMutablePointer<Float>, channels: Int, rows: Range<Int>,
+        residual: UnsafePointer<Float>
+    ) {
+        guard !rows.isEmpty else { return }
+        let out = output + rows.lowerBound * channels
+        if clamp.hasFunction {
+            vk_add_pixels(isa.isa, out, residual, channels, out, rows.count, channels, -.infinity, .infinity, nil)
+            clamp.apply(to: out, count: rows.count * channels)
+        } else {
+            vk_add_pixels(isa.isa, out, residual, channels, out, rows.count, channels, clamp.lower, clamp.upper, nil)
+        }
+    }
 
     /// Applies the epilogue to pixels `rows`, channels `columns` of `output` (`channels` per pixel).
     func apply(

@@ -79,13 +79,19 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
             rows: rows, columns: columns, filter: filter.floats, bias: bias?.floats,
             clamp: try ctx.outputActivation(options.activation),
             instructionSet: ctx.instructionSet, epilogue: try ConvEpilogue(ctx, channels: outputChannels))
-        guard kernel.epilogue.isEmpty || (kernel.multiplier == 1 && rows.filter <= 32 && ctx.fusedPointwise == nil)
-        else {
-            throw ctx.invalid("only a depthwise convolution of multiplier 1 without a 1×1 stage takes a residual ADD")
+        guard kernel.epilogue.isEmpty || (kernel.multiplier == 1 && rows.filter <= 32) else {
+            throw ctx.invalid("only a depthwise convolution of multiplier 1 takes a residual ADD")
         }
         if let stage = ctx.fusedPointwise {
             guard kernel.multiplier == 1, rows.filter <= 32 else {
                 throw ctx.invalid("only a depthwise convolution of multiplier 1 takes a 1×1 stage")
+            }
+            // A residual taken from the band: the band's 1×1 rows are the output rows' own.
+            guard
+                !kernel.epilogue.residualFromStage
+                    || (stage.outputShape == outputShape && rows.stride == 1 && columns.stride == 1)
+            else {
+                throw ctx.invalid("a residual from the 1×1 stage needs an output of the 1×1 output's shape")
             }
             return PointwiseDepthwiseKernel(stage: stage, depthwise: kernel, tuning: ctx.tuning)
         }

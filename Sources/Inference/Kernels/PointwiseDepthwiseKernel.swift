@@ -5,7 +5,9 @@ import CVisionKernels
 /// depthwise output rows reaches into per-thread scratch, then the depthwise rows from there, so
 /// the 1×1 output — the widest tensor of an inverted-residual block — never goes through memory.
 /// Rows shared by two bands' windows are computed by both (each value exactly as the unfused
-/// 1×1 kernel computes it), so every output equals the two kernels' run separately.
+/// 1×1 kernel computes it), so every output equals the two kernels' run separately. A residual
+/// ADD fused into the depthwise convolution is added to each band's rows after them, from the
+/// band itself when its other operand is the 1×1 output.
 final class PointwiseDepthwiseKernel: Kernel, ParallelJob {
     /// The 1×1 stage and the shape of its input.
     struct Stage {
@@ -145,6 +147,21 @@ final class PointwiseDepthwiseKernel: Kernel, ParallelJob {
                     to: depthwise.output + b * imageOut + first * outputShape.width * outputShape.channels,
                     count: (end - first) * outputShape.width * outputShape.channels,
                     instructionSet: depthwise.instructionSet)
+            }
+            // A fused residual ADD, to the band's rows while they are in cache; when it adds the
+            // 1×1 output itself, from the band, whose rows [low, high) hold rows [first, end).
+            let epilogue = depthwise.epilogue
+            guard !epilogue.isEmpty else { continue }
+            let start = (b * outputShape.height + first) * outputShape.width
+            let pixels = start..<(start + (end - first) * outputShape.width)
+            if epilogue.residualFromStage {
+                epilogue.apply(
+                    depthwise.instructionSet, output: depthwise.output, channels: outputShape.channels, rows: pixels,
+                    residual: UnsafePointer(band + (first - low) * width * middle.channels))
+            } else {
+                epilogue.apply(
+                    depthwise.instructionSet, output: depthwise.output, channels: outputShape.channels, rows: pixels,
+                    columns: 0..<outputShape.channels)
             }
         }
     }
