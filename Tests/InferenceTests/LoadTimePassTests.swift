@@ -137,9 +137,13 @@ import Testing
         let input = RandomInput.values(seed: 23, count: 256 * 256 * 3, low: 0, high: 1)
         var unfused = EngineTuning.standard
         unfused.fusedPointwiseBytes = Int.max
+        // Every 1×1 output fused, however small: the 32 × 32 block too.
+        var fusedMore = EngineTuning.standard
+        fusedMore.fusedPointwiseBytes = 1
         let runs =
             [(unfused, 1, 246 - 110 - 22 - 11 - 5 - 3 - 2 - 3)]
             + [1, 2, 3].map { (EngineTuning.standard, $0, 246 - 110 - 22 - 11 - 5 - 3 - 3 - 2 - 3) }
+            + [(fusedMore, 2, 246 - 110 - 22 - 11 - 5 - 3 - 4 - 2 - 3)]
         var reference: [UInt32]?
         for (tuning, threads, kernels) in runs {
             let options = InterpreterOptions(threadCount: threads)

@@ -45,10 +45,10 @@ struct ExplicitPadding: Equatable {
 /// * **Residual ADD fused into a depthwise convolution.** The same for an equal-shape `ADD`
 ///   whose operand a `DEPTHWISE_CONV_2D` writes (after its own fused clamp, so this runs after
 ///   the clamp fusion below): the depthwise kernel adds the other operand to each band of rows
-///   it has just written (the selfie segmenter's decoder blocks end this way). Such a depthwise
-///   convolution still takes the 1×1 convolution before it; when the ADD's other operand is that
-///   1×1 output itself (`y = dw(m) + m`, the selfie decoder's 64 × 64 and 128 × 128 blocks), the
-///   kernel adds it from its band of `m`, which then never goes through memory either.
+///   it has just written (the selfie segmenter's decoder blocks end this way). When the ADD's
+///   other operand is the output of a 1×1 convolution before the depthwise one (`y = dw(m) + m`,
+///   the selfie decoder's 64 × 64 and 128 × 128 blocks), that convolution is still fused into
+///   the depthwise one, whose kernel adds `m` from its band: `m` never goes through memory.
 /// * **HARD_SWISH fused into its producer.** A `HARD_SWISH` whose float input is written by a
 ///   `CONV_2D` or `DEPTHWISE_CONV_2D` without an activation, residual ADD or PRELU of its own,
 ///   and read by nothing else, is dropped: the convolution applies XNNPACK's hard swish to the
@@ -551,8 +551,8 @@ struct GraphFusion {
             let residualIsMiddle = residual[index] != nil && list.count >= 4 && list[3] == middle
             guard descriptors[middle].type == .float32, descriptors[middle].shape.count == 4,
                 !graphOutputs.contains(middle),
-                !residualIsMiddle
-                    || (residual[index]?.channelPadded == false
+                residual[index] == nil
+                    || (residualIsMiddle && residual[index]?.channelPadded == false
                         && descriptors[outputList[0]].shape == descriptors[middle].shape),
                 (descriptors[middle].byteCount ?? 0)
                     >= (consumers[index] == nil

@@ -79,7 +79,12 @@ final class DepthwiseConv2DKernel: Kernel, ParallelJob {
             rows: rows, columns: columns, filter: filter.floats, bias: bias?.floats,
             clamp: try ctx.outputActivation(options.activation),
             instructionSet: ctx.instructionSet, epilogue: try ConvEpilogue(ctx, channels: outputChannels))
-        guard kernel.epilogue.isEmpty || (kernel.multiplier == 1 && rows.filter <= 32) else {
+        // With a 1×1 stage, only the residual that is the stage's own output (taken from the band).
+        guard
+            kernel.epilogue.isEmpty
+                || (kernel.multiplier == 1 && rows.filter <= 32
+                    && (ctx.fusedPointwise == nil || kernel.epilogue.residualFromStage))
+        else {
             throw ctx.invalid("only a depthwise convolution of multiplier 1 takes a residual ADD")
         }
         if let stage = ctx.fusedPointwise {

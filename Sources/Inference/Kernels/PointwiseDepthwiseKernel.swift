@@ -6,8 +6,8 @@ import CVisionKernels
 /// the 1×1 output — the widest tensor of an inverted-residual block — never goes through memory.
 /// Rows shared by two bands' windows are computed by both (each value exactly as the unfused
 /// 1×1 kernel computes it), so every output equals the two kernels' run separately. A residual
-/// ADD fused into the depthwise convolution is added to each band's rows after them, from the
-/// band itself when its other operand is the 1×1 output.
+/// ADD of the 1×1 output itself, fused into the depthwise convolution, is added to each band's
+/// output rows from the band.
 final class PointwiseDepthwiseKernel: Kernel, ParallelJob {
     /// The 1×1 stage and the shape of its input.
     struct Stage {
@@ -148,20 +148,14 @@ final class PointwiseDepthwiseKernel: Kernel, ParallelJob {
                     count: (end - first) * outputShape.width * outputShape.channels,
                     instructionSet: depthwise.instructionSet)
             }
-            // A fused residual ADD, to the band's rows while they are in cache; when it adds the
-            // 1×1 output itself, from the band, whose rows [low, high) hold rows [first, end).
-            let epilogue = depthwise.epilogue
-            guard !epilogue.isEmpty else { continue }
-            let start = (b * outputShape.height + first) * outputShape.width
-            let pixels = start..<(start + (end - first) * outputShape.width)
-            if epilogue.residualFromStage {
-                epilogue.apply(
-                    depthwise.instructionSet, output: depthwise.output, channels: outputShape.channels, rows: pixels,
+            // A fused residual ADD of the 1×1 output itself, from the band (its rows [low, high)
+            // hold rows [first, end)), to the band's output rows while they are in cache.
+            if depthwise.epilogue.residualFromStage {
+                let start = (b * outputShape.height + first) * outputShape.width
+                depthwise.epilogue.apply(
+                    depthwise.instructionSet, output: depthwise.output, channels: outputShape.channels,
+                    rows: start..<(start + (end - first) * outputShape.width),
                     residual: UnsafePointer(band + (first - low) * width * middle.channels))
-            } else {
-                epilogue.apply(
-                    depthwise.instructionSet, output: depthwise.output, channels: outputShape.channels, rows: pixels,
-                    columns: 0..<outputShape.channels)
             }
         }
     }
