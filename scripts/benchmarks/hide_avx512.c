@@ -9,11 +9,11 @@
 // Programs learn what the CPU offers from the CPUID instruction, which user code cannot
 // intercept — except on Linux with CPUID faulting (`cpuid_fault` in /proc/cpuinfo: Intel CPUs
 // since Ivy Bridge, and KVM guests such as this project's virtual machines, AMD ones included,
-// where the hypervisor provides it): arch_prctl(ARCH_SET_CPUID, 0)
-// makes CPUID raise SIGSEGV in the calling thread and in the threads it creates later. The
-// handler below answers each fault with the real CPUID values (CPUID re-enabled for the one
-// instruction) less the AVX-512 feature bits of leaf 7 (sub-leaves 0 and 1), then steps over the
-// two-byte instruction. Every other leaf passes unchanged, so AVX2, FMA and the rest stay.
+// where the hypervisor provides it): arch_prctl(ARCH_SET_CPUID, 0) makes CPUID raise SIGSEGV in
+// the calling thread and in the threads it creates later. The handler below answers each fault
+// with the real CPUID values (CPUID re-enabled for the one instruction) less the AVX-512 feature
+// bits of leaf 7 (sub-leaves 0 and 1), then steps over the two-byte instruction. Every other
+// leaf passes unchanged, so AVX2, FMA and the rest stay.
 //
 // A program's own SIGSEGV handler (the C compiler's crash report, a language runtime's
 // backtracer) must not replace this one, or its next CPUID would crash it: sigaction() and
@@ -24,9 +24,9 @@
 // so glibc's string functions keep their EVEX versions); a program that sets SIGSEGV through the
 // raw system call, not the C library, would still displace the handler. Without CPUID faulting
 // the constructor says so and exits with status 3, so that nothing is measured under a wrong
-// name. The instructions themselves still run: this hides a feature, it
-// does not emulate a CPU, so frequencies, caches and the multiply-add units are the AVX-512
-// host's, and the figures say how the two AVX2 paths compare on this core, not on an AVX2 one.
+// name. The instructions themselves still run: this hides a feature, it does not emulate a CPU,
+// so frequencies, caches and the multiply-add units are the AVX-512 host's, and the figures say
+// how the two AVX2 paths compare on this core, not on an AVX2 one.
 #define _GNU_SOURCE
 #include <asm/prctl.h>
 #include <cpuid.h>
