@@ -79,7 +79,7 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(copy_tail)(float *ds
 // over `taps` window taps of `kc` channels, row r's tap t at `ptrs[t * VK_MR + r]` — the same
 // multiply-adds in the same order as the direct kernel on gathered patches.
 #define VK_UK_INIT(R, T, L, NV, LD, ST, MX, MN)                                                                        \
-    T acc[R][NV > 0 ? NV : 1];                                                                                         \
+    T acc[R][NV];                                                                                                      \
     VK_UNROLL for (size_t v = 0; v < NV; v++) {                                                                        \
         T b = LD(w + v * L);                                                                                           \
         VK_UNROLL for (size_t r = 0; r < R; r++) acc[r][v] = b;                                                        \
@@ -113,7 +113,7 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(copy_tail)(float *ds
 #define VK_NO_ROW_FENCE
 #define VK_UK_STEP_(PREFETCH, FENCE, R, T, L, NV, LD, ST, MX, MN)                                                      \
     {                                                                                                                  \
-        T wv[NV > 0 ? NV : 1];                                                                                         \
+        T wv[NV];                                                                                                      \
         VK_UNROLL for (size_t v = 0; v < NV; v++) wv[v] = LD(w + v * L);                                               \
         PREFETCH(NV * L)                                                                                               \
         w += NV * L;                                                                                                   \

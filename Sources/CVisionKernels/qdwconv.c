@@ -75,8 +75,8 @@ typedef int16_t vk_qs16 __attribute__((ext_vector_type(16)));
 // Output rows [row_begin, row_end). A pixel whose whole window lies inside the input reads its
 // taps at fixed offsets from its window's corner (computed once per call); a border pixel lists
 // the taps inside the input.
-#define VK_QDW_BODY(NAME, TARGET, VECTOR)                                                                            \
-    TARGET static void NAME(const vk_qdwconv *d, size_t row_begin, size_t row_end) {                                 \
+#define VK_QDW_BODY(NAME, VECTOR)                                                                                    \
+    static void NAME(const vk_qdwconv *d, size_t row_begin, size_t row_end) {                                        \
         const size_t channels = d->channels, kw = d->kernel_width, kh = d->kernel_height;                            \
         const size_t width_in = d->input_width, height_in = d->input_height;                                         \
         const uint8_t *src[64];                                                                                      \
@@ -127,11 +127,11 @@ typedef int16_t vk_qs16 __attribute__((ext_vector_type(16)));
         }                                                                                                            \
     }
 
-// Unsigned and signed bodies per instruction set.
-#define VK_QDW_BOTH(NAME, TARGET)                                                                                    \
-    VK_QDW_BODY(NAME##_u8, TARGET, vk_qu8)                                                                           \
-    VK_QDW_BODY(NAME##_s8, TARGET, vk_qs8)                                                                           \
-    TARGET static void NAME(const vk_qdwconv *d, size_t row_begin, size_t row_end) {                                 \
+// The portable build's unsigned and signed bodies, and its entry.
+#define VK_QDW_BOTH(NAME)                                                                                            \
+    VK_QDW_BODY(NAME##_u8, vk_qu8)                                                                                   \
+    VK_QDW_BODY(NAME##_s8, vk_qs8)                                                                                   \
+    static void NAME(const vk_qdwconv *d, size_t row_begin, size_t row_end) {                                        \
         if (d->is_signed)                                                                                            \
             NAME##_s8(d, row_begin, row_end);                                                                        \
         else                                                                                                         \
@@ -318,7 +318,7 @@ __attribute__((target("avx2,fma"))) static void vk_qdwconv_pairs_avx2(const vk_q
 #endif
 
 #pragma clang fp contract(off)
-VK_QDW_BOTH(vk_qdwconv_run_portable, )
+VK_QDW_BOTH(vk_qdwconv_run_portable)
 
 size_t vk_qdwconv_max_taps(void) { return 64; }
 

@@ -179,10 +179,10 @@ typedef struct vk_qdwconv {
     int32_t zero_point;
     int is_signed;
     /// For the x86 kernel (`isa` AVX2 or AVX-512), which sums two taps per 16-bit multiply-add
-    /// (the portable one reads `weights`, `bias` and `scales`), channels in *lane order*: each block of 32 channels
-    /// (from channel 0 while 32 remain) holds at positions 8i ... 8i + 7 channels 4i ... 4i + 3
-    /// and 4i + 16 ... 4i + 19; then one block of 16, if 16 remain, channels 4i ... 4i + 3 and
-    /// 4i + 8 ... 4i + 11; the rest in order. `pair_weights`: `(kernel_height * kernel_width +
+    /// (the portable one reads `weights`, `bias` and `scales`), channels in *lane order*: each
+    /// block of 32 channels (from channel 0 while 32 remain) holds at positions 8i ... 8i + 7
+    /// channels 4i ... 4i + 3 and 4i + 16 ... 4i + 19; then one block of 16, if 16 remain,
+    /// channels 4i ... 4i + 3 and 4i + 8 ... 4i + 11; the rest in order. `pair_weights`: `(kernel_height * kernel_width +
     /// 1) / 2` rows of `padded_channels` pairs of int16 weights (tap `2j`, then tap `2j + 1`;
     /// zeros for a missing last tap); `pair_bias`: the biases with the input zero point folded
     /// in (`bias - input_zero_point * Σ_taps w`); `pair_scales`: the scales; `zero_pixel`:

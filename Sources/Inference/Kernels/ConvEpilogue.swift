@@ -50,7 +50,6 @@ struct ConvEpilogue {
                     throw ctx.invalid("a residual from the 1×1 stage needs a fused 1×1 stage of full width")
                 }
                 residualFromStage = true
-                residualChannels = channels
                 return
             }
             let r = try ctx.input(3)
@@ -70,18 +69,29 @@ struct ConvEpilogue {
 
     /// Adds `residual` (`rows.count` pixels of `channels`, the first one at `residual`) to pixels
     /// `rows` of `output`, then the ADD's activation: a residual that comes from the kernel's
-    /// band (``residualFromStage``; no PRELU is fused then).
+    /// band (``residualFromStage``).
     func apply(
         _ isa: InstructionSet, output: UnsafeMutablePointer<Float>, channels: Int, rows: Range<Int>,
         residual: UnsafePointer<Float>
     ) {
         guard !rows.isEmpty else { return }
-        let out = output + rows.lowerBound * channels
+        add(
+            isa, residual, width: channels, to: output + rows.lowerBound * channels, pixels: rows.count,
+            channels: channels, slopes: slopes.map { UnsafePointer($0.floats) })
+    }
+
+    /// `out += source` over `pixels` pixels of `channels` (`source` has `width` per pixel, zero
+    /// beyond), then the ADD's activation and the PRELU's `slopes` (those of `out`'s channels).
+    private func add(
+        _ isa: InstructionSet, _ source: UnsafePointer<Float>, width: Int, to out: UnsafeMutablePointer<Float>,
+        pixels: Int, channels: Int, slopes alpha: UnsafePointer<Float>?
+    ) {
         if clamp.hasFunction {
-            vk_add_pixels(isa.isa, out, residual, channels, out, rows.count, channels, -.infinity, .infinity, nil)
-            clamp.apply(to: out, count: rows.count * channels)
+            vk_add_pixels(isa.isa, out, source, width, out, pixels, channels, -.infinity, .infinity, nil)
+            clamp.apply(to: out, count: pixels * channels)
+            if let alpha { vk_prelu_pixels(isa.isa, out, out, pixels, channels, alpha) }
         } else {
-            vk_add_pixels(isa.isa, out, residual, channels, out, rows.count, channels, clamp.lower, clamp.upper, nil)
+            vk_add_pixels(isa.isa, out, source, width, out, pixels, channels, clamp.lower, clamp.upper, alpha)
         }
     }
 
@@ -105,28 +115,20 @@ struct ConvEpilogue {
             }
             return
         }
-        let (lower, upper) = (clamp.lower, clamp.upper)
         let rc = residualChannels
         if columns.count == channels && !clamp.hasFunction {
-            let out = output + rows.lowerBound * channels
-            vk_add_pixels(
-                isa.isa, out, residual + rows.lowerBound * rc, rc, out, rows.count, channels, lower, upper, alpha)
+            add(
+                isa, residual + rows.lowerBound * rc, width: rc, to: output + rows.lowerBound * channels,
+                pixels: rows.count, channels: channels, slopes: alpha)
             return
         }
         for m in rows {
-            let out = output + m * channels + columns.lowerBound
             // The residual's channels within `columns` (none beyond its width).
-            let width = Swift.max(0, Swift.min(rc, columns.upperBound) - columns.lowerBound)
-            let source = residual + m * rc + Swift.min(columns.lowerBound, rc)
-            if clamp.hasFunction {
-                vk_add_pixels(isa.isa, out, source, width, out, 1, columns.count, -.infinity, .infinity, nil)
-                clamp.apply(to: out, count: columns.count)
-                if let alpha { vk_prelu_pixels(isa.isa, out, out, 1, columns.count, alpha + columns.lowerBound) }
-            } else {
-                vk_add_pixels(
-                    isa.isa, out, source, width, out, 1, columns.count, lower, upper,
-                    alpha.map { $0 + columns.lowerBound })
-            }
+            add(
+                isa, residual + m * rc + Swift.min(columns.lowerBound, rc),
+                width: Swift.max(0, Swift.min(rc, columns.upperBound) - columns.lowerBound),
+                to: output + m * channels + columns.lowerBound, pixels: 1, channels: columns.count,
+                slopes: alpha.map { $0 + columns.lowerBound })
         }
     }
 }
