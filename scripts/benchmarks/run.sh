@@ -43,6 +43,7 @@ fi
 swift build -c release --product vision-tasks >&2
 BIN="$(swift build -c release --show-bin-path)/vision-tasks"
 RAW="$(mktemp)"
+trap 'rm -f "$RAW" "${FMA_PEAK:-}"; rm -rf "${SHIM_DIR:-}"' EXIT
 if [ "${HIDE_AVX512:-0}" = 1 ]; then
   SHIM_DIR="$(mktemp -d)"
   "${CC:-cc}" -O2 -shared -fPIC -o "$SHIM_DIR/hide_avx512.so" scripts/benchmarks/hide_avx512.c -ldl
@@ -64,7 +65,6 @@ echo "{\"side\":\"machine\",\"loadBefore\":\"$(cut -d' ' -f1-3 /proc/loadavg 2>/
 # One core's FMA peak (scripts/benchmarks/fma_peak.c), before and after the rounds, for the share
 # of peak each model reaches at one thread.
 FMA_PEAK="$(mktemp)"
-trap 'rm -f "$RAW" "$FMA_PEAK"; rm -rf "${SHIM_DIR:-}"' EXIT
 fma_peak() {
   if "${CC:-cc}" -O2 -o "$FMA_PEAK" scripts/benchmarks/fma_peak.c 2>/dev/null; then
     echo "{\"side\":\"machine\",\"fmaPeak\":$("$FMA_PEAK")}" >> "$RAW"
