@@ -223,11 +223,14 @@ void kt_collect(vk_isa isa, kt_collected then, void *context) {
         sparse_state projection_sparse = make_sparse(isa, 49, 1152, 192, 36, 31);
         sparse_state expansion_sparse = make_sparse(isa, 196, 112, 672, 25, 37);
 
-        dw_state dws[9];
+        dw_state dws[12];
         // Input height (= width), channels, window, stride (see run_dw).
-        const size_t sizes[9][4] = {{14, 672, 5, 1}, {7, 1152, 5, 1}, {28, 240, 5, 1}, {56, 144, 3, 1}, {14, 672, 5, 2},
-                                    {112, 64, 3, 2}, {28, 240, 3, 2}, {112, 24, 3, 1}, {56, 144, 5, 2}};
-        for (int d = 0; d < 9; d++) {
+        // The last three: the palm detector's 96 x 96 x 32 and 12 x 12 x 256 (rows of 12 KB, a multiple of
+        // 4 KB) and 11 x 11 x 256 beside the latter (docs/ENGINE.md, the fifteenth session).
+        const size_t sizes[12][4] = {{14, 672, 5, 1}, {7, 1152, 5, 1}, {28, 240, 5, 1},  {56, 144, 3, 1},
+                                     {14, 672, 5, 2}, {112, 64, 3, 2}, {28, 240, 3, 2},  {112, 24, 3, 1},
+                                     {56, 144, 5, 2}, {96, 32, 5, 1},  {12, 256, 5, 1}, {11, 256, 5, 1}};
+        for (size_t d = 0; d < sizeof sizes / sizeof sizes[0]; d++) {
             const size_t H = sizes[d][0], C = sizes[d][1], K = sizes[d][2], S = sizes[d][3], OH = (H + S - 1) / S;
             memset(&dws[d].d, 0, sizeof dws[d].d);
             vk_dwconv *c = &dws[d].d;
@@ -320,6 +323,9 @@ void kt_collect(vk_isa isa, kt_collected then, void *context) {
             HOT("dw3x3s2-28x28x240", run_dw, &dws[6]),
             HOT("dw3x3-112x112x24", run_dw, &dws[7]),
             HOT("dw5x5s2-56x56x144", run_dw, &dws[8]),
+            HOT("dw5x5-96x96x32", run_dw, &dws[9]),
+            HOT("dw5x5-12x12x256", run_dw, &dws[10]),
+            HOT("dw5x5-11x11x256", run_dw, &dws[11]),
             {"gemm-cold-weights-49x1152x192", run_gemm_panels, &projection, 1, {projection.a, 49 * 1152}},
             HOT("gemm-16384x16x8", run_gemm, &narrowing),
 #ifdef KT_SKIPPING
