@@ -1888,13 +1888,17 @@ void VK_SUFFIX(vk_sparse_run)(const float *packed, size_t n, size_t k, const flo
 
 // MARK: Bilinear resize
 
-VK_ALIGNED
-void VK_SUFFIX(vk_resize_bilinear)(const vk_resize *r, size_t row_begin, size_t row_end) {
+// Output rows [row_begin, row_end) of `r` with `C` channels, inlined with C a constant for the
+// few channels of the models' decoders (8 to 48), so that a pixel is a straight run of loads and
+// arithmetic with no channel loop to test and its source offsets are shifts; with the count known
+// only at run time the per-pixel overhead dominated (kernel_timing.sh, resize cases).
+static inline __attribute__((always_inline)) void VK_SUFFIX(resize_bilinear_rows)(const vk_resize *r, size_t C,
+                                                                                  size_t row_begin, size_t row_end) {
     // XNNPACK's arithmetic (src/f32-ibilinear/gen/f32-ibilinear-sse-u8.c, the x86 choice of
     // src/configs/ibilinear-config.c): t = tl + (tr - tl)·ax, b = bl + (br - bl)·ax,
     // out = t + (b - t)·ay, each product rounded before its sum (no fused multiply-add).
 #pragma clang fp contract(off)
-    const size_t C = r->channels, W = r->input_width, OW = r->output_width;
+    const size_t W = r->input_width, OW = r->output_width;
     for (size_t task = row_begin; task < row_end; task++) {
         const size_t b = task / r->output_height, oy = task % r->output_height;
         const float *image = r->input + b * r->input_height * W * C;
@@ -1933,6 +1937,18 @@ void VK_SUFFIX(vk_resize_bilinear)(const vk_resize *r, size_t row_begin, size_t 
                 out[c] = t + dp;
             }
         }
+    }
+}
+
+VK_ALIGNED
+void VK_SUFFIX(vk_resize_bilinear)(const vk_resize *r, size_t row_begin, size_t row_end) {
+    switch (r->channels) {
+    case 8: VK_SUFFIX(resize_bilinear_rows)(r, 8, row_begin, row_end); break;
+    case 16: VK_SUFFIX(resize_bilinear_rows)(r, 16, row_begin, row_end); break;
+    case 24: VK_SUFFIX(resize_bilinear_rows)(r, 24, row_begin, row_end); break;
+    case 32: VK_SUFFIX(resize_bilinear_rows)(r, 32, row_begin, row_end); break;
+    case 48: VK_SUFFIX(resize_bilinear_rows)(r, 48, row_begin, row_end); break;
+    default: VK_SUFFIX(resize_bilinear_rows)(r, r->channels, row_begin, row_end); break;
     }
 }
 

@@ -157,6 +157,47 @@ import Testing
         #expect(values(out, 4) == [5, 8.125, 14.375, 17.5])
     }
 
+    /// Every channel count takes its own compiled path in `vk_resize_bilinear` (8 to 48 with the
+    /// count a constant, others with a channel loop): each gives XNNPACK's value, the two
+    /// horizontal lerps and then the vertical one with every product rounded before its sum, in
+    /// every lane, on every instruction set, for a batch of two split between two threads.
+    @Test(arguments: SIMDKernelTests.instructionSets)
+    func bilinearResizeGivesXNNPACKsValuesForEveryChannelCount(_ isa: InstructionSet) {
+        for channels in [1, 3, 8, 16, 24, 32, 40, 48, 56, 128] {
+            let inputShape = NHWC(batch: 2, height: 5, width: 6, channels: channels)
+            let outputShape = NHWC(batch: 2, height: 10, width: 12, channels: channels)
+            let ys = ResizeKernel.xnnpackBilinearAxis(5, 10, false, true)
+            let xs = ResizeKernel.xnnpackBilinearAxis(6, 12, false, true)
+            let count = 2 * 10 * 12 * channels
+            let input = (0..<(2 * 5 * 6 * channels)).map { Float(($0 &* 2_654_435_761) % 1000) * 0.0137 - 3 }
+            let h = KernelHarness(threads: 2)
+            let out = h.output(count + 1)
+            h.run(
+                ResizeKernel(
+                    input: h.buffer(input), output: out, inputShape: inputShape, outputShape: outputShape,
+                    isBilinear: true, ys: ys, xs: xs, instructionSet: isa))
+            var expected: [UInt32] = []
+            for b in 0..<2 {
+                for (y0, y1, ay) in ys {
+                    for (x0, x1, ax) in xs {
+                        for c in 0..<channels {
+                            func at(_ y: Int, _ x: Int) -> Float { input[((b * 5 + y) * 6 + x) * channels + c] }
+                            let topProduct = (at(y0, x1) - at(y0, x0)) * ax
+                            let bottomProduct = (at(y1, x1) - at(y1, x0)) * ax
+                            let top = at(y0, x0) + topProduct
+                            let bottom = at(y1, x0) + bottomProduct
+                            let verticalProduct = (bottom - top) * ay
+                            expected.append((top + verticalProduct).bitPattern)
+                        }
+                    }
+                }
+            }
+            let differing = (0..<count).first { out[$0].bitPattern != expected[$0] }
+            #expect(differing == nil, "\(isa), \(channels) channels: value \(differing ?? 0) differs")
+            #expect(out[count].isNaN, "\(isa), \(channels) channels: wrote past the end")
+        }
+    }
+
     @Test func nearestNeighbourResize() {
         #expect(ResizeKernel.axis(2, 4, false, false, false).map(\.0) == [0, 0, 1, 1])
         #expect(ResizeKernel.axis(3, 2, true, false, false).map(\.0) == [0, 2])

@@ -198,6 +198,30 @@ static void run_pool(void *p) {
     vk_avg_pool(s->isa, &s->g, s->out, 0, 1, 1, -1e30f, 1e30f);
 }
 
+// Bilinear 2x upsamplings with half-pixel centres, as the decoders run them: the selfie
+// segmenter's 64 x 64 x 16 -> 128 x 128 and the pose landmark model's 32 x 32 x 48 -> 64 x 64 and
+// 128 x 128 x 8 -> 256 x 256 (source rows, columns and weights as XNNPACK computes them).
+typedef struct { vk_isa isa; vk_resize r; } resize_state;
+static void run_resize(void *p) {
+    resize_state *s = p;
+    vk_resize_bilinear(s->isa, &s->r, 0, s->r.output_height);
+}
+static resize_state make_resize(vk_isa isa, size_t size, size_t channels, unsigned seed) {
+    const size_t out = 2 * size;
+    int32_t *index = malloc(2 * out * sizeof(int32_t));
+    float *weight = malloc(out * sizeof(float));
+    for (size_t o = 0; o < out; o++) {
+        float v = (float)o * 0.5f + (0.5f * 0.5f - 0.5f);
+        v = v < 0 ? 0 : v > (float)(size - 1) ? (float)(size - 1) : v;
+        const int32_t lower = (int32_t)v;
+        index[2 * o] = lower;
+        index[2 * o + 1] = lower + 1 < (int32_t)size ? lower + 1 : (int32_t)size - 1;
+        weight[o] = v - (float)lower;
+    }
+    return (resize_state){isa, {filled(size * size * channels, seed), size, size, channels,
+                                filled(out * out * channels, seed + 1), out, out, index, weight, index, weight}};
+}
+
 // The palm detector's input: business-person.png's size (958 x 1358 RGB, pseudo-random bytes)
 // letterboxed into 192 x 192 floats with a zero border (29 % of the tensor is padding); a landmark
 // crop of hand_thumb_up.png's size (640 x 521) rotated by 0.4 into 256 x 256 floats, centred
@@ -304,6 +328,10 @@ void kt_collect(vk_isa isa, kt_collected then, void *context) {
 
         add_state padded_add = {isa, filled(64 * 64 * 28, 21), filled(64 * 64 * 24, 22), 64 * 64, 28, 24, 8};
 
+        resize_state selfie_resize = make_resize(isa, 64, 16, 27);
+        resize_state pose_resize = make_resize(isa, 32, 48, 29);
+        resize_state pose_mask_resize = make_resize(isa, 128, 8, 31);
+
         pool_state pool = {isa, {filled(128 * 128 * 16, 10), 128, 128, 16, 1, 1, 128, 128, 1, 1, 1, 1, 0, 0}, {0}};
         pool_state se = {isa, {filled(16 * 16 * 96, 11), 16, 16, 96, 1, 1, 16, 16, 1, 1, 1, 1, 0, 0}, {0}};
 
@@ -335,6 +363,9 @@ void kt_collect(vk_isa isa, kt_collected then, void *context) {
             HOT("gemm-row-1x1152x192", run_gemm, &row),
             HOT("sparse-49x1152x192-36pct", run_sparse, &projection_sparse),
             HOT("sparse-196x112x672-25pct", run_sparse, &expansion_sparse),
+            HOT("resize-64x64x16-to-128", run_resize, &selfie_resize),
+            HOT("resize-32x32x48-to-64", run_resize, &pose_resize),
+            HOT("resize-128x128x8-to-256", run_resize, &pose_mask_resize),
             HOT("avgpool-whole-128x128x16", run_pool, &pool),
             HOT("avgpool-whole-16x16x96", run_pool, &se),
             HOT("warp-letterbox-958x1358-192", run_warp, &letterbox),
