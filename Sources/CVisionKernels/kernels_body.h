@@ -1469,14 +1469,23 @@ void VK_SUFFIX(vk_avg_pool)(const vk_conv_geometry *g, float *output, size_t row
 // Pass sums of a whole-image average (see vk_avg_pool_pass_rows in CVisionKernels.h): the same
 // taps, steps and pairing as VK_AVG_BLOCK's for a window inside the input, for the passes whose
 // first tap lies in window rows [row_begin, row_end). A window column has a pass start every
-// nine rows, so a band of rows finds its passes column by column without a search.
+// nine rows, so each nine rows of a band hold one start per column, found without a search.
+// The passes go nine rows at a time and column by column within them, so that the taps of
+// successive passes lie in successive lines of the same rows, which the hardware prefetchers
+// stream; one column at a time stepped a whole image row at every tap (8 KB on the selfie
+// segmenter's 128 × 128 × 16) and ran several times as long (kernel_timing.sh,
+// avgpool-whole-128x128x16).
+#define VK_AVG_PASS_START(x, y0)                                                                           \
+    const size_t column_first = (x) * KH;                                                                  \
+    size_t y = (column_first + 8) / 9 * 9 - column_first;                                                  \
+    if (y < (y0)) y += ((y0) - y + 8) / 9 * 9;
 #define VK_AVG_PASS_ROWS_BLOCK(T, L, LOAD, STORE, MAXF, MINF)                                               \
     for (; c + L <= C; c += L) {                                                                           \
-        for (size_t x = 0; x < W; x++) {                                                                   \
-            const size_t column_first = x * KH;                                                            \
-            size_t y = (column_first + 8) / 9 * 9 - column_first;                                          \
-            if (y < row_begin) y += (row_begin - y + 8) / 9 * 9;                                           \
-            for (; y < row_end && y < KH; y += 9) {                                                        \
+        for (size_t y0 = row_begin; y0 < row_end && y0 < KH; y0 += 9) {                                    \
+            const size_t y_end = y0 + 9 < row_end ? y0 + 9 : row_end;                                      \
+            for (size_t x = 0; x < W; x++) {                                                               \
+                VK_AVG_PASS_START(x, y0)                                                                   \
+                if (y >= y_end || y >= KH) continue;                                                       \
                 const size_t t0 = column_first + y;                                                        \
                 size_t ky = y;                                                                             \
                 const float *p = g->input + (y * W + x) * C + c;                                           \
@@ -1494,11 +1503,11 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(avg_pass_rows_vector
                                                                                    size_t c, size_t NV, float *sums) {
     const size_t C = g->channels, W = g->input_width, KH = g->input_height, taps = KH * W;
     const ptrdiff_t row_step = (ptrdiff_t)(W * C), column_step = (ptrdiff_t)C - (ptrdiff_t)(KH * W * C);
-    for (size_t x = 0; x < W; x++) {
-        const size_t column_first = x * KH;
-        size_t y = (column_first + 8) / 9 * 9 - column_first;
-        if (y < row_begin) y += (row_begin - y + 8) / 9 * 9;
-        for (; y < row_end && y < KH; y += 9) {
+    for (size_t y0 = row_begin; y0 < row_end && y0 < KH; y0 += 9) {
+        const size_t y_end = y0 + 9 < row_end ? y0 + 9 : row_end;
+        for (size_t x = 0; x < W; x++) {
+            VK_AVG_PASS_START(x, y0)
+            if (y >= y_end || y >= KH) continue;
             const size_t t0 = column_first + y, count = taps - t0 < 9 ? taps - t0 : 9;
             const float *p = g->input + (y * W + x) * C + c, *q[9];
             size_t ky = y;
@@ -1526,6 +1535,7 @@ void VK_SUFFIX(vk_avg_pool_pass_rows)(const vk_conv_geometry *g, size_t row_begi
     VK_EACH_WIDTH(VK_AVG_PASS_ROWS_BLOCK)
 }
 #undef VK_AVG_PASS_ROWS_BLOCK
+#undef VK_AVG_PASS_START
 #undef VK_EACH_VECTOR_GROUP
 #undef VK_AVG_PASS_VECTORS
 #undef VK_AVG_LOAD_PASS

@@ -466,8 +466,9 @@ import Testing
     /// `((i2+i3)+(i4+i5)) + (((i0+i1)+i8)+(i6+i7))` with zeros past the window, the passes added
     /// in order from zero, times `1 / n` — for windows inside the input (whose full passes take
     /// the unchecked path, passes within and across window columns), windows at its edges, and
-    /// whole-image averages large enough for two threads to sum bands of passes; channel counts
-    /// of one to more than four whole vectors (read a pass at a time for up to four) and a rest.
+    /// whole-image averages large enough to be summed by bands of passes (in parallel with two
+    /// threads; with one, the largest); channel counts of one to more than four whole vectors
+    /// (read a pass at a time for up to four) and a rest.
     @Test(arguments: instructionSets, [1, 2])
     func averagePoolAddsInXNNPACKsOrder(_ isa: InstructionSet, threads: Int) {
         let h = KernelHarness(threads: threads)
@@ -476,10 +477,11 @@ import Testing
             (16, 16, 96, 16, 16, 1, .valid), (7, 5, 21, 7, 5, 1, .valid), (40, 3, 16, 40, 3, 1, .valid),
             (9, 11, 24, 3, 3, 2, .valid), (8, 8, 13, 5, 5, 1, .same), (30, 31, 8, 30, 31, 1, .valid),
             (6, 5, 85, 6, 5, 1, .valid), (11, 4, 40, 11, 4, 1, .valid),
-            // Large whole-image averages: pass sums in parallel bands of rows, then added in
-            // order (70 rows: passes run off a column's foot; 10 rows: fewer rows than bands).
+            // Large whole-image averages: pass sums by bands of rows, then added in order (70
+            // rows: passes run off a column's foot; 10 rows: fewer rows than bands; 130 × 127 × 16
+            // large enough to go by passes with one thread too).
             (64, 64, 16, 64, 64, 1, .valid), (70, 33, 29, 70, 33, 1, .valid), (10, 700, 10, 10, 700, 1, .valid),
-            (40, 41, 72, 40, 41, 1, .valid),
+            (40, 41, 72, 40, 41, 1, .valid), (130, 127, 16, 130, 127, 1, .valid),
         ]
         for (index, (height, width, channels, fh, fw, step, padding)) in cases.enumerated() {
             let rows = WindowAxis(input: height, filter: fh, stride: step, dilation: 1, padding: padding)!

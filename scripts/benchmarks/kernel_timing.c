@@ -198,6 +198,17 @@ static void run_pool(void *p) {
     vk_avg_pool(s->isa, &s->g, s->out, 0, 1, 1, -1e30f, 1e30f);
 }
 
+// The largest of them the way Pool2DKernel sums it: pass sums over all rows (one thread's band),
+// then added in order.
+typedef struct { pool_state pool; float *sums; } pool_passes_state;
+static void run_pool_passes(void *p) {
+    pool_passes_state *s = p;
+    const vk_conv_geometry *g = &s->pool.g;
+    const size_t taps = g->input_height * g->input_width;
+    vk_avg_pool_pass_rows(s->pool.isa, g, 0, g->input_height, s->sums);
+    vk_avg_pool_chain(s->pool.isa, s->sums, (taps + 8) / 9, g->channels, taps, -1e30f, 1e30f, s->pool.out);
+}
+
 // Bilinear 2x upsamplings with half-pixel centres, as the decoders run them: the selfie
 // segmenter's 64 x 64 x 16 -> 128 x 128 and the pose landmark model's 32 x 32 x 48 -> 64 x 64 and
 // 128 x 128 x 8 -> 256 x 256 (source rows, columns and weights as XNNPACK computes them).
@@ -333,6 +344,7 @@ void kt_collect(vk_isa isa, kt_collected then, void *context) {
         resize_state pose_mask_resize = make_resize(isa, 128, 8, 31);
 
         pool_state pool = {isa, {filled(128 * 128 * 16, 10), 128, 128, 16, 1, 1, 128, 128, 1, 1, 1, 1, 0, 0}, {0}};
+        pool_passes_state pool_passes = {pool, filled((128 * 128 + 8) / 9 * 16, 12)};
         pool_state se = {isa, {filled(16 * 16 * 96, 11), 16, 16, 96, 1, 1, 16, 16, 1, 1, 1, 1, 0, 0}, {0}};
 
         // A case timed with its data in cache.
@@ -367,6 +379,7 @@ void kt_collect(vk_isa isa, kt_collected then, void *context) {
             HOT("resize-32x32x48-to-64", run_resize, &pose_resize),
             HOT("resize-128x128x8-to-256", run_resize, &pose_mask_resize),
             HOT("avgpool-whole-128x128x16", run_pool, &pool),
+            HOT("avgpool-passes-128x128x16", run_pool_passes, &pool_passes),
             HOT("avgpool-whole-16x16x96", run_pool, &se),
             HOT("warp-letterbox-958x1358-192", run_warp, &letterbox),
             HOT("warp-rotated-640x521-256", run_warp, &rotated),
