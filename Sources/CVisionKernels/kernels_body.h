@@ -1278,10 +1278,40 @@ void VK_SUFFIX(vk_transpose)(const float *in, size_t rows, size_t cols, float *o
         STORE(out + c, MINF((T)(hi), MAXF((T)(lo), m)));                                                   \
     }
 
+// Output pixels [ox_lo, ox_hi) of one output row whose windows lie wholly inside the input (from
+// input row `iy0`), with the window's size KH × KW a constant after inlining: the taps in the same
+// order as VK_MAX_BLOCK, with no bounds to find per pixel.
+#define VK_MAX_INSIDE_BLOCK(T, L, LOAD, STORE, MAXF, MINF)                                                  \
+    for (; c + L <= C; c += L) {                                                                           \
+        T m = (T)(-3.402823466e38f);                                                                       \
+        VK_UNROLL for (size_t ky = 0; ky < KH; ky++) VK_UNROLL for (size_t kx = 0; kx < KW; kx++)           \
+            m = MAXF(m, LOAD(first + (ky * W + kx) * C + c));                                               \
+        STORE(out + c, MINF((T)(hi), MAXF((T)(lo), m)));                                                   \
+    }
+static inline __attribute__((always_inline)) void VK_SUFFIX(max_pool_inside)(
+    const vk_conv_geometry *g, const float *image, ptrdiff_t iy0, size_t KH, size_t KW, size_t ox_lo, size_t ox_hi,
+    float lo, float hi, float *row) {
+    const size_t C = g->channels, W = g->input_width;
+    for (size_t ox = ox_lo; ox < ox_hi; ox++) {
+        const ptrdiff_t ix0 = (ptrdiff_t)(ox * g->stride_w) - (ptrdiff_t)g->pad_left;
+        const float *first = image + ((size_t)iy0 * W + (size_t)ix0) * C;
+        float *out = row + ox * C;
+        size_t c = 0;
+        VK_EACH_WIDTH(VK_MAX_INSIDE_BLOCK)
+    }
+}
+#undef VK_MAX_INSIDE_BLOCK
+
 VK_ALIGNED
 void VK_SUFFIX(vk_max_pool)(const vk_conv_geometry *g, float *output, size_t row_begin, size_t row_end, float lo,
                             float hi) {
     const size_t C = g->channels, W = g->input_width, OW = g->output_width;
+    // Output columns whose windows lie inside the input columns.
+    const size_t KW = g->kernel_width, sw = g->stride_w;
+    size_t inner_lo = (g->pad_left + sw - 1) / sw;
+    size_t inner_hi = W + g->pad_left >= KW ? (W + g->pad_left - KW) / sw + 1 : 0;
+    if (inner_hi > OW) inner_hi = OW;
+    if (inner_lo > inner_hi) inner_lo = inner_hi;
     for (size_t r = row_begin; r < row_end; r++) {
         size_t b = r / g->output_height, oy = r % g->output_height;
         const float *image = g->input + b * g->input_height * W * C;
@@ -1289,8 +1319,25 @@ void VK_SUFFIX(vk_max_pool)(const vk_conv_geometry *g, float *output, size_t row
         size_t ky_lo = 0, ky_hi = g->kernel_height;
         while (ky_lo < ky_hi && iy0 + (ptrdiff_t)ky_lo < 0) ky_lo++;
         while (ky_hi > ky_lo && iy0 + (ptrdiff_t)ky_hi - 1 >= (ptrdiff_t)g->input_height) ky_hi--;
-        float *out = output + r * OW * C;
-        for (size_t ox = 0; ox < OW; ox++, out += C) {
+        float *const row = output + r * OW * C;
+        // Output columns [done_lo, done_hi) already computed by the loop for windows inside.
+        size_t done_lo = 0, done_hi = 0;
+        if (ky_lo == 0 && ky_hi == g->kernel_height && inner_lo < inner_hi) {
+            // The 2 × 2 and 3 × 3 windows of the models here, inside the input: their own loops.
+            if (g->kernel_height == 2 && KW == 2) {
+                VK_SUFFIX(max_pool_inside)(g, image, iy0, 2, 2, inner_lo, inner_hi, lo, hi, row);
+                done_lo = inner_lo, done_hi = inner_hi;
+            } else if (g->kernel_height == 3 && KW == 3) {
+                VK_SUFFIX(max_pool_inside)(g, image, iy0, 3, 3, inner_lo, inner_hi, lo, hi, row);
+                done_lo = inner_lo, done_hi = inner_hi;
+            }
+        }
+        for (size_t ox = 0; ox < OW; ox++) {
+            if (ox == done_lo && done_lo < done_hi) {
+                ox = done_hi - 1;
+                continue;
+            }
+            float *const out = row + ox * C;
             ptrdiff_t ix0 = (ptrdiff_t)(ox * g->stride_w) - (ptrdiff_t)g->pad_left;
             size_t kx_lo = 0, kx_hi = g->kernel_width;
             while (kx_lo < kx_hi && ix0 + (ptrdiff_t)kx_lo < 0) kx_lo++;

@@ -198,6 +198,14 @@ static void run_pool(void *p) {
     vk_avg_pool(s->isa, &s->g, s->out, 0, 1, 1, -1e30f, 1e30f);
 }
 
+// 2 x 2 stride-2 max pooling, one thread: BlazeFace's first (64 x 64 x 28) and the face landmark
+// model's (128 x 128 x 16).
+typedef struct { vk_isa isa; vk_conv_geometry g; float *out; } max_pool_state;
+static void run_max_pool(void *p) {
+    max_pool_state *s = p;
+    vk_max_pool(s->isa, &s->g, s->out, 0, s->g.output_height, -1e30f, 1e30f);
+}
+
 // The largest of them the way Pool2DKernel sums it: pass sums over all rows (one thread's band),
 // then added in order.
 typedef struct { pool_state pool; float *sums; } pool_passes_state;
@@ -344,6 +352,10 @@ void kt_collect(vk_isa isa, kt_collected then, void *context) {
         resize_state pose_mask_resize = make_resize(isa, 128, 8, 31);
 
         pool_state pool = {isa, {filled(128 * 128 * 16, 10), 128, 128, 16, 1, 1, 128, 128, 1, 1, 1, 1, 0, 0}, {0}};
+        max_pool_state face_max_pool = {
+            isa, {filled(64 * 64 * 28, 33), 64, 64, 28, 32, 32, 2, 2, 2, 2, 1, 1, 0, 0}, filled(32 * 32 * 28, 34)};
+        max_pool_state mesh_max_pool = {
+            isa, {filled(128 * 128 * 16, 35), 128, 128, 16, 64, 64, 2, 2, 2, 2, 1, 1, 0, 0}, filled(64 * 64 * 16, 36)};
         pool_passes_state pool_passes = {pool, filled((128 * 128 + 8) / 9 * 16, 12)};
         pool_state se = {isa, {filled(16 * 16 * 96, 11), 16, 16, 96, 1, 1, 16, 16, 1, 1, 1, 1, 0, 0}, {0}};
 
@@ -378,6 +390,8 @@ void kt_collect(vk_isa isa, kt_collected then, void *context) {
             HOT("resize-64x64x16-to-128", run_resize, &selfie_resize),
             HOT("resize-32x32x48-to-64", run_resize, &pose_resize),
             HOT("resize-128x128x8-to-256", run_resize, &pose_mask_resize),
+            HOT("maxpool-2x2s2-64x64x28", run_max_pool, &face_max_pool),
+            HOT("maxpool-2x2s2-128x128x16", run_max_pool, &mesh_max_pool),
             HOT("avgpool-whole-128x128x16", run_pool, &pool),
             HOT("avgpool-passes-128x128x16", run_pool_passes, &pool_passes),
             HOT("avgpool-whole-16x16x96", run_pool, &se),
