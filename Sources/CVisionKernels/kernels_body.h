@@ -590,6 +590,17 @@ void VK_SUFFIX(vk_gemm_run_skipping_zeros)(vk_gemm_shape shape, const float *pac
                          shape.k <= VK_SKIP_MAX_K ? ks : NULL);
 }
 
+// Output columns [*lo, *hi) whose undilated window of KW columns at stride `stride` lies wholly
+// inside an input row of W columns after `pad_left` columns of padding (an empty range where none
+// does): the columns whose taps need no bounds.
+static inline void VK_SUFFIX(inside_columns)(size_t W, size_t pad_left, size_t KW, size_t stride, size_t OW,
+                                             size_t *lo, size_t *hi) {
+    *lo = (pad_left + stride - 1) / stride;
+    *hi = W + pad_left >= KW ? (W + pad_left - KW) / stride + 1 : 0;
+    if (*hi > OW) *hi = OW;
+    if (*lo > *hi) *lo = *hi;
+}
+
 // MARK: Depthwise convolution
 
 // Input row `iy` from channel `c` on: a row outside the input reads the zero row.
@@ -862,12 +873,9 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(dw_block_dual)(const
 static inline __attribute__((always_inline)) void VK_SUFFIX(dw_fixed)(const vk_dwconv *p, size_t KH, size_t KW,
                                                                       size_t SW, size_t row_begin, size_t row_end,
                                                                       size_t c_begin, size_t c_end) {
-    const size_t W = p->input_width, OW = p->output_width, sw = SW;
     // Output columns whose window lies inside the input columns.
-    size_t lo = (p->pad_left + sw - 1) / sw;
-    size_t hi = W + p->pad_left >= KW ? (W + p->pad_left - KW) / sw + 1 : 0;
-    if (hi > OW) hi = OW;
-    if (lo > hi) lo = hi;
+    size_t lo, hi;
+    VK_SUFFIX(inside_columns)(p->input_width, p->pad_left, KW, SW, p->output_width, &lo, &hi);
     size_t c = c_begin;
 #ifdef VK_DW_DUAL
     if (VK_DW_DUAL(KW, SW))
@@ -959,10 +967,9 @@ void VK_SUFFIX(vk_conv_dot)(const vk_conv_geometry *g, const float *filter, cons
     const size_t W = g->input_width, OW = g->output_width, sw = g->stride_w, per_image = g->output_height * OW;
     const int dilated = g->dilation_w != 1;
     // Interior columns (whole window inside the input), for undilated windows.
-    size_t inner_lo = (g->pad_left + sw - 1) / sw;
-    size_t inner_hi = W + g->pad_left >= KW ? (W + g->pad_left - KW) / sw + 1 : 0;
-    if (inner_hi > OW) inner_hi = OW;
-    if (dilated || inner_lo > inner_hi) inner_lo = inner_hi = 0;
+    size_t inner_lo, inner_hi;
+    VK_SUFFIX(inside_columns)(W, g->pad_left, KW, sw, OW, &inner_lo, &inner_hi);
+    if (dilated) inner_lo = inner_hi = 0;
     const float *rows[32];
     if (KH > 32) return;  // rejected by the caller; keeps `rows` in bounds
     size_t m = pixel, end = pixel + count;
@@ -1267,51 +1274,43 @@ void VK_SUFFIX(vk_transpose)(const float *in, size_t rows, size_t cols, float *o
 
 // MARK: Pooling
 
-// Max pooling of channels [c, c + L) of one output pixel: the maximum over the window's taps
-// inside the input, starting from the lowest finite float, then clamped.
+// Max pooling of channels [c, c + L) of one output pixel: the maximum over the `rows` × `columns`
+// taps inside the input from `first` (the window's first tap inside), row by row, starting from
+// the lowest finite float, then clamped.
 #define VK_MAX_BLOCK(T, L, LOAD, STORE, MAXF, MINF)                                                         \
     for (; c + L <= C; c += L) {                                                                           \
         T m = (T)(-3.402823466e38f);                                                                       \
-        for (size_t ky = ky_lo; ky < ky_hi; ky++)                                                          \
-            for (size_t kx = kx_lo; kx < kx_hi; kx++)                                                      \
-                m = MAXF(m, LOAD(image + ((size_t)(iy0 + (ptrdiff_t)ky) * W + (size_t)(ix0 + (ptrdiff_t)kx)) * C + c)); \
+        for (size_t ky = 0; ky < rows; ky++)                                                               \
+            for (size_t kx = 0; kx < columns; kx++) m = MAXF(m, LOAD(first + (ky * W + kx) * C + c));      \
         STORE(out + c, MINF((T)(hi), MAXF((T)(lo), m)));                                                   \
     }
 
-// Output pixels [ox_lo, ox_hi) of one output row whose windows lie wholly inside the input (from
-// input row `iy0`), with the window's size KH × KW a constant after inlining: the taps in the same
-// order as VK_MAX_BLOCK, with no bounds to find per pixel.
-#define VK_MAX_INSIDE_BLOCK(T, L, LOAD, STORE, MAXF, MINF)                                                  \
-    for (; c + L <= C; c += L) {                                                                           \
-        T m = (T)(-3.402823466e38f);                                                                       \
-        VK_UNROLL for (size_t ky = 0; ky < KH; ky++) VK_UNROLL for (size_t kx = 0; kx < KW; kx++)           \
-            m = MAXF(m, LOAD(first + (ky * W + kx) * C + c));                                               \
-        STORE(out + c, MINF((T)(hi), MAXF((T)(lo), m)));                                                   \
-    }
+// Output pixels [ox_lo, ox_hi) of one output row whose KH × KW windows lie wholly inside the input
+// (from input row `iy0`): VK_MAX_BLOCK with the window's extent a constant after inlining, so that
+// no pixel finds its bounds and the taps' loops unroll.
 static inline __attribute__((always_inline)) void VK_SUFFIX(max_pool_inside)(
     const vk_conv_geometry *g, const float *image, ptrdiff_t iy0, size_t KH, size_t KW, size_t ox_lo, size_t ox_hi,
     float lo, float hi, float *row) {
-    const size_t C = g->channels, W = g->input_width;
+    const size_t C = g->channels, W = g->input_width, rows = KH, columns = KW;
     for (size_t ox = ox_lo; ox < ox_hi; ox++) {
         const ptrdiff_t ix0 = (ptrdiff_t)(ox * g->stride_w) - (ptrdiff_t)g->pad_left;
         const float *first = image + ((size_t)iy0 * W + (size_t)ix0) * C;
         float *out = row + ox * C;
         size_t c = 0;
-        VK_EACH_WIDTH(VK_MAX_INSIDE_BLOCK)
+        VK_EACH_WIDTH(VK_MAX_BLOCK)
     }
 }
-#undef VK_MAX_INSIDE_BLOCK
 
 VK_ALIGNED
 void VK_SUFFIX(vk_max_pool)(const vk_conv_geometry *g, float *output, size_t row_begin, size_t row_end, float lo,
                             float hi) {
     const size_t C = g->channels, W = g->input_width, OW = g->output_width;
-    // Output columns whose windows lie inside the input columns.
-    const size_t KW = g->kernel_width, sw = g->stride_w;
-    size_t inner_lo = (g->pad_left + sw - 1) / sw;
-    size_t inner_hi = W + g->pad_left >= KW ? (W + g->pad_left - KW) / sw + 1 : 0;
-    if (inner_hi > OW) inner_hi = OW;
-    if (inner_lo > inner_hi) inner_lo = inner_hi;
+    const size_t KH = g->kernel_height, KW = g->kernel_width;
+    // Output columns whose windows lie inside the input columns, for the 2 × 2 and 3 × 3 windows
+    // of the models here (their own loops below; other windows: none).
+    size_t inner_lo = 0, inner_hi = 0;
+    if ((KH == 2 && KW == 2) || (KH == 3 && KW == 3))
+        VK_SUFFIX(inside_columns)(W, g->pad_left, KW, g->stride_w, OW, &inner_lo, &inner_hi);
     for (size_t r = row_begin; r < row_end; r++) {
         size_t b = r / g->output_height, oy = r % g->output_height;
         const float *image = g->input + b * g->input_height * W * C;
@@ -1320,17 +1319,12 @@ void VK_SUFFIX(vk_max_pool)(const vk_conv_geometry *g, float *output, size_t row
         while (ky_lo < ky_hi && iy0 + (ptrdiff_t)ky_lo < 0) ky_lo++;
         while (ky_hi > ky_lo && iy0 + (ptrdiff_t)ky_hi - 1 >= (ptrdiff_t)g->input_height) ky_hi--;
         float *const row = output + r * OW * C;
-        // Output columns [done_lo, done_hi) already computed by the loop for windows inside.
+        // Output columns [done_lo, done_hi) computed by the loop for windows inside the input.
         size_t done_lo = 0, done_hi = 0;
-        if (ky_lo == 0 && ky_hi == g->kernel_height && inner_lo < inner_hi) {
-            // The 2 × 2 and 3 × 3 windows of the models here, inside the input: their own loops.
-            if (g->kernel_height == 2 && KW == 2) {
-                VK_SUFFIX(max_pool_inside)(g, image, iy0, 2, 2, inner_lo, inner_hi, lo, hi, row);
-                done_lo = inner_lo, done_hi = inner_hi;
-            } else if (g->kernel_height == 3 && KW == 3) {
-                VK_SUFFIX(max_pool_inside)(g, image, iy0, 3, 3, inner_lo, inner_hi, lo, hi, row);
-                done_lo = inner_lo, done_hi = inner_hi;
-            }
+        if (ky_lo == 0 && ky_hi == KH && inner_lo < inner_hi) {
+            if (KH == 2) VK_SUFFIX(max_pool_inside)(g, image, iy0, 2, 2, inner_lo, inner_hi, lo, hi, row);
+            else VK_SUFFIX(max_pool_inside)(g, image, iy0, 3, 3, inner_lo, inner_hi, lo, hi, row);
+            done_lo = inner_lo, done_hi = inner_hi;
         }
         for (size_t ox = 0; ox < OW; ox++) {
             if (ox == done_lo && done_lo < done_hi) {
@@ -1342,6 +1336,9 @@ void VK_SUFFIX(vk_max_pool)(const vk_conv_geometry *g, float *output, size_t row
             size_t kx_lo = 0, kx_hi = g->kernel_width;
             while (kx_lo < kx_hi && ix0 + (ptrdiff_t)kx_lo < 0) kx_lo++;
             while (kx_hi > kx_lo && ix0 + (ptrdiff_t)kx_hi - 1 >= (ptrdiff_t)W) kx_hi--;
+            const size_t rows = ky_hi - ky_lo, columns = kx_hi - kx_lo;
+            const float *first =
+                image + ((size_t)(iy0 + (ptrdiff_t)ky_lo) * W + (size_t)(ix0 + (ptrdiff_t)kx_lo)) * C;
             size_t c = 0;
             VK_EACH_WIDTH(VK_MAX_BLOCK)
         }
@@ -1513,6 +1510,14 @@ void VK_SUFFIX(vk_avg_pool)(const vk_conv_geometry *g, float *output, size_t row
 }
 #undef VK_AVG_BLOCK
 
+// The first window row at or after `y0` where a pass of a whole-image average starts, in the
+// window column whose top is tap `column_first` (passes start at every ninth tap).
+static inline size_t VK_SUFFIX(avg_pass_start)(size_t column_first, size_t y0) {
+    size_t y = (column_first + 8) / 9 * 9 - column_first;
+    if (y < y0) y += (y0 - y + 8) / 9 * 9;
+    return y;
+}
+
 // Pass sums of a whole-image average (see vk_avg_pool_pass_rows in CVisionKernels.h): the same
 // taps, steps and pairing as VK_AVG_BLOCK's for a window inside the input, for the passes whose
 // first tap lies in window rows [row_begin, row_end). A window column has a pass start every
@@ -1520,20 +1525,16 @@ void VK_SUFFIX(vk_avg_pool)(const vk_conv_geometry *g, float *output, size_t row
 // The passes go nine rows at a time and column by column within them, so that the taps of
 // successive passes lie in successive lines of the same rows, which the hardware prefetchers
 // stream; one column at a time stepped a whole image row at every tap (8 KB on the selfie
-// segmenter's 128 × 128 × 16) and ran several times as long (kernel_timing.sh,
-// avgpool-whole-128x128x16).
-#define VK_AVG_PASS_START(x, y0)                                                                           \
-    const size_t column_first = (x) * KH;                                                                  \
-    size_t y = (column_first + 8) / 9 * 9 - column_first;                                                  \
-    if (y < (y0)) y += ((y0) - y + 8) / 9 * 9;
+// segmenter's 128 × 128 × 16) and took 2.2 × as long (kernel_timing.sh,
+// avgpool-passes-128x128x16).
 #define VK_AVG_PASS_ROWS_BLOCK(T, L, LOAD, STORE, MAXF, MINF)                                               \
     for (; c + L <= C; c += L) {                                                                           \
         for (size_t y0 = row_begin; y0 < row_end && y0 < KH; y0 += 9) {                                    \
             const size_t y_end = y0 + 9 < row_end ? y0 + 9 : row_end;                                      \
             for (size_t x = 0; x < W; x++) {                                                               \
-                VK_AVG_PASS_START(x, y0)                                                                   \
+                const size_t y = VK_SUFFIX(avg_pass_start)(x * KH, y0);                                    \
                 if (y >= y_end || y >= KH) continue;                                                       \
-                const size_t t0 = column_first + y;                                                        \
+                const size_t t0 = x * KH + y;                                                              \
                 size_t ky = y;                                                                             \
                 const float *p = g->input + (y * W + x) * C + c;                                           \
                 const size_t count = taps - t0 < 9 ? taps - t0 : 9;                                        \
@@ -1553,9 +1554,9 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(avg_pass_rows_vector
     for (size_t y0 = row_begin; y0 < row_end && y0 < KH; y0 += 9) {
         const size_t y_end = y0 + 9 < row_end ? y0 + 9 : row_end;
         for (size_t x = 0; x < W; x++) {
-            VK_AVG_PASS_START(x, y0)
+            const size_t y = VK_SUFFIX(avg_pass_start)(x * KH, y0);
             if (y >= y_end || y >= KH) continue;
-            const size_t t0 = column_first + y, count = taps - t0 < 9 ? taps - t0 : 9;
+            const size_t t0 = x * KH + y, count = taps - t0 < 9 ? taps - t0 : 9;
             const float *p = g->input + (y * W + x) * C + c, *q[9];
             size_t ky = y;
             VK_SUFFIX(avg_pass_taps)(&p, &ky, KH, row_step, column_step, count, q);
@@ -1582,7 +1583,6 @@ void VK_SUFFIX(vk_avg_pool_pass_rows)(const vk_conv_geometry *g, size_t row_begi
     VK_EACH_WIDTH(VK_AVG_PASS_ROWS_BLOCK)
 }
 #undef VK_AVG_PASS_ROWS_BLOCK
-#undef VK_AVG_PASS_START
 #undef VK_EACH_VECTOR_GROUP
 #undef VK_AVG_PASS_VECTORS
 #undef VK_AVG_LOAD_PASS
