@@ -45,6 +45,8 @@ final class Pool2DKernel: Kernel, ParallelJob {
     private let geometry: vk_conv_geometry
     /// One pass sum per nine taps of a large whole-image average (`nil` for other pools).
     private let passSums: AlignedBuffer?
+    /// Whether one thread also sums the passes (``minimumSweepFloats``).
+    private let sweepsOnOneThread: Bool
     /// Passes of nine taps over the whole image.
     private let passCount: Int
     /// The image whose passes the current job sums; `nil` outside such a job.
@@ -98,6 +100,7 @@ final class Pool2DKernel: Kernel, ParallelJob {
         passSums =
             wholeImage && taps * inputShape.channels >= Pool2DKernel.minimumSplitFloats
             ? AlignedBuffer(byteCount: passCount * inputShape.channels * MemoryLayout<Float>.stride) : nil
+        sweepsOnOneThread = taps * inputShape.channels >= Pool2DKernel.minimumSweepFloats
         self.input = input
         self.output = output
         self.inputShape = inputShape
@@ -110,10 +113,7 @@ final class Pool2DKernel: Kernel, ParallelJob {
     var constantByteCount: Int { passSums?.byteCount ?? 0 }
 
     func execute(_ context: ExecutionContext) {
-        if let passSums,
-            context.pool.threadCount > 1
-                || inputShape.height * inputShape.width * inputShape.channels >= Pool2DKernel.minimumSweepFloats
-        {
+        if let passSums, context.pool.threadCount > 1 || sweepsOnOneThread {
             for b in 0..<inputShape.batch {
                 summedImage = b
                 context.pool.run(self, taskCount: Pool2DKernel.passBands)

@@ -163,32 +163,15 @@ final class ResizeKernel: Kernel, ParallelJob {
             }
             return
         }
+        // Nearest neighbour: each output pixel a copy of its source pixel.
         let channels = inputShape.channels
         let rowStride = inputShape.width * channels
         for task in range {
             let b = task / outputShape.height
-            let oy = task % outputShape.height
-            let (y0, y1, dy) = ys[oy]
-            let image = input + b * inputShape.height * rowStride
-            let top = image + y0 * rowStride
-            let bottom = image + y1 * rowStride
+            let source = input + b * inputShape.height * rowStride + ys[task % outputShape.height].0 * rowStride
             var out = output + task * outputShape.width * channels
-            for ox in 0..<outputShape.width {
-                let (x0, x1, dx) = xs[ox]
-                if !isBilinear {
-                    out.update(from: top + x0 * channels, count: channels)
-                } else {
-                    // XNNPACK's interpolation, as vk_resize_bilinear.
-                    let p00 = top + x0 * channels
-                    let p01 = top + x1 * channels
-                    let p10 = bottom + x0 * channels
-                    let p11 = bottom + x1 * channels
-                    for c in 0..<channels {
-                        let t = p00[c] + (p01[c] - p00[c]) * dx
-                        let b = p10[c] + (p11[c] - p10[c]) * dx
-                        out[c] = t + (b - t) * dy
-                    }
-                }
+            for (x, _, _) in xs {
+                out.update(from: source + x * channels, count: channels)
                 out += channels
             }
         }
