@@ -504,6 +504,41 @@ static inline size_t VK_SUFFIX(nonzero_steps)(const float *a, size_t as, size_t 
     return count;
 }
 
+/// Steps at the start of a tile's k that kept_steps looks at before it counts the rest (a
+/// multiple of VK_LANES).
+#define VK_SKIP_SAMPLE 64
+// The steps a tile of `mr` rows would keep (nonzero_steps' count, without writing the list), or
+// `k` when the tile should run dense, which gives the same bits: when it keeps more than 7/8 of
+// its steps (the step-list kernel is slower per step than the dense one), or when none of its
+// first VK_SKIP_SAMPLE steps is a zero step. Most tiles after a RELU keep every step (the face
+// blendshapes model's all of them), and for those the whole count cost 2-3 % of the product; a
+// tile with an eighth of its steps zero, in no order, shows none in its first 64 once in 5000.
+static inline size_t VK_SUFFIX(kept_steps)(const float *a, size_t as, size_t mr, size_t k) {
+    typedef VK_SUFFIX(vk_vbits) vbits;
+    const float *rows[VK_MR];
+    VK_UNROLL for (size_t r = 0; r < VK_MR; r++) rows[r] = a + (r < mr ? r : mr - 1) * as;
+    vbits zeros = (vbits)(0u);
+    size_t j = 0, zero_steps = 0;
+    for (; j + VK_LANES <= k; j += VK_LANES) {
+        vbits bits = *(const vbits *)(rows[0] + j);
+        VK_UNROLL for (size_t r = 1; r < VK_MR; r++) bits |= *(const vbits *)(rows[r] + j);
+        // A lane that is ±0 in every row compares true, -1: subtracting counts it.
+        zeros -= (vbits)((bits << 1) == 0);
+        if (j + VK_LANES == VK_SKIP_SAMPLE && k > VK_SKIP_SAMPLE && !__builtin_reduce_or(zeros)) return k;
+    }
+    VK_UNROLL for (size_t l = 0; l < VK_LANES; l++) zero_steps += zeros[l];
+    for (; j < k; j++) {
+        uint32_t bits = 0;
+        VK_UNROLL for (size_t r = 0; r < VK_MR; r++) {
+            uint32_t b;
+            memcpy(&b, rows[r] + j, sizeof b);
+            bits |= b;
+        }
+        zero_steps += (bits << 1) == 0;
+    }
+    return zero_steps < k / 8 ? k : k - zero_steps;
+}
+
 static inline __attribute__((always_inline)) void VK_SUFFIX(gemm_rows)(vk_gemm_shape shape, const float *packed,
                                                                        const float *a, size_t a_stride, float *c,
                                                                        size_t c_stride, size_t row_begin,
@@ -515,17 +550,20 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(gemm_rows)(vk_gemm_s
 #ifdef VK_W8_PAIRED
     // Whether the last panel (the narrowest) is 8 wide: decided once, not per tile (the face
     // landmark model's 8 → 16 products, 8 steps a tile, ran 2-3 % slower with the test per tile).
-    const int last_w8 = !ks && panel_begin < panel_end && vk_gemm_panel(shape, panel_end - 1).width == 8;
+    const int last_w8 = panel_begin < panel_end && vk_gemm_panel(shape, panel_end - 1).width == 8;
 #endif
     for (size_t row = row_begin; row < row_end; row += VK_MR) {
         size_t mr = row_end - row < VK_MR ? row_end - row : VK_MR;
         const float *ar = a + row * a_stride;
         float *cr = c + row * c_stride;
+        // Steps this tile keeps when zero steps are left out (k: it runs dense).
+        size_t count = ks ? VK_SUFFIX(kept_steps)(ar, a_stride, mr, shape.k) : shape.k;
 #ifdef VK_W8_PAIRED
-        // Two whole tiles at a time where the last panel (the narrowest) is 8 wide: that panel in
-        // one call of twice the rows, the others tile by tile. Every output is the same sum in
-        // the same order, whatever the tile.
-        if (last_w8 && row + 2 * VK_MR <= row_end) {
+        // Two whole tiles at a time where the last panel (the narrowest) is 8 wide and both run
+        // dense: that panel in one call of twice the rows, the others tile by tile. Every output
+        // is the same sum in the same order, whatever the tile.
+        if (last_w8 && row + 2 * VK_MR <= row_end && count == shape.k &&
+            (!ks || VK_SUFFIX(kept_steps)(ar + VK_MR * a_stride, a_stride, VK_MR, shape.k) == shape.k)) {
             for (size_t p = panel_begin; p < panel_end; p++) {
                 vk_panel panel = vk_gemm_panel(shape, p);
                 const size_t nc = vk_gemm_panel_stored(shape, panel);
@@ -544,10 +582,7 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(gemm_rows)(vk_gemm_s
             continue;
         }
 #endif
-        size_t count = ks ? VK_SUFFIX(nonzero_steps)(ar, a_stride, mr, shape.k, ks) : shape.k;
-        // The step-list kernel is slower per step than the dense one: worth it only when it
-        // leaves out at least an eighth of the steps.
-        if (count > shape.k - shape.k / 8) count = shape.k;
+        if (count < shape.k) count = VK_SUFFIX(nonzero_steps)(ar, a_stride, mr, shape.k, ks);
         size_t p = panel_begin;
         if (mr == 1 && count == shape.k && width == VK_MAIN_VECTORS * VK_LANES) {
             // A single row with every step: whole main-width panels VK_ROW_PANELS at a time (they

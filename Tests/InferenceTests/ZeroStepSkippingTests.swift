@@ -12,13 +12,18 @@ import Testing
 
     /// `m` rows of `k` inputs in which, per tile of `tileRows` rows, about a third of the columns
     /// are ±0 in every row and another third in one half of the tile or the other (steps that
-    /// only some rows leave out); a few lone zeros, denormals and one NaN elsewhere.
-    private func zeroColumnInput(m: Int, k: Int, tileRows: Int, seed: UInt64) -> [Float] {
+    /// only some rows leave out); a few lone zeros, denormals and one NaN elsewhere. With
+    /// `mixed`, every third tile has no zero column (it runs dense, and where the last panel is 8
+    /// wide it may pair with the next) and every third one has them only after its first 64
+    /// columns (the kernel's sample of a tile's steps sees none).
+    private func zeroColumnInput(m: Int, k: Int, tileRows: Int, seed: UInt64, mixed: Bool = false) -> [Float] {
         var a = RandomInput.fullMantissaValues(seed: seed, count: m * k, low: -1, high: 1)
         let picks = RandomInput.values(seed: seed + 1, count: m * k, low: 0, high: 1)
         let half = tileRows / 2
         for tile in stride(from: 0, to: m, by: tileRows) {
-            for column in 0..<k {
+            let kind = mixed ? tile / tileRows % 3 : 2
+            if kind == 0 { continue }
+            for column in (kind == 1 ? Swift.min(64, k) : 0)..<k {
                 let rows: Range<Int>
                 switch picks[tile * k + column] {
                 case ..<(1 / 3): rows = tile..<(tile + tileRows)
@@ -46,9 +51,9 @@ import Testing
         // (VK_SKIP_MAX_K) and runs whole.
         for (m, k, n) in [
             (8, 3, 8), (16, 37, 16), (20, 144, 24), (33, 200, 40), (49, 1152, 192), (24, 480, 80), (13, 16, 70),
-            (64, 96, 112), (9, 5000, 32),
+            (64, 96, 112), (9, 5000, 32), (64, 384, 97), (40, 100, 40), (48, 256, 64), (13, 70, 8),
         ] {
-            let a = zeroColumnInput(m: m, k: k, tileRows: tileRows, seed: UInt64(m * 100 + k))
+            let a = zeroColumnInput(m: m, k: k, tileRows: tileRows, seed: UInt64(m * 100 + k), mixed: m % 8 == 0)
             let w = RandomInput.fullMantissaValues(seed: UInt64(n * 3 + k), count: n * k, low: -1, high: 1)
             let bias = RandomInput.values(seed: UInt64(n), count: n, low: -1, high: 1)
             let weights = PackedWeights(
@@ -92,6 +97,36 @@ import Testing
                 break
             }
             #expect(skipped[m * n].isNaN, "\(isa) m \(m): wrote past the end")
+        }
+    }
+
+    /// Where the last panel is 8 wide, two whole tiles that both run dense go as one call of
+    /// twice the rows; a dense tile followed by one that leaves steps out must not: over a bias
+    /// of -0, the second tile's all-zero rows stay -0 only if its steps were left out.
+    @Test(arguments: instructionSets)
+    func aDenseTileDoesNotPairWithOneThatLeavesStepsOut(_ isa: InstructionSet) {
+        let h = KernelHarness()
+        let tileRows = vk_gemm_tile_rows(isa.isa)
+        let (m, k) = (3 * tileRows, 20)
+        let w = [Float](repeating: 0.25, count: 40 * k)
+        // 40 columns: panels of 32 and 8 (AVX-512), 16, 16 and 8 (AVX2, NEON).
+        for n in [40, 8] {
+            let weights = PackedWeights(
+                weights: h.buffer(w), bias: h.buffer([Float](repeating: -0.0, count: n)), n: n, k: k,
+                instructionSet: isa)
+            // Tile 0 reads 0.5 in its first row at every step; tiles 1 and 2 read only zeros.
+            var a = [Float](repeating: 0, count: m * k)
+            for j in 0..<k { a[j] = 0.5 }
+            let skipped = h.output(m * n)
+            vk_gemm_run_skipping_zeros(
+                weights.shape, weights.data.floats, h.buffer(a), k, skipped, n, 0, m, 0, weights.panelCount,
+                -.infinity, .infinity)
+            #expect(skipped[0] == 2.5)
+            for i in (tileRows * n)..<(m * n) where skipped[i].sign != .minus || skipped[i] != 0 {
+                Issue.record("\(isa) n \(n): output \(i) is \(skipped[i]), not -0: a tile of zeros ran every step")
+                break
+            }
+            #expect(skipped[m * n].isNaN, "\(isa) n \(n): wrote past the end")
         }
     }
 
