@@ -465,12 +465,33 @@ void VK_SUFFIX(vk_gemm_conv)(vk_gemm_shape shape, const float *packed, const vk_
     }
 }
 
-// The steps k of a tile of `mr` rows (1...VK_MR, from `a`, `as` floats apart) at which some row
-// reads a value other than ±0, ascending, into `ks`; returns their count. A value's bits shifted
-// left by one are zero only for ±0 (not for denormals, NaN or infinities). `ks` has room for k +
-// 16 + VK_SKIP_AHEAD_L2 entries: vector stores write up to 16 past the count, and the entries
-// after the last step repeat it, for the micro-kernel's prefetches.
 typedef uint32_t VK_SUFFIX(vk_vbits) __attribute__((ext_vector_type(VK_LANES), aligned(4), may_alias));
+
+// Step j's values of every row of a tile (`rows`, VK_MR pointers), OR-ed and shifted left by
+// one into `bits`: zero only where every row reads ±0 (a value's bits shifted left by one are
+// zero only for ±0, not for denormals, NaN or infinities); VK_LANES steps from j. (Through a
+// pointer: the portable build's vectors are wider than its ABI passes in registers.)
+static inline void VK_SUFFIX(step_bits)(const float *const *rows, size_t j, VK_SUFFIX(vk_vbits) *bits) {
+    VK_SUFFIX(vk_vbits) b = *(const VK_SUFFIX(vk_vbits) *)(rows[0] + j);
+    VK_UNROLL for (size_t r = 1; r < VK_MR; r++) b |= *(const VK_SUFFIX(vk_vbits) *)(rows[r] + j);
+    *bits = b << 1;
+}
+
+// The same for one step.
+static inline uint32_t VK_SUFFIX(one_step_bits)(const float *const *rows, size_t j) {
+    uint32_t bits = 0;
+    VK_UNROLL for (size_t r = 0; r < VK_MR; r++) {
+        uint32_t b;
+        memcpy(&b, rows[r] + j, sizeof b);
+        bits |= b;
+    }
+    return bits << 1;
+}
+
+// The steps k of a tile of `mr` rows (1...VK_MR, from `a`, `as` floats apart) at which some row
+// reads a value other than ±0, ascending, into `ks`; returns their count. `ks` has room for k + 16 +
+// VK_SKIP_AHEAD_L2 entries: vector stores write up to 16 past the count, and the entries after
+// the last step repeat it, for the micro-kernel's prefetches.
 static inline size_t VK_SUFFIX(nonzero_steps)(const float *a, size_t as, size_t mr, size_t k, uint32_t *ks) {
     typedef VK_SUFFIX(vk_vbits) vbits;
     // Rows beyond `mr` read the last one again (an OR of a row with itself).
@@ -478,9 +499,8 @@ static inline size_t VK_SUFFIX(nonzero_steps)(const float *a, size_t as, size_t 
     VK_UNROLL for (size_t r = 0; r < VK_MR; r++) rows[r] = a + (r < mr ? r : mr - 1) * as;
     size_t count = 0, j = 0;
     for (; j + VK_LANES <= k; j += VK_LANES) {
-        vbits bits = *(const vbits *)(rows[0] + j);
-        VK_UNROLL for (size_t r = 1; r < VK_MR; r++) bits |= *(const vbits *)(rows[r] + j);
-        bits = bits << 1;
+        vbits bits;
+        VK_SUFFIX(step_bits)(rows, j, &bits);
 #ifdef VK_COMPRESS_STEPS
         VK_COMPRESS_STEPS(bits, j, ks, count)
 #else
@@ -491,14 +511,8 @@ static inline size_t VK_SUFFIX(nonzero_steps)(const float *a, size_t as, size_t 
 #endif
     }
     for (; j < k; j++) {
-        uint32_t bits = 0;
-        VK_UNROLL for (size_t r = 0; r < VK_MR; r++) {
-            uint32_t b;
-            memcpy(&b, rows[r] + j, sizeof b);
-            bits |= b;
-        }
         ks[count] = (uint32_t)j;
-        count += (bits << 1) != 0;
+        count += VK_SUFFIX(one_step_bits)(rows, j) != 0;
     }
     for (size_t i = 0; i < VK_SKIP_AHEAD_L2; i++) ks[count + i] = count ? ks[count - 1] : 0;
     return count;
@@ -520,22 +534,14 @@ static inline size_t VK_SUFFIX(kept_steps)(const float *a, size_t as, size_t mr,
     vbits zeros = (vbits)(0u);
     size_t j = 0, zero_steps = 0;
     for (; j + VK_LANES <= k; j += VK_LANES) {
-        vbits bits = *(const vbits *)(rows[0] + j);
-        VK_UNROLL for (size_t r = 1; r < VK_MR; r++) bits |= *(const vbits *)(rows[r] + j);
+        vbits bits;
+        VK_SUFFIX(step_bits)(rows, j, &bits);
         // A lane that is ±0 in every row compares true, -1: subtracting counts it.
-        zeros -= (vbits)((bits << 1) == 0);
+        zeros -= (vbits)(bits == 0);
         if (j + VK_LANES == VK_SKIP_SAMPLE && k > VK_SKIP_SAMPLE && !__builtin_reduce_or(zeros)) return k;
     }
     VK_UNROLL for (size_t l = 0; l < VK_LANES; l++) zero_steps += zeros[l];
-    for (; j < k; j++) {
-        uint32_t bits = 0;
-        VK_UNROLL for (size_t r = 0; r < VK_MR; r++) {
-            uint32_t b;
-            memcpy(&b, rows[r] + j, sizeof b);
-            bits |= b;
-        }
-        zero_steps += (bits << 1) == 0;
-    }
+    for (; j < k; j++) zero_steps += VK_SUFFIX(one_step_bits)(rows, j) == 0;
     return zero_steps < k / 8 ? k : k - zero_steps;
 }
 

@@ -42,6 +42,23 @@ import Testing
         return a
     }
 
+    /// `vk_gemm_run_skipping_zeros` over all `m` rows and panels, unclamped.
+    private func skippedProduct(
+        _ h: KernelHarness, _ weights: PackedWeights, _ a: [Float], m: Int
+    ) -> UnsafeMutablePointer<Float> {
+        let (k, n) = (weights.shape.k, weights.shape.n)
+        let skipped = h.output(m * n)
+        vk_gemm_run_skipping_zeros(
+            weights.shape, weights.data.floats, h.buffer(a), k, skipped, n, 0, m, 0, weights.panelCount, -.infinity,
+            .infinity)
+        return skipped
+    }
+
+    /// The first output in `range` that is not -0.
+    private func firstOutputNotNegativeZero(_ c: UnsafeMutablePointer<Float>, _ range: Range<Int>) -> Int? {
+        range.first { c[$0].sign != .minus || c[$0] != 0 }
+    }
+
     @Test(arguments: instructionSets)
     func skippingZeroStepsGivesTheFullProductsBits(_ isa: InstructionSet) {
         let h = KernelHarness()
@@ -87,14 +104,10 @@ import Testing
             // The whole tile reads 0.5 in its first row at step 3; the partial tile only zeros.
             var a = [Float](repeating: 0, count: m * k)
             a[3] = 0.5
-            let skipped = h.output(m * n)
-            vk_gemm_run_skipping_zeros(
-                weights.shape, weights.data.floats, h.buffer(a), k, skipped, n, 0, m, 0, weights.panelCount,
-                -.infinity, .infinity)
+            let skipped = skippedProduct(h, weights, a, m: m)
             #expect(skipped[0] == 0.125)
-            for i in (tileRows * n)..<(m * n) where skipped[i].sign != .minus || skipped[i] != 0 {
+            if let i = firstOutputNotNegativeZero(skipped, (tileRows * n)..<(m * n)) {
                 Issue.record("\(isa) m \(m): output \(i) is \(skipped[i]), not -0: the partial tile ran every step")
-                break
             }
             #expect(skipped[m * n].isNaN, "\(isa) m \(m): wrote past the end")
         }
@@ -117,14 +130,10 @@ import Testing
             // Tile 0 reads 0.5 in its first row at every step; tiles 1 and 2 read only zeros.
             var a = [Float](repeating: 0, count: m * k)
             for j in 0..<k { a[j] = 0.5 }
-            let skipped = h.output(m * n)
-            vk_gemm_run_skipping_zeros(
-                weights.shape, weights.data.floats, h.buffer(a), k, skipped, n, 0, m, 0, weights.panelCount,
-                -.infinity, .infinity)
+            let skipped = skippedProduct(h, weights, a, m: m)
             #expect(skipped[0] == 2.5)
-            for i in (tileRows * n)..<(m * n) where skipped[i].sign != .minus || skipped[i] != 0 {
+            if let i = firstOutputNotNegativeZero(skipped, (tileRows * n)..<(m * n)) {
                 Issue.record("\(isa) n \(n): output \(i) is \(skipped[i]), not -0: a tile of zeros ran every step")
-                break
             }
             #expect(skipped[m * n].isNaN, "\(isa) n \(n): wrote past the end")
         }
