@@ -265,6 +265,47 @@ import Testing
         }
     }
 
+    /// XNNPACK's f32-rsum order for a row of any length, written out: two 16-lane accumulators
+    /// from +0 over 32 values a step, a 16-value block and the zero-padded tail into the first,
+    /// then the two added and the lanes folded in halves.
+    private func xnnpackRowSum(_ x: [Float]) -> Float {
+        var first = [Float](repeating: 0, count: 16)
+        var second = first
+        var i = 0
+        while i + 32 <= x.count {
+            for l in 0..<16 {
+                first[l] += x[i + l]
+                second[l] += x[i + 16 + l]
+            }
+            i += 32
+        }
+        while i < x.count {
+            for l in 0..<16 { first[l] += i + l < x.count ? x[i + l] : 0 }
+            i += 16
+        }
+        let lanes = (0..<16).map { first[$0] + second[$0] }
+        let eight = (0..<8).map { lanes[$0] + lanes[$0 + 8] }
+        let four = (0..<4).map { eight[$0] + eight[$0 + 4] }
+        return (four[0] + four[2]) + (four[1] + four[3])
+    }
+
+    /// Rows of every length from 1 to 70 (short rows are all tail; -0 rows sum to +0, as
+    /// XNNPACK's accumulators start at +0), to the bit, in every build.
+    @Test(arguments: InstructionSet.all.filter(\.isSupported))
+    func rowSumsOfEveryLengthKeepXNNPACKsBits(_ isa: InstructionSet) {
+        for n in 1...70 {
+            let random = RandomInput.fullMantissaValues(seed: UInt64(n), count: 3 * n, low: -1, high: 1)
+            let rows: [Float] = random + [Float](repeating: -0.0, count: n)
+            var sums = [Float](repeating: .nan, count: 4)
+            vk_row_sums(isa.isa, rows, 4, n, 1, &sums)
+            for r in 0..<4 {
+                let expected = xnnpackRowSum(Array(rows[(r * n)..<((r + 1) * n)]))
+                #expect(
+                    sums[r].bitPattern == expected.bitPattern, "\(isa) n \(n) row \(r): \(sums[r]), not \(expected)")
+            }
+        }
+    }
+
     /// MEAN over the innermost axis adds like XNNPACK's f32-rsum kernel: per lane of two 16-lane
     /// accumulators, then the lanes folded in halves — in every build. The values have full
     /// mantissas, so that another order of the additions rounds differently.
