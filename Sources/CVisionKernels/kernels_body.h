@@ -477,17 +477,6 @@ static inline void VK_SUFFIX(step_bits)(const float *const *rows, size_t j, VK_S
     *bits = b << 1;
 }
 
-// The same for one step.
-static inline uint32_t VK_SUFFIX(one_step_bits)(const float *const *rows, size_t j) {
-    uint32_t bits = 0;
-    VK_UNROLL for (size_t r = 0; r < VK_MR; r++) {
-        uint32_t b;
-        memcpy(&b, rows[r] + j, sizeof b);
-        bits |= b;
-    }
-    return bits << 1;
-}
-
 // The steps k of a tile of `mr` rows (1...VK_MR, from `a`, `as` floats apart) at which some row
 // reads a value other than ±0, ascending, into `ks`; returns their count. `ks` has room for k + 16 +
 // VK_SKIP_AHEAD_L2 entries: vector stores write up to 16 past the count, and the entries after
@@ -511,38 +500,38 @@ static inline size_t VK_SUFFIX(nonzero_steps)(const float *a, size_t as, size_t 
 #endif
     }
     for (; j < k; j++) {
+        uint32_t bits = 0;
+        VK_UNROLL for (size_t r = 0; r < VK_MR; r++) {
+            uint32_t b;
+            memcpy(&b, rows[r] + j, sizeof b);
+            bits |= b;
+        }
         ks[count] = (uint32_t)j;
-        count += VK_SUFFIX(one_step_bits)(rows, j) != 0;
+        count += (bits << 1) != 0;
     }
     for (size_t i = 0; i < VK_SKIP_AHEAD_L2; i++) ks[count + i] = count ? ks[count - 1] : 0;
     return count;
 }
 
-/// Steps at the start of a tile's k that kept_steps looks at before it counts the rest (a
-/// multiple of VK_LANES).
+/// Steps at the start of a tile's k that dense_by_sample looks at (a multiple of VK_LANES).
 #define VK_SKIP_SAMPLE 64
-// The steps a tile of `mr` rows would keep (nonzero_steps' count, without writing the list), or
-// `k` when the tile should run dense, which gives the same bits: when it keeps more than 7/8 of
-// its steps (the step-list kernel is slower per step than the dense one), or when none of its
-// first VK_SKIP_SAMPLE steps is a zero step. Most tiles after a RELU keep every step (the face
-// blendshapes model's all of them), and for those the whole count cost 2-3 % of the product; a
-// tile with an eighth of its steps zero, in no order, shows none in its first 64 once in 5000.
-static inline size_t VK_SUFFIX(kept_steps)(const float *a, size_t as, size_t mr, size_t k) {
+// Whether a tile of `mr` rows runs dense without a step list: k is above VK_SKIP_SAMPLE and none
+// of its first VK_SKIP_SAMPLE steps is a zero step. Most tiles after a RELU keep every step (the
+// face blendshapes model's nearly all), and listing all their steps only to run them dense cost
+// 2-3 % of such a product; a tile with an eighth of its steps zero, in no order, shows none in
+// its first 64 once in 5000. Other tiles list their steps (nonzero_steps), once.
+static inline int VK_SUFFIX(dense_by_sample)(const float *a, size_t as, size_t mr, size_t k) {
     typedef VK_SUFFIX(vk_vbits) vbits;
+    if (k <= VK_SKIP_SAMPLE) return 0;
     const float *rows[VK_MR];
     VK_UNROLL for (size_t r = 0; r < VK_MR; r++) rows[r] = a + (r < mr ? r : mr - 1) * as;
-    vbits zeros = (vbits)(0u);
-    size_t j = 0, zero_steps = 0;
-    for (; j + VK_LANES <= k; j += VK_LANES) {
+    vbits zero = (vbits)(0u);
+    VK_UNROLL for (size_t j = 0; j < VK_SKIP_SAMPLE; j += VK_LANES) {
         vbits bits;
         VK_SUFFIX(step_bits)(rows, j, &bits);
-        // A lane that is ±0 in every row compares true, -1: subtracting counts it.
-        zeros -= (vbits)(bits == 0);
-        if (j + VK_LANES == VK_SKIP_SAMPLE && k > VK_SKIP_SAMPLE && !__builtin_reduce_or(zeros)) return k;
+        zero |= (vbits)(bits == 0);
     }
-    VK_UNROLL for (size_t l = 0; l < VK_LANES; l++) zero_steps += zeros[l];
-    for (; j < k; j++) zero_steps += VK_SUFFIX(one_step_bits)(rows, j) == 0;
-    return zero_steps < k / 8 ? k : k - zero_steps;
+    return !__builtin_reduce_or(zero);
 }
 
 static inline __attribute__((always_inline)) void VK_SUFFIX(gemm_rows)(vk_gemm_shape shape, const float *packed,
@@ -562,14 +551,20 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(gemm_rows)(vk_gemm_s
         size_t mr = row_end - row < VK_MR ? row_end - row : VK_MR;
         const float *ar = a + row * a_stride;
         float *cr = c + row * c_stride;
-        // Steps this tile keeps when zero steps are left out (k: it runs dense).
-        size_t count = ks ? VK_SUFFIX(kept_steps)(ar, a_stride, mr, shape.k) : shape.k;
+        // The steps this tile runs, listed in `ks` when fewer than k. The step-list kernel is
+        // slower per step than the dense one: worth it only when it leaves out at least an eighth
+        // of the steps.
+        size_t count = shape.k;
+        if (ks && !VK_SUFFIX(dense_by_sample)(ar, a_stride, mr, shape.k)) {
+            count = VK_SUFFIX(nonzero_steps)(ar, a_stride, mr, shape.k, ks);
+            if (count > shape.k - shape.k / 8) count = shape.k;
+        }
 #ifdef VK_W8_PAIRED
         // Two whole tiles at a time where the last panel (the narrowest) is 8 wide and both run
         // dense: that panel in one call of twice the rows, the others tile by tile. Every output
         // is the same sum in the same order, whatever the tile.
         if (last_w8 && row + 2 * VK_MR <= row_end && count == shape.k &&
-            (!ks || VK_SUFFIX(kept_steps)(ar + VK_MR * a_stride, a_stride, VK_MR, shape.k) == shape.k)) {
+            (!ks || VK_SUFFIX(dense_by_sample)(ar + VK_MR * a_stride, a_stride, VK_MR, shape.k))) {
             for (size_t p = panel_begin; p < panel_end; p++) {
                 vk_panel panel = vk_gemm_panel(shape, p);
                 const size_t nc = vk_gemm_panel_stored(shape, panel);
@@ -588,7 +583,6 @@ static inline __attribute__((always_inline)) void VK_SUFFIX(gemm_rows)(vk_gemm_s
             continue;
         }
 #endif
-        if (count < shape.k) count = VK_SUFFIX(nonzero_steps)(ar, a_stride, mr, shape.k, ks);
         size_t p = panel_begin;
         if (mr == 1 && count == shape.k && width == VK_MAIN_VECTORS * VK_LANES) {
             // A single row with every step: whole main-width panels VK_ROW_PANELS at a time (they
@@ -1703,7 +1697,7 @@ static inline float VK_SUFFIX(rsum_xnnpack)(const float *x, size_t n) {
         // a 16-lane buffer and its reload, which waited on the copy's stores (146 rows of 2, the
         // blendshapes model's first SUM: 2.3-2.7 µs). Lane l of the first accumulator is 0 + x[l]
         // (+0 past n), never -0, so adding the second accumulator's +0 leaves it as it is.
-        float four[4] = {0, 0, 0, 0};
+        float four[4];
         VK_UNROLL for (size_t l = 0; l < 4; l++) {
             float lane[4];
             VK_UNROLL for (size_t q = 0; q < 4; q++) lane[q] = l + 4 * q < n ? 0.0f + x[l + 4 * q] : 0.0f;

@@ -66,26 +66,30 @@ import Testing
         // Every panel width (8, 16, 24, 32 and their mixes), k below, at and above a vector's
         // lanes and not a multiple of them, partial last tiles; k = 5000 exceeds the step list
         // (VK_SKIP_MAX_K) and runs whole.
-        for (m, k, n) in [
+        let shapes = [
             (8, 3, 8), (16, 37, 16), (20, 144, 24), (33, 200, 40), (49, 1152, 192), (24, 480, 80), (13, 16, 70),
             (64, 96, 112), (9, 5000, 32), (64, 384, 97), (40, 100, 40), (48, 256, 64), (13, 70, 8),
-        ] {
-            let a = zeroColumnInput(m: m, k: k, tileRows: tileRows, seed: UInt64(m * 100 + k), mixed: m % 8 == 0)
-            let w = RandomInput.fullMantissaValues(seed: UInt64(n * 3 + k), count: n * k, low: -1, high: 1)
-            let bias = RandomInput.values(seed: UInt64(n), count: n, low: -1, high: 1)
-            let weights = PackedWeights(
-                weights: h.buffer(w), bias: h.buffer(bias), n: n, k: k, instructionSet: isa, skippingZeroSteps: true)
-            #expect(weights.skipsZeroSteps)
-            let full = h.output(m * n)
-            let skipped = h.output(m * n)
-            let panels = weights.panelCount
-            vk_gemm_run(weights.shape, weights.data.floats, h.buffer(a), k, full, n, 0, m, 0, panels, -6, 6)
-            vk_gemm_run_skipping_zeros(
-                weights.shape, weights.data.floats, h.buffer(a), k, skipped, n, 0, m, 0, panels, -6, 6)
-            var differences = 0
-            for i in 0..<(m * n) where full[i].bitPattern != skipped[i].bitPattern { differences += 1 }
-            #expect(differences == 0, "\(isa) m \(m) k \(k) n \(n): \(differences) outputs differ")
-            #expect(skipped[m * n].isNaN, "\(isa) m \(m) k \(k) n \(n): wrote past the end")
+        ]
+        for mixed in [false, true] {
+            for (m, k, n) in shapes {
+                let a = zeroColumnInput(m: m, k: k, tileRows: tileRows, seed: UInt64(m * 100 + k), mixed: mixed)
+                let w = RandomInput.fullMantissaValues(seed: UInt64(n * 3 + k), count: n * k, low: -1, high: 1)
+                let bias = RandomInput.values(seed: UInt64(n), count: n, low: -1, high: 1)
+                let weights = PackedWeights(
+                    weights: h.buffer(w), bias: h.buffer(bias), n: n, k: k, instructionSet: isa, skippingZeroSteps: true
+                )
+                #expect(weights.skipsZeroSteps)
+                let full = h.output(m * n)
+                let skipped = h.output(m * n)
+                let panels = weights.panelCount
+                vk_gemm_run(weights.shape, weights.data.floats, h.buffer(a), k, full, n, 0, m, 0, panels, -6, 6)
+                vk_gemm_run_skipping_zeros(
+                    weights.shape, weights.data.floats, h.buffer(a), k, skipped, n, 0, m, 0, panels, -6, 6)
+                var differences = 0
+                for i in 0..<(m * n) where full[i].bitPattern != skipped[i].bitPattern { differences += 1 }
+                #expect(differences == 0, "\(isa) m \(m) k \(k) n \(n) mixed \(mixed): \(differences) outputs differ")
+                #expect(skipped[m * n].isNaN, "\(isa) m \(m) k \(k) n \(n): wrote past the end")
+            }
         }
     }
 
@@ -115,12 +119,13 @@ import Testing
 
     /// Where the last panel is 8 wide, two whole tiles that both run dense go as one call of
     /// twice the rows; a dense tile followed by one that leaves steps out must not: over a bias
-    /// of -0, the second tile's all-zero rows stay -0 only if its steps were left out.
+    /// of -0, the second tile's all-zero rows stay -0 only if its steps were left out. (k above
+    /// the 64 steps the kernel samples, so that a tile runs dense without a list.)
     @Test(arguments: instructionSets)
     func aDenseTileDoesNotPairWithOneThatLeavesStepsOut(_ isa: InstructionSet) {
         let h = KernelHarness()
         let tileRows = vk_gemm_tile_rows(isa.isa)
-        let (m, k) = (3 * tileRows, 20)
+        let (m, k) = (3 * tileRows, 100)
         let w = [Float](repeating: 0.25, count: 40 * k)
         // 40 columns: panels of 32 and 8 (AVX-512), 16, 16 and 8 (AVX2, NEON).
         for n in [40, 8] {
@@ -131,7 +136,7 @@ import Testing
             var a = [Float](repeating: 0, count: m * k)
             for j in 0..<k { a[j] = 0.5 }
             let skipped = skippedProduct(h, weights, a, m: m)
-            #expect(skipped[0] == 2.5)
+            #expect(skipped[0] == 12.5)
             if let i = firstOutputNotNegativeZero(skipped, (tileRows * n)..<(m * n)) {
                 Issue.record("\(isa) n \(n): output \(i) is \(skipped[i]), not -0: a tile of zeros ran every step")
             }

@@ -1,7 +1,8 @@
 // Times single C kernels of CVisionKernels on fixed layer shapes taken from the models, for
 // before/after figures of kernel changes (scripts/benchmarks/kernel_timing.sh builds it against
 // two revisions' kernels and alternates them). Only entry points whose signatures are unchanged
-// since 23ab516 are timed, so the same file builds against either revision; the cases of
+// since 6627030 (the whole-image average's pass sums) are timed, so the same file builds against
+// either revision from there on; the cases of
 // vk_gemm_run_skipping_zeros (from 32a17d6 on) only with -DKT_SKIPPING, which kernel_timing.sh
 // passes when both revisions have it.
 //
@@ -104,6 +105,16 @@ static void run_gemm_skipping(void *p) {
                                vk_gemm_panel_count(s->shape), 0, 6);
 }
 
+// The face blendshapes model's token-mixing and channel-mixing projections after their RELU
+// (64 x 384 -> 97, 97 x 256 -> 64): half the values zero, no step zero in every row of a tile,
+// so every tile runs dense and the cases time what finding that out costs.
+static float *scattered_zeros(size_t m, size_t k, unsigned seed) {
+    float *a = filled(m * k, seed);
+    for (size_t i = 0; i < m * k; i++)
+        if ((i * 2654435761u >> 16) & 1) a[i] = 0;
+    return a;
+}
+
 static float *zero_columns(size_t m, size_t k, unsigned seed) {
     float *a = filled(m * k, seed);
     for (size_t j = 0; j < k; j++)
@@ -112,6 +123,13 @@ static float *zero_columns(size_t m, size_t k, unsigned seed) {
     return a;
 }
 #endif
+
+// The face blendshapes model's first SUM: 146 rows of 2 values.
+typedef struct { vk_isa isa; float *x, *sums; } row_sums_state;
+static void run_row_sums(void *p) {
+    row_sums_state *s = p;
+    vk_row_sums(s->isa, s->x, 146, 2, 1, s->sums);
+}
 
 // LOGISTIC over the selfie segmenter's 256 x 256 output, logits in [-100, 100].
 typedef struct { vk_isa isa; float *x, *y; } sigmoid_state;
@@ -260,6 +278,7 @@ static void run_warp(void *p) {
 void kt_collect(vk_isa isa, kt_collected then, void *context) {
     {
         sigmoid_state sig = {isa, filled(65536, 1), filled(65536, 2)};
+        row_sums_state short_rows = {isa, filled(146 * 2, 40), filled(146, 41)};
         for (size_t i = 0; i < 65536; i++) sig.x[i] *= 100.0f;
 
         stem_state stem = make_stem(isa, 224, 3, 0, 3);
@@ -298,6 +317,19 @@ void kt_collect(vk_isa isa, kt_collected then, void *context) {
         gemm_state band28 = projection, band21 = projection;
         band28.m = 28, band28.a = zero_columns(28, 1152, 16);
         band21.m = 21, band21.a = zero_columns(21, 1152, 17);
+        gemm_state token_mixing, channel_mixing;
+        token_mixing.shape = (vk_gemm_shape){isa, 97, 384};
+        channel_mixing.shape = (vk_gemm_shape){isa, 64, 256};
+        token_mixing.m = 64, channel_mixing.m = 97;
+        gemm_state *const mixing[] = {&token_mixing, &channel_mixing};
+        for (size_t i = 0; i < 2; i++) {
+            gemm_state *s = mixing[i];
+            const size_t n = s->shape.n, k = s->shape.k;
+            float *w = filled(n * k, 30 + i), *bias = filled(n, 32 + i);
+            s->packed = aligned_alloc(64, (vk_gemm_packed_count(s->shape) * sizeof(float) + 63) / 64 * 64);
+            vk_gemm_pack(s->shape, w, bias, s->packed);
+            s->a = scattered_zeros(s->m, k, 34 + i), s->c = filled(s->m * n, 36 + i);
+        }
 #endif
 
         gemm_state narrowing;
@@ -363,6 +395,7 @@ void kt_collect(vk_isa isa, kt_collected then, void *context) {
 #define HOT(name, fn, state) {name, fn, state, 0, {NULL, 0}}
         const kt_case cases[] = {
             HOT("sigmoid-65536", run_sigmoid, &sig),
+            HOT("rowsums-146x2", run_row_sums, &short_rows),
             HOT("stem-3x3s2-224x224x3-24", run_stem, &stem),
             HOT("stem-5x5s2-128x128x3-24", run_stem, &face_stem),
             HOT("add-padded-tiles-64x64-24to28", run_add_tiles, &padded_add),
@@ -383,6 +416,8 @@ void kt_collect(vk_isa isa, kt_collected then, void *context) {
 #ifdef KT_SKIPPING
             HOT("gemm-skipping-28x1152x192", run_gemm_skipping, &band28),
             HOT("gemm-skipping-21x1152x192", run_gemm_skipping, &band21),
+            HOT("gemm-skipping-dense-64x384x97", run_gemm_skipping, &token_mixing),
+            HOT("gemm-skipping-dense-97x256x64", run_gemm_skipping, &channel_mixing),
 #endif
             HOT("gemm-row-1x1152x192", run_gemm, &row),
             HOT("sparse-49x1152x192-36pct", run_sparse, &projection_sparse),
