@@ -60,6 +60,11 @@ package struct EngineTuning: Sendable, Equatable {
     /// (AVX-512, 8 rows), so narrow products lose more than the few steps they leave out.
     package var skippingColumns = 64
 
+    /// Token mixings (`TRANSPOSE`, two 1×1 convolutions, `TRANSPOSE`) over at most this many
+    /// tokens run transposed as one kernel (``TokenMixingKernel``); 1 keeps the four operators
+    /// apart (a token mixing has two tokens or more).
+    package var transposedMixingTokens = 4096
+
     /// Work (multiply-adds or elements) below which a job runs on the calling thread alone: a
     /// fork-join costs about a microsecond, and on a busy machine a worker may not be running.
     package var minimumParallelWork = 32 * 1024
@@ -76,6 +81,7 @@ package struct EngineTuning: Sendable, Equatable {
             ("fused-pointwise-rows", \.fusedPointwiseRows), ("gemm-group-bytes", \.gemmGroupBytes),
             ("gemm-task-work", \.gemmTaskWork), ("gemm-minimum-tasks", \.gemmMinimumTasks),
             ("skipping-columns", \.skippingColumns), ("minimum-parallel-work", \.minimumParallelWork),
+            ("transposed-mixing-tokens", \.transposedMixingTokens),
         ]
     }
 

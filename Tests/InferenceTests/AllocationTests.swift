@@ -16,6 +16,10 @@ import Testing
         "pose_landmarker_lite.task/pose_detector.tflite",
         "hand_landmarker.task/hand_detector.tflite",
         "hand_landmarker.task/hand_landmarks_detector.tflite",
+        // The face landmark model, and the blendshapes model (its layer norms and transposed
+        // token mixings).
+        "face_landmarker.task/face_landmarks_detector.tflite",
+        "face_landmarker.task/face_blendshapes.tflite",
         // Plain model files: BlazeFace (fused RELUs) and the selfie segmenter (the custom
         // transposed convolution, HARD_SWISH, global average pools, broadcast MUL).
         "blaze_face_short_range.tflite",

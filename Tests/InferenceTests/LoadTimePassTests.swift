@@ -393,6 +393,54 @@ import Testing
         try expectSameBlendshapes(fused, separate, "\(isa)")
     }
 
+    @Test(arguments: InstructionSet.all.filter(\.isSupported))
+    func blendshapesTokenMixingsRunTransposedWithTheSameBits(_ isa: InstructionSet) throws {
+        guard let path = SharedData.path("models/face_landmarker.task") else {
+            print("skipping: ../shared/models/face_landmarker.task is absent")
+            return
+        }
+        let model = try ModelContainer(contentsOfFile: path).model(named: "face_blendshapes.tflite")
+        let graph = model.mainSubgraph
+        func output(_ op: Int) -> Int { Int(graph.operators[op].outputs[0]) }
+        var apart = EngineTuning.standard
+        _ = apart.set("transposed-mixing-tokens", to: 1)
+        // The last token mixing's output (TRANSPOSE 154) read whole: its kernel then computes
+        // all 97 tokens, not only token 0, and the whole tensor is compared.
+        func interpreter(_ tuning: EngineTuning, threads: Int) throws -> Interpreter {
+            let options = InterpreterOptions(threadCount: threads)
+            options.instructionSet = isa
+            options.tuning = tuning
+            return try Interpreter(model: model, options: options, additionalOutputs: [output(154)])
+        }
+        let separate = try interpreter(apart, threads: 1)
+        let mixingLabels = ["TRANSPOSE#33", "CONV_2D#36", "CONV_2D#39", "TRANSPOSE#40"]
+        #expect(mixingLabels.allSatisfy(separate.kernelLabels.contains))
+        for threads in [1, 2, 3] {
+            let fused = try interpreter(.standard, threads: threads)
+            // Four token mixings, three of their four kernels gone each; the first block's
+            // TRANSPOSE, 1×1, TRANSPOSE, 1×1 (no mixing) stays as it is.
+            #expect(separate.kernelCount - fused.kernelCount == 4 * 3)
+            #expect(fused.kernelLabels.filter { $0.hasPrefix("TRANSPOSE") } == ["TRANSPOSE#11", "TRANSPOSE#15"])
+            #expect(fused.kernelLabels.contains("CONV_2D#39") && !fused.kernelLabels.contains("CONV_2D#36"))
+            for seed in 1...3 {
+                let input = RandomInput.values(seed: UInt64(seed), count: 146 * 2, low: 0, high: 255)
+                for interpreter in [fused, separate] {
+                    try interpreter.copyInput(0, from: input)
+                    try interpreter.invoke()
+                }
+                for index in [0, 1] {
+                    #expect(
+                        try fused.output(index).map(\.bitPattern) == separate.output(index).map(\.bitPattern),
+                        "\(isa), \(threads) threads, output \(index)")
+                }
+            }
+        }
+        // Only token 0 of the last one when nothing else reads it: the same model output.
+        let options = InterpreterOptions(threadCount: 2)
+        options.instructionSet = isa
+        try expectSameBlendshapes(try Interpreter(model: model, options: options), separate, "\(isa)")
+    }
+
     /// Runs two interpreters of the blendshapes model on the same random landmarks (three sets)
     /// and expects the same output bits.
     private func expectSameBlendshapes(_ a: Interpreter, _ b: Interpreter, _ comment: Comment? = nil) throws {

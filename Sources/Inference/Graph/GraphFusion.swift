@@ -77,6 +77,14 @@ struct ExplicitPadding: Equatable {
 ///   (the ADD's, where one is fused into a convolution) and writes the activation's output.
 ///   XNNPACK does the same (src/subgraph.c, `xnn_subgraph_fusion`: clamp into its producer),
 ///   so the bits are the ones LiteRT computes. BlazeFace ends every block with a RELU.
+/// * **Token mixings computed transposed.** A `TRANSPOSE` of the last two axes (the others of
+///   size 1), two 1×1 stride-1 `CONV_2D`s with clamps as activations and nothing else fused, and
+///   the `TRANSPOSE` back, each intermediate read only by the next (the face blendshapes model's
+///   MLP-Mixer: tokens become pixels, are mixed, and become rows again), run as one
+///   ``TokenMixingKernel`` in the last `TRANSPOSE`'s place, which reads the first one's input:
+///   the filters become the broadcast operand of the products and the activations the packed
+///   one, with the bias as a first step over a row of ones — the same sums in the same order,
+///   without the two transposes and with the channels, not the tokens, across the vector lanes.
 struct GraphFusion {
     /// Operators that no longer run.
     private(set) var removed: Set<Int> = []
@@ -113,6 +121,10 @@ struct GraphFusion {
     /// Layer normalisations run by their final ADD (``LayerNormKernel``), by that ADD's index: its
     /// inputs become `x`, `ε` and `γ`.
     private(set) var layerNorm: Set<Int> = []
+    /// Token mixings computed transposed (``TokenMixingKernel``), by the index of the
+    /// `TRANSPOSE` that ends them: their two 1×1 convolutions. The opening `TRANSPOSE` and both
+    /// convolutions no longer run; the closing one reads the opening one's input.
+    private(set) var tokenMixing: [Int: (first: Int, second: Int)] = [:]
     /// The fused activation that replaces an operator's own (`NONE`) after a clamping
     /// activation was fused into it, by operator index (for a residual ADD fused into a
     /// convolution, by the ADD's index).
@@ -395,6 +407,84 @@ struct GraphFusion {
         fuseChannelScales(
             model: model, runtimeOperators: runtimeOperators, descriptors: descriptors, store: store,
             graphOutputs: graphOutputs)
+        fuseTokenMixings(
+            model: model, runtimeOperators: runtimeOperators, descriptors: descriptors, store: store,
+            graphOutputs: graphOutputs)
+    }
+
+    /// Plans the transposed token mixings (last: the convolutions must have taken their clamps
+    /// and nothing else).
+    private mutating func fuseTokenMixings(
+        model: TFLiteModel, runtimeOperators: [Int], descriptors: [TensorDescriptor], store: ConstantStore,
+        graphOutputs: Set<Int>
+    ) {
+        let graph = model.mainSubgraph
+        func code(_ index: Int) -> BuiltinOperator { GraphFusion.code(index, model) }
+        func readers(_ tensor: Int) -> [Int] { self.readers(of: tensor, model, runtimeOperators) }
+        func writer(_ tensor: Int) -> Int? { self.writer(of: tensor, model, runtimeOperators) }
+        func isFloat(_ tensor: Int) -> Bool {
+            tensor >= 0 && tensor < descriptors.count && descriptors[tensor].type == .float32
+        }
+        /// Input and output of a running TRANSPOSE that swaps the last two axes of a computed
+        /// float tensor whose other axes have size 1.
+        func swap(_ index: Int) -> (input: Int, output: Int)? {
+            guard !removed.contains(index), code(index) == .transpose else { return nil }
+            let op = graph.operators[index]
+            let list = inputs(of: index, op)
+            let out = outputs(of: index, op)
+            guard list.count == 2, isFloat(list[0]), list[1] >= 0, !store.isConstant(list[0]), out.count == 1,
+                isFloat(out[0])
+            else { return nil }
+            let shape = descriptors[list[0]].shape
+            let rank = shape.count
+            guard rank >= 2, shape.dropLast(2).allSatisfy({ $0 == 1 }),
+                let permutation = try? store.value(of: list[1])?.integers(),
+                permutation == Array(0..<(rank - 2)) + [rank - 1, rank - 2]
+            else { return nil }
+            return (list[0], out[0])
+        }
+        /// Input, output, outputs `n` and depth `k` of a running 1×1 stride-1 CONV_2D with a
+        /// constant float filter (and bias), a clamp or nothing as its activation, nothing fused.
+        func pointwise(_ index: Int) -> (input: Int, output: Int, n: Int, k: Int)? {
+            let op = graph.operators[index]
+            guard !removed.contains(index), code(index) == .conv2D, residual[index] == nil, prelu[index] == nil,
+                !hardSwish.contains(index), depthwise[index] == nil, padding[index] == nil,
+                case .conv2D(let conv) = options(of: index, op), conv.strideWidth == 1, conv.strideHeight == 1,
+                [FusedActivation.none, .relu, .relu6, .reluN1To1].contains(conv.activation)
+            else { return nil }
+            let list = inputs(of: index, op)
+            let out = outputs(of: index, op)
+            guard list.count == 2 || list.count == 3, isFloat(list[0]), isFloat(list[1]), store.isConstant(list[1]),
+                list.count == 2 || list[2] < 0 || (isFloat(list[2]) && store.isConstant(list[2])), out.count == 1,
+                isFloat(out[0])
+            else { return nil }
+            let filter = descriptors[list[1]].shape
+            let x = descriptors[list[0]].shape
+            let y = descriptors[out[0]].shape
+            guard filter.count == 4, filter[1] == 1, filter[2] == 1, x.count == 4, y.count == 4,
+                Array(x.dropLast()) == Array(y.dropLast()), x[3] == filter[3], y[3] == filter[0]
+            else { return nil }
+            return (list[0], out[0], filter[0], filter[3])
+        }
+        for index in runtimeOperators {
+            guard let closing = swap(index), !graphOutputs.contains(closing.input),
+                let secondIndex = writer(closing.input), let second = pointwise(secondIndex),
+                readers(second.output) == [index], !graphOutputs.contains(second.input),
+                let firstIndex = writer(second.input), let first = pointwise(firstIndex),
+                readers(first.output) == [secondIndex], !graphOutputs.contains(first.input),
+                let openingIndex = writer(first.input), let opening = swap(openingIndex),
+                readers(opening.output) == [firstIndex]
+            else { continue }
+            // X (tokens rows of channels) comes back in its own shape.
+            let x = descriptors[opening.input].shape
+            let tokens = x[x.count - 2]
+            guard tokens <= tuning.transposedMixingTokens, first.k == tokens, second.k == first.n,
+                second.n == tokens, descriptors[closing.output].shape == x
+            else { continue }
+            removed.formUnion([openingIndex, firstIndex, secondIndex])
+            inputs[index] = [opening.input]
+            tokenMixing[index] = (firstIndex, secondIndex)
+        }
     }
 
     /// Plans the MUL-by-a-channel-vector → ADD fusions (last: an ADD another rewrite took is

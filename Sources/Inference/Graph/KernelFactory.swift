@@ -60,6 +60,7 @@ enum KernelFactory {
         case .negate: return try UnaryKernel.make(ctx, operation: .negate)
         case .squareRoot: return try UnaryKernel.make(ctx, operation: .squareRoot)
         case .reciprocalSquareRoot: return try UnaryKernel.make(ctx, operation: .reciprocalSquareRoot)
+        case .transpose where ctx.fusedTokenMixing != nil: return try TokenMixingKernel.make(ctx)
         case .transpose: return try StridedCopyKernel.makeTranspose(ctx)
         case .stridedSlice: return try StridedCopyKernel.makeStridedSlice(ctx)
         case .concatenation: return try ConcatenationKernel.make(ctx)

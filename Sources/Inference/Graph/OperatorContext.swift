@@ -59,6 +59,9 @@ struct OperatorContext {
     /// A 1×1 convolution fused into this depthwise convolution: it computes input 0 from the
     /// stage's input, band by band.
     var fusedPointwise: PointwiseDepthwiseKernel.Stage? = nil
+    /// The two 1×1 convolutions of a token mixing that this `TRANSPOSE` (the one ending it) runs
+    /// transposed (``GraphFusion``, ``TokenMixingKernel``).
+    var fusedTokenMixing: (first: TokenMixingKernel.Product, second: TokenMixingKernel.Product)? = nil
 
     var name: String { code.name }
     var version: Int { code.version }
