@@ -18,7 +18,9 @@ import ModelFile
 ///
 /// A task is one panel of channels through both products, in the running thread's scratch: the
 /// first product writes its rows of `Hᵀ` straight into the second one's packed panel, and each
-/// thread reads back only what it wrote. The rows of `Y` that nothing reads
+/// thread reads back only what it wrote. With more threads than panels (64 channels are two
+/// panels with AVX-512), the channels go in narrower panels, 16 or 8 wide, so that each thread
+/// has one. The rows of `Y` that nothing reads
 /// (``DemandAnalysis``: the model's last block needs token 0 only) are not computed.
 final class TokenMixingKernel: Kernel, ParallelJob {
     /// One of the two convolutions as the row operand of its product: `rows` rows of its bias and
@@ -74,7 +76,11 @@ final class TokenMixingKernel: Kernel, ParallelJob {
     /// The tokens (rows of the output) computed.
     let rows: Range<Int>
     let instructionSet: InstructionSet
-    private let panels: [Panel]
+    /// Ways to cut the channels into panels, fewest first: the product's own panels, then
+    /// narrower ones (16, 8 wide) for more threads than those (each task is one panel).
+    private let cuts: [[Panel]]
+    /// The cut of the current job.
+    private var panels: [Panel]
     private var context: ExecutionContext?
 
     /// Builds the kernel of a closing `TRANSPOSE` (``OperatorContext/fusedTokenMixing``), whose
@@ -124,14 +130,24 @@ final class TokenMixingKernel: Kernel, ParallelJob {
         // The panels `vk_gemm_pack` would cut the channels into; a panel alone is a product of
         // its own columns, whose packed width the packed size gives.
         let isa = instructionSet.isa
-        let whole = vk_gemm_shape(isa: isa, n: channels, k: 1)
-        panels = (0..<vk_gemm_panel_count(whole)).map { index in
-            var begin = 0
-            var end = 0
-            vk_gemm_panel_columns(whole, index, index + 1, &begin, &end)
-            let alone = vk_gemm_shape(isa: isa, n: end - begin, k: 1)
-            return Panel(columns: begin..<end, width: vk_gemm_packed_count(alone) / 2)
+        func panel(_ columns: Range<Int>) -> Panel {
+            Panel(columns: columns, width: vk_gemm_packed_count(vk_gemm_shape(isa: isa, n: columns.count, k: 1)) / 2)
         }
+        let whole = vk_gemm_shape(isa: isa, n: channels, k: 1)
+        var cuts = [
+            (0..<vk_gemm_panel_count(whole)).map { index in
+                var begin = 0
+                var end = 0
+                vk_gemm_panel_columns(whole, index, index + 1, &begin, &end)
+                return panel(begin..<end)
+            }
+        ]
+        let widest = cuts[0].map(\.width).max() ?? 8
+        for width in [16, 8] where width < widest {
+            cuts.append(stride(from: 0, to: channels, by: width).map { panel($0..<Swift.min(channels, $0 + width)) })
+        }
+        self.cuts = cuts
+        panels = cuts[0]
     }
 
     var constantByteCount: Int { first.weights.byteCount + second.weights.byteCount }
@@ -140,12 +156,15 @@ final class TokenMixingKernel: Kernel, ParallelJob {
     private func secondOffset(width: Int) -> Int { ((tokens + 2) * width + 15) / 16 * 16 }
 
     var scratchBytesPerThread: Int {
-        let widest = panels.map(\.width).max() ?? 0
+        let widest = cuts.joined().map(\.width).max() ?? 0
         return (secondOffset(width: widest) + (first.rows + 2) * widest) * MemoryLayout<Float>.stride
     }
 
     func execute(_ context: ExecutionContext) {
         self.context = context
+        // The widest panels that give every thread a task, else the narrowest.
+        let threads = context.pool.threadCount
+        panels = cuts.first { $0.count >= threads } ?? cuts[cuts.count - 1]
         context.pool.run(
             self, taskCount: panels.count, work: channels * (first.rows * first.k + rows.count * second.k))
         self.context = nil
