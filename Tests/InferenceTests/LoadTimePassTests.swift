@@ -395,11 +395,7 @@ import Testing
 
     @Test(arguments: InstructionSet.all.filter(\.isSupported))
     func blendshapesTokenMixingsRunTransposedWithTheSameBits(_ isa: InstructionSet) throws {
-        guard let path = SharedData.path("models/face_landmarker.task") else {
-            print("skipping: ../shared/models/face_landmarker.task is absent")
-            return
-        }
-        let model = try ModelContainer(contentsOfFile: path).model(named: "face_blendshapes.tflite")
+        guard let model = try sharedModel("face_landmarker.task", member: "face_blendshapes.tflite") else { return }
         let graph = model.mainSubgraph
         func output(_ op: Int) -> Int { Int(graph.operators[op].outputs[0]) }
         var apart = EngineTuning.standard
