@@ -467,6 +467,12 @@ void VK_SUFFIX(vk_gemm_conv)(vk_gemm_shape shape, const float *packed, const vk_
 
 typedef uint32_t VK_SUFFIX(vk_vbits) __attribute__((ext_vector_type(VK_LANES), aligned(4), may_alias));
 
+// The VK_MR row pointers of a tile of `mr` rows (1...VK_MR) from `a`, `as` floats apart: rows
+// beyond `mr` read the last one again (an OR of a row with itself changes nothing).
+static inline void VK_SUFFIX(tile_rows)(const float *a, size_t as, size_t mr, const float **rows) {
+    VK_UNROLL for (size_t r = 0; r < VK_MR; r++) rows[r] = a + (r < mr ? r : mr - 1) * as;
+}
+
 // Step j's values of every row of a tile (`rows`, VK_MR pointers), OR-ed and shifted left by
 // one into `bits`: zero only where every row reads ±0 (a value's bits shifted left by one are
 // zero only for ±0, not for denormals, NaN or infinities); VK_LANES steps from j. (Through a
@@ -483,9 +489,8 @@ static inline void VK_SUFFIX(step_bits)(const float *const *rows, size_t j, VK_S
 // the last step repeat it, for the micro-kernel's prefetches.
 static inline size_t VK_SUFFIX(nonzero_steps)(const float *a, size_t as, size_t mr, size_t k, uint32_t *ks) {
     typedef VK_SUFFIX(vk_vbits) vbits;
-    // Rows beyond `mr` read the last one again (an OR of a row with itself).
     const float *rows[VK_MR];
-    VK_UNROLL for (size_t r = 0; r < VK_MR; r++) rows[r] = a + (r < mr ? r : mr - 1) * as;
+    VK_SUFFIX(tile_rows)(a, as, mr, rows);
     size_t count = 0, j = 0;
     for (; j + VK_LANES <= k; j += VK_LANES) {
         vbits bits;
@@ -524,7 +529,7 @@ static inline int VK_SUFFIX(dense_by_sample)(const float *a, size_t as, size_t m
     typedef VK_SUFFIX(vk_vbits) vbits;
     if (k <= VK_SKIP_SAMPLE) return 0;
     const float *rows[VK_MR];
-    VK_UNROLL for (size_t r = 0; r < VK_MR; r++) rows[r] = a + (r < mr ? r : mr - 1) * as;
+    VK_SUFFIX(tile_rows)(a, as, mr, rows);
     vbits zero = (vbits)(0u);
     VK_UNROLL for (size_t j = 0; j < VK_SKIP_SAMPLE; j += VK_LANES) {
         vbits bits;

@@ -111,10 +111,7 @@ struct DemandAnalysis {
         case .transpose:
             // The last two axes swapped, every other axis of size 1: pixels and channels trade
             // places.
-            let rank = inputShape.count
-            guard position == 0, rank >= 2, inputShape.dropLast(2).allSatisfy({ $0 == 1 }), op.inputs.count > 1,
-                let permutation = try? store.value(of: Int(op.inputs[1]))?.integers(),
-                permutation == Array(0..<(rank - 2)) + [rank - 1, rank - 2]
+            guard position == 0, StridedCopyKernel.swapsLastTwoAxes(op, inputShape: inputShape, store: store)
             else { return .all }
             switch output {
             case .pixels(let range): return .channels(range)

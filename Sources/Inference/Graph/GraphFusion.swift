@@ -432,14 +432,8 @@ struct GraphFusion {
             let op = graph.operators[index]
             let list = inputs(of: index, op)
             let out = outputs(of: index, op)
-            guard list.count == 2, isFloat(list[0]), list[1] >= 0, !store.isConstant(list[0]), out.count == 1,
-                isFloat(out[0])
-            else { return nil }
-            let shape = descriptors[list[0]].shape
-            let rank = shape.count
-            guard rank >= 2, shape.dropLast(2).allSatisfy({ $0 == 1 }),
-                let permutation = try? store.value(of: list[1])?.integers(),
-                permutation == Array(0..<(rank - 2)) + [rank - 1, rank - 2]
+            guard list.count == 2, isFloat(list[0]), !store.isConstant(list[0]), out.count == 1, isFloat(out[0]),
+                StridedCopyKernel.swapsLastTwoAxes(op, inputShape: descriptors[list[0]].shape, store: store)
             else { return nil }
             return (list[0], out[0])
         }

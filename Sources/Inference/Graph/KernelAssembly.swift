@@ -79,18 +79,17 @@ final class KernelAssembly {
                 // The fused 1×1 convolution's output lives in the depthwise convolution's scratch.
                 ctx.fusedPointwise = try PointwiseDepthwiseKernel.stage(context(producer))
             }
+            var label = "\(ctx.name)#\(index)"
             if let mixing = fusion.tokenMixing[index] {
-                // Labelled as the second convolution: the kernel's time is the two products'.
                 ctx.fusedTokenMixing = (
                     try TokenMixingKernel.Product(context(mixing.first)),
                     try TokenMixingKernel.Product(context(mixing.second))
                 )
-                kernels.append(try KernelFactory.make(ctx))
-                labels.append("CONV_2D#\(mixing.second)")
-                continue
+                // Labelled as the second convolution: the kernel's time is the two products'.
+                label = "CONV_2D#\(mixing.second)"
             }
             kernels.append(try KernelFactory.make(ctx))
-            labels.append("\(ctx.name)#\(index)")
+            labels.append(label)
         }
     }
 

@@ -34,6 +34,17 @@ final class StridedCopyKernel: Kernel, ParallelJob {
             steps: permutation.map { strides[$0] }, base: 0, instructionSet: ctx.instructionSet)
     }
 
+    /// Whether TRANSPOSE `op` of an input of `shape` swaps its last two axes while every other
+    /// axis has size 1: a matrix of pixels × channels becomes channels × pixels (its permutation,
+    /// input 1, a constant).
+    static func swapsLastTwoAxes(_ op: Operator, inputShape shape: [Int], store: ConstantStore) -> Bool {
+        let rank = shape.count
+        guard rank >= 2, shape.dropLast(2).allSatisfy({ $0 == 1 }), op.inputs.count > 1,
+            let permutation = try? store.value(of: Int(op.inputs[1]))?.integers()
+        else { return false }
+        return permutation == Array(0..<(rank - 2)) + [rank - 1, rank - 2]
+    }
+
     /// STRIDED_SLICE with constant begin, end and strides (inputs 1–3) and TFLite's begin and end
     /// masks (tensorflow/lite/kernels/strided_slice.cc); a shrunk axis takes the one element at
     /// its begin and leaves the output's shape. The ellipsis and new-axis masks are not

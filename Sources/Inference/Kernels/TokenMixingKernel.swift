@@ -79,6 +79,8 @@ final class TokenMixingKernel: Kernel, ParallelJob {
     /// Ways to cut the channels into panels, fewest first: the product's own panels, then
     /// narrower ones (16, 8 wide) for more threads than those (each task is one panel).
     private let cuts: [[Panel]]
+    /// The widest panel of any cut (one of the product's own).
+    private let widestPanel: Int
     /// The cut of the current job.
     private var panels: [Panel]
     private var context: ExecutionContext?
@@ -142,8 +144,8 @@ final class TokenMixingKernel: Kernel, ParallelJob {
                 return panel(begin..<end)
             }
         ]
-        let widest = cuts[0].map(\.width).max() ?? 8
-        for width in [16, 8] where width < widest {
+        widestPanel = cuts[0].map(\.width).max() ?? 8
+        for width in [16, 8] where width < widestPanel {
             cuts.append(stride(from: 0, to: channels, by: width).map { panel($0..<Swift.min(channels, $0 + width)) })
         }
         self.cuts = cuts
@@ -156,8 +158,7 @@ final class TokenMixingKernel: Kernel, ParallelJob {
     private func secondOffset(width: Int) -> Int { ((tokens + 2) * width + 15) / 16 * 16 }
 
     var scratchBytesPerThread: Int {
-        let widest = cuts.joined().map(\.width).max() ?? 0
-        return (secondOffset(width: widest) + (first.rows + 2) * widest) * MemoryLayout<Float>.stride
+        (secondOffset(width: widestPanel) + (first.rows + 2) * widestPanel) * MemoryLayout<Float>.stride
     }
 
     func execute(_ context: ExecutionContext) {
