@@ -47,6 +47,10 @@ package final class Interpreter {
     let kernels: [Kernel]
     /// Operator name and index of each kernel, for profiles.
     package let kernelLabels: [String]
+    /// Dense multiply-adds of each kernel, in the order of ``kernelLabels``: those of its operator
+    /// and of the operators fused into it, counted as `vision-tasks inspect` counts a model's
+    /// (``ModelSummary``), so that a profile can show each kernel's rate.
+    package let kernelMultiplyAdds: [Int]
     /// Tensors of which only a part is read, and that part (``DemandAnalysis``): their writers
     /// may compute only it.
     let partialTensors: [Int: DemandAnalysis.Demand]
@@ -159,6 +163,7 @@ package final class Interpreter {
         let kernels = assembly.kernels
         self.kernels = kernels
         kernelLabels = assembly.labels
+        kernelMultiplyAdds = assembly.multiplyAdds
         let perThread =
             ((kernels.map(\.scratchBytesPerThread).max() ?? 0) + AlignedBuffer.alignment - 1)
             / AlignedBuffer.alignment * AlignedBuffer.alignment

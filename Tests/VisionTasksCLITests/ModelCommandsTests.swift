@@ -147,10 +147,15 @@ import Testing
         #expect(run.status == 0, "\(run.errors)")
         let lines = run.errors.split(separator: "\n").map(String.init)
         let kernels = lines.filter { $0.contains("#") }
-        let fusedAway = kernels.filter { $0.hasSuffix("– ms") }
-        let both = kernels.filter { $0.hasSuffix("×") }
+        let fusedAway = kernels.filter { $0.contains("– ms") }
+        let both = kernels.filter { $0.contains("×") }
         #expect(!fusedAway.isEmpty && !both.isEmpty)
         #expect(fusedAway.count + both.count == kernels.count)
+        // Every convolution kernel shows its multiply-adds and rate, a fused one its operators'
+        // together; all of them add up to the model's (331.0 M, as `inspect` counts them).
+        #expect(kernels.filter { $0.hasPrefix("CONV_2D#") }.allSatisfy { $0.hasSuffix(" G/s") })
+        #expect(kernels.contains { $0.hasPrefix("CONV_2D#17 ") && $0.contains(" 19.47 M multiply-adds") })
+        #expect(lines.contains { $0.hasPrefix("all kernels") && $0.contains(" 330.97 M multiply-adds") })
         // In operator order, each kernel once.
         let indices = kernels.compactMap { line in
             line.split(separator: " ").first.flatMap { $0.split(separator: "#").last }.flatMap { Int($0) }

@@ -8,6 +8,9 @@ final class KernelAssembly {
     private(set) var kernels: [Kernel] = []
     /// Operator name and index of each kernel, for profiles.
     private(set) var labels: [String] = []
+    /// Dense multiply-adds of each kernel (``ModelSummary``'s convention, summed over the operators
+    /// fused into it), for profiles.
+    private(set) var multiplyAdds: [Int] = []
     /// Constants whose memory kernels read in place (kept alive by the interpreter).
     private(set) var retained: [ConstantTensor] = []
 
@@ -56,14 +59,22 @@ final class KernelAssembly {
             if outputs.count == 1, outputs[0] >= 0 { ctx.outputDemand = demand.demand(of: outputs[0]) }
             return ctx
         }
+        func multiplyAdds(of index: Int) -> Int {
+            let op = graph.operators[index]
+            return ModelSummary.macs(of: op, name: model.operatorCodes[op.opcodeIndex].name, in: graph)
+        }
         for index in runtimeOperators where !lifetimes.aliased.contains(index) {
             var ctx = context(index)
+            // The operators this kernel runs that multiply: its own and those fused into it.
+            var multiplying = [index]
             if let producer = fusion.depthwise[index] {
                 // The fused depthwise convolution's output lives in the convolution's scratch, and
                 // so does its input when a 1×1 convolution computes it (the three fused).
                 var depthwiseContext = context(producer)
+                multiplying.append(producer)
                 if let expansion = fusion.pointwise[producer] {
                     depthwiseContext.fusedPointwise = try PointwiseDepthwiseKernel.stage(context(expansion))
+                    multiplying.append(expansion)
                 }
                 switch try DepthwiseConv2DKernel.make(depthwiseContext) {
                 case let stage as DepthwiseConv2DKernel:
@@ -78,6 +89,7 @@ final class KernelAssembly {
             if let producer = fusion.pointwise[index] {
                 // The fused 1×1 convolution's output lives in the depthwise convolution's scratch.
                 ctx.fusedPointwise = try PointwiseDepthwiseKernel.stage(context(producer))
+                multiplying.append(producer)
             }
             var label = "\(ctx.name)#\(index)"
             if let mixing = fusion.tokenMixing[index] {
@@ -87,9 +99,11 @@ final class KernelAssembly {
                 )
                 // Labelled as the second convolution: the kernel's time is the two products'.
                 label = "CONV_2D#\(mixing.second)"
+                multiplying += [mixing.first, mixing.second]
             }
             kernels.append(try KernelFactory.make(ctx))
             labels.append(label)
+            self.multiplyAdds.append(multiplying.reduce(0) { $0 + multiplyAdds(of: $1) })
         }
     }
 

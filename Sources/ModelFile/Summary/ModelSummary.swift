@@ -105,7 +105,9 @@ package struct ModelSummary: Sendable {
         metadata = try ModelSummary.metadataInfo(model)
     }
 
-    private static func macs(of op: Operator, name: String, in graph: Subgraph) -> Int {
+    /// The multiply-accumulates of one operator by the convention above (0 for operators outside
+    /// it); `name` is its operator code's ``OperatorCode/name``.
+    package static func macs(of op: Operator, name: String, in graph: Subgraph) -> Int {
         guard op.inputs.count >= 2, op.inputs[1] >= 0, let output = op.outputs.first else { return 0 }
         let outputElements = graph.tensors[Int(output)].elementCount
         let weights = graph.tensors[Int(op.inputs[1])].shape.map(Int.init)

@@ -3,7 +3,8 @@ import Inference
 
 /// `vision-tasks bench-model MODEL [--member NAME] [--threads N] [--iterations N] [--json]`:
 /// times one `invoke()` of the engine after warm-up. `--profile` also prints the median time of
-/// each operator type, `--profile-kernels` of each kernel in order. `--isa NAME` runs the
+/// each operator type, `--profile-kernels` of each kernel in order, with the dense multiply-adds
+/// of the operators it runs (counted as `inspect` counts them) and the rate they ran at. `--isa NAME` runs the
 /// kernels of another supported instruction set (avx512, avx2, neon, portable) to compare;
 /// `--arithmetic xnnpack|reference` chooses the arithmetic of quantized models.
 /// `--paired-threads N` times a second interpreter of the same model with N threads, invoke for
@@ -125,7 +126,26 @@ package enum BenchModelCommand: Command {
             let kernels = medians(runs)
             let pairedKernels = medians(pairedRuns)
             if parsed.flag("profile-kernels") {
-                for row in Self.matched(kernels, pairedKernels) { context.console.log(line(row, width: 28)) }
+                // Each kernel's dense multiply-adds and the rate they ran at (the first side's time
+                // where it runs the kernel): what share of the core's peak each kernel reaches.
+                var multiplyAdds: [String: Int] = [:]
+                for engine in [paired, interpreter].compactMap({ $0 }) {
+                    for (label, count) in zip(engine.kernelLabels, engine.kernelMultiplyAdds) {
+                        multiplyAdds[label] = count
+                    }
+                }
+                for row in Self.matched(kernels, pairedKernels) {
+                    var text = line(row, width: 28)
+                    if let count = multiplyAdds[row.label], count > 0, let ms = row.ms ?? row.pairedMs {
+                        text += Self.rate(multiplyAdds: count, milliseconds: ms)
+                    }
+                    context.console.log(text)
+                }
+                let count = interpreter.kernelMultiplyAdds.reduce(0, +)
+                let ms = kernels.reduce(0) { $0 + $1.ms }
+                context.console.log(
+                    "all kernels".padding(toLength: 28, withPad: " ", startingAt: 0)
+                        + String(format: "%8.3f ms", ms) + Self.rate(multiplyAdds: count, milliseconds: ms))
             }
             // Per operator type: sum over its kernels of each kernel's median time.
             func totals(_ kernels: [(label: String, ms: Double)]) -> [(label: String, ms: Double)] {
@@ -253,6 +273,13 @@ package enum BenchModelCommand: Command {
     static func operatorName(of label: String) -> String {
         guard let hash = label.lastIndex(of: "#") else { return label }
         return String(label[..<hash])
+    }
+
+    /// `count` multiply-adds in `milliseconds`, as millions and billions per second.
+    static func rate(multiplyAdds count: Int, milliseconds: Double) -> String {
+        String(
+            format: "  %9.2f M multiply-adds %7.1f G/s", Double(count) / 1e6,
+            Double(count) / Swift.max(milliseconds, 1e-9) / 1e6)
     }
 
     /// `ours` and `paired` joined by label: every label of either, with its time on each side
