@@ -59,7 +59,7 @@ final class KernelAssembly {
             if outputs.count == 1, outputs[0] >= 0 { ctx.outputDemand = demand.demand(of: outputs[0]) }
             return ctx
         }
-        func multiplyAdds(of index: Int) -> Int {
+        func macs(of index: Int) -> Int {
             let op = graph.operators[index]
             return ModelSummary.macs(of: op, name: model.operatorCodes[op.opcodeIndex].name, in: graph)
         }
@@ -103,7 +103,7 @@ final class KernelAssembly {
             }
             kernels.append(try KernelFactory.make(ctx))
             labels.append(label)
-            self.multiplyAdds.append(multiplying.reduce(0) { $0 + multiplyAdds(of: $1) })
+            multiplyAdds.append(multiplying.reduce(0) { $0 + macs(of: $1) })
         }
     }
 

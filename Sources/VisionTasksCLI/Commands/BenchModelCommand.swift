@@ -141,11 +141,12 @@ package enum BenchModelCommand: Command {
                     }
                     context.console.log(text)
                 }
-                let count = interpreter.kernelMultiplyAdds.reduce(0, +)
+                // Their sum, as a row of its own.
                 let ms = kernels.reduce(0) { $0 + $1.ms }
+                let pairedMs: Double? = pairedKernels.reduce(0) { $0 + $1.ms }
                 context.console.log(
-                    "all kernels".padding(toLength: 28, withPad: " ", startingAt: 0)
-                        + String(format: "%8.3f ms", ms) + Self.rate(multiplyAdds: count, milliseconds: ms))
+                    line((label: "all kernels", ms: ms, pairedMs: pairedMs), width: 28)
+                        + Self.rate(multiplyAdds: interpreter.kernelMultiplyAdds.reduce(0, +), milliseconds: ms))
             }
             // Per operator type: sum over its kernels of each kernel's median time.
             func totals(_ kernels: [(label: String, ms: Double)]) -> [(label: String, ms: Double)] {
